@@ -279,6 +279,16 @@ class RefDir(str, Enum):
 
 AGG_OPS = ("add", "mul", "max", "min", "assign")
 
+# The scalar operations a Stripe Intrinsic may name (TILE.md's operators and functions, after
+# desugaring, plus `assign`), and the whole-buffer Specials.
+INTRINSICS = frozenset(
+    """add sub mul div neg cmp_eq cmp_ne cmp_lt cmp_gt cmp_le cmp_ge cond
+    bit_and bit_or bit_xor bit_not bit_left bit_right
+    abs acos asin atan ceil cos cosh exp floor log max min pow recip relu round sigmoid sin sinh
+    sqrt tan tanh ident assign as_float as_int as_uint as_bool""".split()
+)
+SPECIALS = frozenset("reshape gather scatter zero copy shape prng_step".split())
+
 
 @dataclass(frozen=True)
 class TensorShape:

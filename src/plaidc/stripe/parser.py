@@ -6,6 +6,7 @@ dataclasses of `plaidc.stripe.ir`, attaching a source span to every node.
 
 from __future__ import annotations
 
+import difflib
 import json
 from functools import cache
 from importlib import resources
@@ -17,6 +18,8 @@ from lark import Token, Transformer, v_args
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 from plaidc.stripe.ir import (
     AGG_OPS,
+    INTRINSICS,
+    SPECIALS,
     Affine,
     Block,
     Constant,
@@ -217,6 +220,15 @@ class _ToIR(Transformer[Token, Any]):
     def intrinsic(
         self, meta: Any, outs: tuple[str, ...], name: Token, *ins: Token | None
     ) -> Intrinsic:
+        if str(name) not in INTRINSICS:
+            close = difflib.get_close_matches(str(name), sorted(INTRINSICS | {"load"}), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise self._error(f"unknown statement or intrinsic '{name}'{hint}", name)
+        for tok in ins:
+            if tok is not None and tok.type != "SCALAR":
+                raise self._error(
+                    f"intrinsic '{name}' takes scalars ($name), not the refinement '{tok}'", tok
+                )
         return Intrinsic(
             name=str(name),
             inputs=tuple(str(i) for i in ins if i is not None),
@@ -238,6 +250,10 @@ class _ToIR(Transformer[Token, Any]):
         ins: tuple[str, ...],
         params: tuple[tuple[str, SpecialParam], ...] | None,
     ) -> Special:
+        if str(name) not in SPECIALS:
+            close = difflib.get_close_matches(str(name), sorted(SPECIALS | {"store"}), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise self._error(f"unknown statement or special '{name}'{hint}", name)
         return Special(
             name=str(name),
             inputs=ins,

@@ -1,0 +1,394 @@
+"""Command-line interface (`plaidc`, `plaidc-opt`): the only module that prints or exits.
+
+Exit codes (ARCHITECTURE.md): 0 ok; 1 error in the user's input; 2 usage error; 3 `--check`
+mismatch; 4 internal compiler error (traceback only with `--debug`).
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+import sys
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+import numpy as np
+
+from plaidc import driver
+from plaidc.diagnostics import CompileError, InternalError
+from plaidc.stripe.ir import DType
+from plaidc.stripe.printer import print_stripe
+
+EXIT_USER, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERNAL = 1, 2, 3, 4
+BACKENDS_PENDING = {
+    "c": "the C backend (issue #5)",
+    "llvm": "the LLVM backend (issue #5)",
+    "opencl": "the OpenCL backend (issue #6)",
+    "npu": "the NPU backend and simulator (issue #7)",
+}
+EMITS = ["stripe", "stripe-opt", "c", "llvm", "opencl", "npu", "lib"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(code: int, message: str) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+def guarded(fn: F) -> F:
+    """Turn the driver's exceptions into diagnostics and exit codes."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        session = driver.Session()
+        kwargs["session"] = session
+        debug = kwargs.pop("debug", False)
+        try:
+            return fn(*args, **kwargs)
+        except CompileError as err:
+            for diag in err.diagnostics:
+                source = session.sources.get(diag.span.file) if diag.span else None
+                click.echo(diag.render(source), err=True)
+            sys.exit(EXIT_USER)
+        except _user_runtime_errors() as err:
+            _fail(EXIT_USER, f"error: {err}")
+        except InternalError as err:
+            if debug:
+                traceback.print_exc()
+            _fail(EXIT_INTERNAL, _internal_message(err))
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as err:
+            if debug:
+                traceback.print_exc()
+            _fail(EXIT_INTERNAL, _internal_message(err))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _user_runtime_errors() -> tuple[type[BaseException], ...]:
+    from plaidc.interp import InterpError
+    from plaidc.passes import PassOptionError
+
+    return (InterpError, PassOptionError)
+
+
+def _internal_message(err: BaseException) -> str:
+    return (
+        f"plaidc: internal compiler error: {type(err).__name__}: {err}\n"
+        "This is a bug in plaidc. Please report it with the input file and the command line "
+        "(rerun with --debug for the traceback)."
+    )
+
+
+debug_option = click.option(
+    "--debug", is_flag=True, help="Show Python tracebacks of internal errors."
+)
+
+
+# ---- shared option handling ---------------------------------------------------------------
+
+
+def _parse_defines(defines: Sequence[str]) -> dict[str, int]:
+    dims = {}
+    for item in defines:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise click.BadParameter(f"'{item}' should be NAME=INT", param_hint="'-D'")
+        dims[name.strip()] = int(value)
+    return dims
+
+
+def _parse_inputs(items: Sequence[str]) -> dict[str, np.ndarray]:
+    arrays = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"'{item}' should be NAME=FILE.npy", param_hint="'--input'")
+        try:
+            arrays[name.strip()] = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as err:
+            raise CompileError.at(
+                f"cannot read input '{name}' from '{path}': {err}", None
+            ) from None
+    return arrays
+
+
+def _bindings(
+    defines: Sequence[str], shapes: Sequence[str], arrays: dict[str, np.ndarray]
+) -> driver.Bindings:
+    bound: dict[str, tuple[DType, tuple[int, ...]]] = {}
+    for name, array in arrays.items():
+        bound[name] = (driver.dtype_of_array(name, array), tuple(array.shape))
+    for text in shapes:  # --shape wins over .npy files
+        name, dtype, sizes = driver.parse_shape_binding(text)
+        bound[name] = (dtype, sizes)
+    return driver.Bindings(dims=_parse_defines(defines), shapes=bound)
+
+
+def _target_config(target: str | None, config: str | None) -> Any:
+    from plaidc.targets import load_config_file, load_target
+
+    if config is not None:
+        return load_config_file(config)
+    return load_target(target or "interp")
+
+
+# ---- plaidc -------------------------------------------------------------------------------
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="plaidc")
+def plaidc_main() -> None:
+    """plaidc: compile Tile tensor programs through Stripe to CPU, OpenCL and NPU code."""
+
+
+target_option = click.option(
+    "-t", "--target", default=None, help="Target name (see `plaidc targets`)."
+)
+config_option = click.option("--config", default=None, help="A target config TOML file.")
+define_option = click.option("-D", "defines", multiple=True, help="Bind a dimension: NAME=INT.")
+shape_option = click.option("--shape", "shapes", multiple=True, help="NAME=DTYPE[d0,d1,..].")
+
+
+@plaidc_main.command("compile")
+@click.argument("program")
+@target_option
+@config_option
+@define_option
+@shape_option
+@click.option("--emit", type=click.Choice(EMITS), default="stripe-opt", show_default=True)
+@click.option("-o", "output", default="-", help="Output file (default: standard output).")
+@click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
+@click.option("--verify-each", is_flag=True)
+@click.option("--entry", default=None, help="Entry function of a multi-function Tile file.")
+@debug_option
+@guarded
+def compile_cmd(
+    program: str,
+    target: str | None,
+    config: str | None,
+    defines: tuple[str, ...],
+    shapes: tuple[str, ...],
+    emit: str,
+    output: str,
+    dump_dir: str | None,
+    verify_each: bool,
+    entry: str | None,
+    session: driver.Session,
+) -> None:
+    """Compile a Tile (or Stripe) program and emit one of its stages."""
+    cfg = _target_config(target, config)
+    block = driver.load_program(session, program, _bindings(defines, shapes, {}), entry)
+    if emit != "stripe":
+        steps = driver.resolve_steps(cfg.stage("default"))
+        block = driver.run_pipeline(
+            block,
+            steps,
+            dump_dir=Path(dump_dir) if dump_dir else None,
+            verify_each=verify_each,
+        )
+    if emit in ("stripe", "stripe-opt"):
+        text = print_stripe(block)
+    else:
+        backend = "c" if emit == "lib" else emit
+        raise CompileError.at(
+            f"--emit {emit}: {BACKENDS_PENDING.get(backend, backend)} is not implemented yet",
+            None,
+        )
+    _write_text(output, text)
+
+
+def _write_text(output: str, text: str) -> None:
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text)
+
+
+@plaidc_main.command("run")
+@click.argument("program")
+@target_option
+@config_option
+@define_option
+@shape_option
+@click.option("--input", "inputs", multiple=True, help="NAME=FILE.npy")
+@click.option("--random-inputs", type=int, default=None, help="Seed for deterministic inputs.")
+@click.option("--output-dir", type=click.Path(file_okay=False), default=None)
+@click.option("--check", is_flag=True, help="Compare with the interpreter (exit 3 on mismatch).")
+@click.option("--bench", type=click.IntRange(min=1), default=None, help="Time N runs.")
+@click.option("--entry", default=None)
+@debug_option
+@guarded
+def run_cmd(
+    program: str,
+    target: str | None,
+    config: str | None,
+    defines: tuple[str, ...],
+    shapes: tuple[str, ...],
+    inputs: tuple[str, ...],
+    random_inputs: int | None,
+    output_dir: str | None,
+    check: bool,
+    bench: int | None,
+    entry: str | None,
+    session: driver.Session,
+) -> None:
+    """Run a program on a target and write its outputs as NAME.npy."""
+    from plaidc.interp import program_io, run_program
+
+    cfg = _target_config(target, config)
+    arrays = _parse_inputs(inputs)
+    source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
+    compiled = driver.run_pipeline(source, driver.resolve_steps(cfg.stage("default")))
+    if cfg.backend != "interp":
+        raise CompileError.at(
+            f"target '{cfg.name}': {BACKENDS_PENDING.get(cfg.backend, cfg.backend)} "
+            "is not implemented yet; use -t interp",
+            None,
+        )
+    io = program_io(source)
+    feed = _complete_inputs(io.inputs, arrays, random_inputs)
+    outputs = run_program(compiled, feed)
+    if bench:
+        _bench(lambda: run_program(compiled, feed), bench)
+    if output_dir is not None:
+        Path(output_dir).mkdir(parents=True, exist_ok=True)
+        for name, value in outputs.items():
+            np.save(Path(output_dir) / f"{name}.npy", value)
+    _summarise(outputs)
+    if check:
+        mismatches = driver.compare_outputs(run_program(source, feed), outputs)
+        _report_check(mismatches)
+
+
+def _complete_inputs(
+    shapes: dict[str, Any], arrays: dict[str, np.ndarray], seed: int | None
+) -> dict[str, np.ndarray]:
+    unknown = sorted(set(arrays) - set(shapes))
+    if unknown:
+        raise CompileError.at(
+            f"--input {unknown[0]}: the program has no input of that name "
+            f"(inputs: {', '.join(sorted(shapes)) or 'none'})",
+            None,
+        )
+    missing = sorted(set(shapes) - set(arrays))
+    if missing and seed is None:
+        raise CompileError.at(
+            f"input '{missing[0]}' has no value: pass --input {missing[0]}=FILE.npy "
+            "or --random-inputs SEED",
+            None,
+        )
+    feed = driver.random_inputs({n: shapes[n] for n in missing}, seed or 0) if missing else {}
+    feed.update(arrays)
+    return feed
+
+
+def _bench(fn: Callable[[], object], runs: int) -> None:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    click.echo(
+        f"bench: {runs} runs, min {min(times) * 1e3:.3f} ms, "
+        f"median {statistics.median(times) * 1e3:.3f} ms"
+    )
+
+
+def _summarise(outputs: dict[str, np.ndarray]) -> None:
+    for name, value in sorted(outputs.items()):
+        flat = value.reshape(-1)
+        head = ", ".join(f"{v:.6g}" if value.dtype.kind == "f" else str(v) for v in flat[:4])
+        more = ", ..." if flat.size > 4 else ""
+        click.echo(f"{name}: {value.dtype}{list(value.shape)} [{head}{more}]")
+
+
+def _report_check(mismatches: list[driver.Mismatch]) -> None:
+    if mismatches:
+        for m in mismatches:
+            click.echo(f"check: MISMATCH: {m.message}", err=True)
+        sys.exit(EXIT_MISMATCH)
+    click.echo("check: outputs match the interpreter", err=True)
+
+
+@plaidc_main.command("targets")
+def targets_cmd() -> None:
+    """List the built-in targets."""
+    from plaidc.targets import TARGET_ALIASES, builtin_target_names, load_target
+
+    aliases = {v: k for k, v in TARGET_ALIASES.items()}
+    for name in builtin_target_names():
+        cfg = load_target(name)
+        alias = f" (alias {aliases[name]})" if name in aliases else ""
+        stages = ", ".join(f"{s}: {len(p)} passes" for s, p in cfg.stages.items())
+        click.echo(f"{name:8} {cfg.description}{alias}  [backend {cfg.backend}; {stages}]")
+
+
+@plaidc_main.command("passes")
+def passes_cmd() -> None:
+    """List the registered passes and their options."""
+    from plaidc.passes import all_passes
+
+    for info in all_passes():
+        click.echo(f"{info.name:16} {info.summary}")
+        for name, type_name, default in info.option_docs():
+            click.echo(f"    {name}: {type_name} = {default}")
+
+
+# ---- plaidc-opt ---------------------------------------------------------------------------
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("source", default="-")
+@click.option("--pass", "passes", multiple=True, help="NAME or NAME{key=value,...}; repeatable.")
+@target_option
+@config_option
+@click.option("--stage", default=None, help="Stage of the target config (default: default).")
+@click.option("-o", "output", default="-", help="Output .stripe file (default: stdout).")
+@click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
+@click.option("--verify-each", is_flag=True)
+@click.option("--check", is_flag=True, help="Interpret input and output; exit 3 if they differ.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@debug_option
+@guarded
+def plaidc_opt_main(
+    source: str,
+    passes: tuple[str, ...],
+    target: str | None,
+    config: str | None,
+    stage: str | None,
+    output: str,
+    dump_dir: str | None,
+    verify_each: bool,
+    check: bool,
+    seed: int,
+    session: driver.Session,
+) -> None:
+    """Read Stripe, run passes, write Stripe (like LLVM's opt)."""
+    from plaidc.passes import get_pass, make_options, parse_pass_spec
+
+    program = driver.load_stripe(session, source)
+    steps: list[driver.PipelineStep] = []
+    if target is not None or config is not None or stage is not None:
+        if passes:
+            raise click.UsageError("give either --pass or -t/--config/--stage, not both")
+        cfg = _target_config(target, config)
+        if config is not None:
+            session.sources[cfg.path] = cfg.source
+        steps = driver.resolve_steps(cfg.stage(stage or "default"))
+    for spec in passes:
+        name, raw = parse_pass_spec(spec)
+        info = get_pass(name)
+        steps.append(driver.PipelineStep(info.name, info, make_options(info, raw)))
+    result = driver.run_pipeline(
+        program, steps, dump_dir=Path(dump_dir) if dump_dir else None, verify_each=verify_each
+    )
+    _write_text(output, print_stripe(result))
+    if check:
+        _report_check(driver.check_equivalent(program, result, seed))

@@ -1,0 +1,263 @@
+"""The compiler driver: load a program, run a pass pipeline, check stages against each other.
+
+Everything here returns values or raises (CompileError for the user's input, InternalError for
+plaidc's bugs); printing and exit codes belong to `plaidc.cli`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plaidc.diagnostics import CompileError, Diagnostic, InternalError
+from plaidc.passes import PassInfo, get_pass, make_options
+from plaidc.stripe.ir import Block, DType, TensorShape
+from plaidc.stripe.parser import parse_stripe
+from plaidc.stripe.printer import print_stripe
+from plaidc.targets import PassStep
+
+
+@dataclass
+class Session:
+    """Per-invocation state: the source texts read (to render diagnostics with carets)."""
+
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def read(self, path: str) -> str:
+        if path == "-":
+            text = sys.stdin.read()
+            self.sources["<stdin>"] = text
+            return text
+        try:
+            text = Path(path).read_text()
+        except OSError as err:
+            raise CompileError([Diagnostic(f"cannot read '{path}': {err.strerror}")]) from None
+        self.sources[path] = text
+        return text
+
+
+# ---- loading ------------------------------------------------------------------------------
+
+
+def load_stripe(session: Session, path: str) -> Block:
+    """Parse and verify a `.stripe` file (`-` reads standard input)."""
+    text = session.read(path)
+    program = parse_stripe(text, "<stdin>" if path == "-" else path)
+    verify_program(program)
+    return program
+
+
+def verify_program(program: Block) -> None:
+    from plaidc.stripe.verify import verify
+
+    diagnostics = verify(program)
+    if diagnostics:
+        raise CompileError(list(diagnostics))
+
+
+@dataclass(frozen=True)
+class Bindings:
+    """Shape information from the command line: `-D`, `--shape` and `--input` files."""
+
+    dims: Mapping[str, int] = field(default_factory=dict)
+    shapes: Mapping[str, tuple[DType, tuple[int, ...]]] = field(default_factory=dict)
+
+
+def load_tile(session: Session, path: str, bindings: Bindings, entry: str | None = None) -> Block:
+    from plaidc.tile import compile_tile
+
+    text = session.read(path)
+    result = compile_tile(
+        text, path, dims=dict(bindings.dims), shapes=dict(bindings.shapes), entry=entry
+    )
+    for warning in result.warnings:
+        print(warning.render(text), file=sys.stderr)
+    return result.program
+
+
+def load_program(
+    session: Session, path: str, bindings: Bindings, entry: str | None = None
+) -> Block:
+    if path.endswith(".tile"):
+        return load_tile(session, path, bindings, entry)
+    return load_stripe(session, path)
+
+
+# ---- pipelines ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PipelineStep:
+    name: str
+    info: PassInfo[Any]
+    options: Any
+
+
+def resolve_steps(steps: Sequence[PassStep]) -> list[PipelineStep]:
+    """Config entries -> registered passes with typed options (errors name the config line)."""
+    from plaidc.passes import PassOptionError
+
+    resolved = []
+    for step in steps:
+        try:
+            info = get_pass(step.pass_name)
+            options = make_options(info, step.options)
+        except PassOptionError as err:
+            raise CompileError.at(str(err), step.span) from None
+        resolved.append(PipelineStep(step.name, info, options))
+    return resolved
+
+
+def run_pipeline(
+    program: Block,
+    steps: Sequence[PipelineStep],
+    *,
+    dump_dir: Path | None = None,
+    verify_each: bool = False,
+) -> Block:
+    """Run passes in order; optionally dump `NN_<name>.stripe` after each and verify each."""
+    if dump_dir is not None:
+        dump_dir.mkdir(parents=True, exist_ok=True)
+        (dump_dir / "00_initial.stripe").write_text(print_stripe(program))
+    for number, step in enumerate(steps, 1):
+        try:
+            program = step.info.run(program, step.options)
+        except CompileError:
+            raise
+        except Exception as err:
+            raise InternalError(f"pass '{step.name}' ({step.info.name}) crashed: {err!r}") from err
+        if verify_each:
+            _verify_after(program, step)
+        if dump_dir is not None:
+            (dump_dir / f"{number:02d}_{step.name}.stripe").write_text(print_stripe(program))
+    return program
+
+
+def _verify_after(program: Block, step: PipelineStep) -> None:
+    try:
+        verify_program(program)
+    except CompileError as err:
+        first = err.diagnostics[0].render() if err.diagnostics else ""
+        raise InternalError(
+            f"pass '{step.name}' ({step.info.name}) produced invalid Stripe: {first}"
+        ) from err
+
+
+# ---- inputs, outputs and checking ---------------------------------------------------------
+
+
+def random_inputs(shapes: Mapping[str, TensorShape], seed: int) -> dict[str, np.ndarray]:
+    """Deterministic inputs: floats in [-1, 1), integers in [0, 4), bools; by sorted name."""
+    from plaidc.interp import numpy_dtype
+
+    rng = np.random.default_rng(seed)
+    inputs = {}
+    for name in sorted(shapes):
+        shape = shapes[name]
+        dtype = numpy_dtype(shape.dtype)
+        values: np.ndarray
+        if shape.dtype.is_float:
+            values = rng.uniform(-1.0, 1.0, size=shape.sizes)
+        elif shape.dtype == DType.BOOL:
+            values = rng.integers(0, 2, size=shape.sizes)
+        else:
+            values = rng.integers(0, 4, size=shape.sizes)
+        inputs[name] = np.asarray(values).astype(dtype)
+    return inputs
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    name: str
+    message: str
+
+
+def tolerances(dtype: np.dtype[Any]) -> tuple[float, float]:
+    """(rtol, atol): fp32 1e-4/1e-5 as ARCHITECTURE.md says, looser for 16-bit floats."""
+    if dtype == np.float16 or (dtype.itemsize <= 2 and dtype.kind == "f"):
+        return 1e-2, 1e-3
+    if dtype.kind == "f":
+        return 1e-4, 1e-5
+    return 0.0, 0.0
+
+
+def compare_outputs(
+    expected: Mapping[str, np.ndarray], actual: Mapping[str, np.ndarray]
+) -> list[Mismatch]:
+    """Every expected output must be present, equally shaped and close (NaN matches NaN)."""
+    problems = []
+    for name in sorted(expected):
+        want = np.asarray(expected[name])
+        if name not in actual:
+            problems.append(Mismatch(name, f"output '{name}' is missing"))
+            continue
+        got = np.asarray(actual[name])
+        if got.shape != want.shape:
+            problems.append(
+                Mismatch(name, f"output '{name}': shape {got.shape}, expected {want.shape}")
+            )
+            continue
+        rtol, atol = tolerances(want.dtype)
+        w = want.astype(np.float64)
+        g = got.astype(np.float64)
+        close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+        if not close.all():
+            err = np.where(close, 0.0, np.abs(g - w))
+            err = np.where(np.isnan(err), np.inf, err)
+            worst = np.unravel_index(int(np.argmax(err)), err.shape)
+            bad = int((~close).sum())
+            problems.append(
+                Mismatch(
+                    name,
+                    f"output '{name}' differs at {bad} of {close.size} elements; worst at "
+                    f"{tuple(int(i) for i in worst)}: got {g[worst]!r}, expected {w[worst]!r} "
+                    f"(rtol {rtol:g}, atol {atol:g})",
+                )
+            )
+    return problems
+
+
+def check_equivalent(before: Block, after: Block, seed: int) -> list[Mismatch]:
+    """Interpret both programs on the same random inputs and compare every output."""
+    from plaidc.interp import program_io, run_program
+
+    io_before = program_io(before)
+    io_after = program_io(after)
+    if set(io_before.inputs) != set(io_after.inputs):
+        return [Mismatch("<inputs>", "the programs take different inputs")]
+    inputs = random_inputs(io_before.inputs, seed)
+    return compare_outputs(run_program(before, inputs), run_program(after, inputs))
+
+
+def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
+    """`NAME=DTYPE[d0,d1,..]` (e.g. `A=fp32[64,128]`; `A=fp32[]` is a scalar)."""
+    import re
+
+    m = re.fullmatch(r"\s*([A-Za-z_#][A-Za-z0-9_']*)\s*=\s*([a-z0-9]+)\s*\[([0-9,\s]*)\]\s*", text)
+    if not m:
+        raise CompileError([Diagnostic(f"bad --shape '{text}': expected NAME=DTYPE[d0,d1,...]")])
+    name, dtype_text, dims = m.groups()
+    try:
+        dtype = DType(dtype_text)
+    except ValueError:
+        known = ", ".join(d.value for d in DType)
+        raise CompileError(
+            [Diagnostic(f"bad --shape '{text}': unknown dtype '{dtype_text}' ({known})")]
+        ) from None
+    sizes = tuple(int(d) for d in dims.split(",") if d.strip())
+    return name, dtype, sizes
+
+
+def dtype_of_array(name: str, array: np.ndarray) -> DType:
+    """The Stripe dtype of an input array (bf16 has no numpy dtype, so never comes back)."""
+    from plaidc.interp import numpy_dtype
+
+    for dtype in DType:
+        if dtype != DType.BF16 and numpy_dtype(dtype) == array.dtype:
+            return dtype
+    raise CompileError([Diagnostic(f"input '{name}': unsupported numpy dtype {array.dtype}")])
