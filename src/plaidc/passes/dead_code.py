@@ -49,7 +49,8 @@ def _eliminate(block: Block) -> Block:
 
 
 def _live_statements(block: Block) -> list[bool]:
-    local_allocs = {r.into for r in block.refs if r.from_ is None}
+    # `#user` allocations are the program's inputs and outputs: always observable.
+    local_allocs = {r.into for r in block.refs if r.from_ is None and "user" not in r.tags}
     read = read_ref_names(block)
     live_scalars: set[str] = set()
     keep = [True] * len(block.stmts)

@@ -113,6 +113,7 @@ _TERMINAL_NAMES = {
     "DTYPE": "a data type",
     "TAG": "a tag",
     "BLOCK": "'block'",
+    "$END": "end of input",
 }
 
 
