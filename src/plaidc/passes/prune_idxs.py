@@ -3,7 +3,9 @@
 An index of range 1 starting at 0 is the constant 0: its uses are replaced by 0 and it goes.
 An unused index of range 1 (a passthrough nothing reads) goes. An unused index of larger range
 goes only when repeating the block body cannot change the result (every written refinement
-aggregates with max or min), because with `add` the repetition is the computation.
+aggregates with max or min), because with `add` the repetition is the computation. Blocks are
+visited parent first, so a passthrough of a pruned parent index becomes 0 and goes in the same
+run (the pass is idempotent).
 
 Before / after:
 
@@ -17,7 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_all_blocks, rewrite_matching
+from plaidc.passes.selection import map_all_blocks_preorder, rewrite_matching
 from plaidc.stripe.ir import Affine, Block
 from plaidc.stripe.uses import substitute_indices, trivially_true, used_index_names
 
@@ -31,7 +33,7 @@ class PruneIdxsOptions:
 @register("prune-idxs", PruneIdxsOptions, "remove constant-zero and unused block indices")
 def prune_idxs(program: Block, opts: PruneIdxsOptions) -> Block:
     return rewrite_matching(
-        program, opts.reqs, lambda b: map_all_blocks(b, _prune_block), opts.exclude
+        program, opts.reqs, lambda b: map_all_blocks_preorder(b, _prune_block), opts.exclude
     )
 
 

@@ -44,3 +44,8 @@ def map_sub_blocks(block: Block, fn: Callable[[Block], Block]) -> Block:
 def map_all_blocks(block: Block, fn: Callable[[Block], Block]) -> Block:
     """Post-order: rewrite children first, then the block itself."""
     return fn(map_sub_blocks(block, lambda child: map_all_blocks(child, fn)))
+
+
+def map_all_blocks_preorder(block: Block, fn: Callable[[Block], Block]) -> Block:
+    """Pre-order: rewrite the block first (so children see its result), then its children."""
+    return map_sub_blocks(fn(block), lambda child: map_all_blocks_preorder(child, fn))

@@ -1,0 +1,235 @@
+"""The command-line contract of ARCHITECTURE.md: exit codes, diagnostics, dumps, checking."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from plaidc.cli import plaidc_main, plaidc_opt_main
+
+from .conftest import EXAMPLES, REFERENCE
+
+BIN = Path(sys.executable).parent
+MATMUL_STRIPE = REFERENCE / "matmul" / "stripe" / "00_initial.stripe"
+
+BAD_STRIPE = "block []:1 (\n  in A[0, 0] fp32:I(2, 2):(2, 1):16 B\n) {\n  0: $A = lod(A)\n}\n"
+UNGIVEN_REF = """block []:1 (
+    in A[0] fp32:I(4):(1):16 B
+    out B[0] fp32:I(4):(1):16 B
+) {
+  0: block [i:4]:4 (
+      out B[i] fp32:I(1):(1):4 B
+  ) {
+    0: $a = load(A)
+    1: B = store($a)
+  }
+}
+"""
+
+
+def run_cli(main: object, args: list[str], cwd: Path) -> tuple[int, str, str]:
+    runner = CliRunner()
+    import os
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        result = runner.invoke(main, args, catch_exceptions=False)  # type: ignore[arg-type]
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_console_scripts_report_malformed_stripe_without_traceback(tmp_path: Path) -> None:
+    (tmp_path / "bad.stripe").write_text(BAD_STRIPE)
+    result = subprocess.run(
+        [str(BIN / "plaidc-opt"), "bad.stripe"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == "bad.stripe:4:11: error: unknown statement or intrinsic 'lod'; did you mean 'load'?"
+    assert lines[1] == "  0: $A = lod(A)"
+    assert lines[2] == "          ^"
+
+
+def test_ref_not_given_to_child_is_a_located_error(tmp_path: Path) -> None:
+    (tmp_path / "ungiven.stripe").write_text(UNGIVEN_REF)
+    code, _, err = run_cli(plaidc_opt_main, ["ungiven.stripe"], tmp_path)
+    assert code == 1
+    assert err.startswith("ungiven.stripe:8:8: error:")
+    assert "'A'" in err.splitlines()[0]
+
+
+def test_opt_pipeline_dump_dir_is_deterministic(tmp_path: Path) -> None:
+    args = [str(MATMUL_STRIPE), "-t", "cpu", "--verify-each", "--check"]
+    for out in ("d1", "d2"):
+        code, _, err = run_cli(plaidc_opt_main, [*args, "--dump-dir", out], tmp_path)
+        assert code == 0, err
+    first = sorted(p.name for p in (tmp_path / "d1").iterdir())
+    assert first[0] == "00_initial.stripe" and first[1].startswith("01_")
+    assert len(first) == 4
+    for name in first:
+        assert (tmp_path / "d1" / name).read_bytes() == (tmp_path / "d2" / name).read_bytes()
+    assert (tmp_path / "d1" / "00_initial.stripe").read_text() == MATMUL_STRIPE.read_text().rstrip() + "\n"
+
+
+def test_opt_reads_stdin_and_writes_file(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "out.stripe"
+    result = runner.invoke(
+        plaidc_opt_main, ["-", "--pass", "prune-idxs", "-o", str(out)], input=MATMUL_STRIPE.read_text()
+    )
+    assert result.exit_code == 0, result.stderr
+    assert out.read_text().startswith("0: #program #total_macs=245760 \n")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--pass", "prune-idx"], 1, "unknown pass 'prune-idx'; did you mean 'prune-idxs'?"),
+        (["--pass", "prune-idxs{reqz=[all]}"], 1, "pass 'prune-idxs': unknown option 'reqz'; did you mean 'reqs'?"),
+        (["--pass", "prune-idxs{reqs}"], 1, "option 'reqs' must be key=value"),
+        (["-t", "nosuch"], 1, "unknown target 'nosuch'"),
+        (["-t", "cpu", "--stage", "fast"], 1, "target 'c' has no stage 'fast'"),
+        (["--frobnicate"], 2, "No such option"),
+    ],
+)
+def test_opt_bad_options(args: list[str], code: int, message: str, tmp_path: Path) -> None:
+    got, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), *args], tmp_path)
+    assert got == code
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_bad_config_file_is_located(tmp_path: Path) -> None:
+    (tmp_path / "chip.toml").write_text(
+        '[target]\nname = "chip"\nbackend = "interp"\n[hardware]\nl1 = 64\n'
+        '[[stage.default.passes]]\npass = "prune-idxs"\nreqs = "${hardware.l2}"\n'
+    )
+    code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--config", "chip.toml"], tmp_path)
+    assert code == 1
+    assert err.startswith("chip.toml:7:8: error: option 'reqs' refers to hardware.l2")
+
+
+def test_user_config_replaces_target(tmp_path: Path) -> None:
+    (tmp_path / "chip.toml").write_text(
+        '[target]\nname = "chip"\nbackend = "interp"\n[hardware]\n'
+        '[[stage.default.passes]]\nname = "tidy"\npass = "prune-idxs"\n'
+    )
+    code, _, err = run_cli(
+        plaidc_opt_main,
+        [str(MATMUL_STRIPE), "--config", "chip.toml", "--dump-dir", "d"],
+        tmp_path,
+    )
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["00_initial.stripe", "01_tidy.stripe"]
+
+
+def test_check_mismatch_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass that changes the meaning must be caught by --check, naming the tensor."""
+    import dataclasses
+
+    from plaidc.passes import get_pass
+    from plaidc.passes.registry import PassInfo
+    from plaidc.stripe.ir import Block, Intrinsic
+
+    def break_mul(block: Block, _opts: object) -> Block:
+        stmts = tuple(
+            dataclasses.replace(s, name="add") if isinstance(s, Intrinsic) and s.name == "mul" else s
+            for s in block.stmts
+        )
+        children = tuple(break_mul(s, _opts) if isinstance(s, Block) else s for s in stmts)
+        return dataclasses.replace(block, stmts=children)
+
+    info = get_pass("prune-idxs")
+    monkeypatch.setattr(
+        "plaidc.passes.registry._REGISTRY",
+        {**__import__("plaidc.passes.registry", fromlist=["_REGISTRY"])._REGISTRY,
+         "prune-idxs": PassInfo(info.name, info.summary, info.options_type, break_mul)},
+    )
+    code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--pass", "prune-idxs", "--check"], tmp_path)
+    assert code == 3
+    assert "check: MISMATCH: output 'X_T2' differs" in err
+    assert "worst at" in err
+
+
+def test_run_stripe_with_inputs_and_outputs(tmp_path: Path) -> None:
+    data = np.load(REFERENCE / "matmul" / "inputs.npz")
+    np.save(tmp_path / "a.npy", data["A"])
+    np.save(tmp_path / "b.npy", data["B"])
+    code, out, err = run_cli(
+        plaidc_main,
+        ["run", str(MATMUL_STRIPE), "-t", "interp", "--input", "X_I_0=a.npy", "--input", "X_I_1=b.npy",
+         "--output-dir", "outs", "--check"],
+        tmp_path,
+    )
+    assert code == 0, err
+    assert "outputs match the interpreter" in err
+    got = np.load(tmp_path / "outs" / "X_T2.npy")
+    np.testing.assert_allclose(got, data["A"] @ data["B"], rtol=1e-4, atol=1e-5)
+
+
+def test_run_reports_missing_and_wrong_inputs(tmp_path: Path) -> None:
+    np.save(tmp_path / "a.npy", np.zeros((3, 3), np.float32))
+    code, _, err = run_cli(
+        plaidc_main, ["run", str(MATMUL_STRIPE), "--input", "X_I_0=a.npy", "--random-inputs", "1"], tmp_path
+    )
+    assert code == 1
+    assert "X_I_0" in err and "(3, 3)" in err and "Traceback" not in err
+    code, _, err = run_cli(plaidc_main, ["run", str(MATMUL_STRIPE)], tmp_path)
+    assert code == 1
+    assert "input 'X_I_0' has no value: pass --input X_I_0=FILE.npy or --random-inputs SEED" in err
+    code, _, err = run_cli(plaidc_main, ["run", str(MATMUL_STRIPE), "--input", "Q=a.npy"], tmp_path)
+    assert code == 1 and "the program has no input of that name" in err
+
+
+def test_run_random_inputs_are_deterministic(tmp_path: Path) -> None:
+    for out in ("o1", "o2"):
+        code, _, err = run_cli(
+            plaidc_main,
+            ["run", str(EXAMPLES / "fig5b.stripe"), "--random-inputs", "7", "--output-dir", out, "--bench", "2"],
+            tmp_path,
+        )
+        assert code == 0, err
+    assert np.array_equal(np.load(tmp_path / "o1" / "O.npy"), np.load(tmp_path / "o2" / "O.npy"))
+
+
+def test_run_on_unbuilt_backend_says_so(tmp_path: Path) -> None:
+    code, _, err = run_cli(plaidc_main, ["run", str(MATMUL_STRIPE), "-t", "npu", "--random-inputs", "0"], tmp_path)
+    assert code == 1
+    assert "NPU backend and simulator (issue #7) is not implemented yet" in err
+
+
+def test_targets_and_passes_list(tmp_path: Path) -> None:
+    code, out, _ = run_cli(plaidc_main, ["targets"], tmp_path)
+    assert code == 0
+    assert {line.split()[0] for line in out.splitlines()} == {"c", "interp", "llvm", "npu", "opencl"}
+    assert "(alias cpu)" in out
+    code, out, _ = run_cli(plaidc_main, ["passes"], tmp_path)
+    assert code == 0
+    for name in ("dead-code", "prune-idxs", "prune-refs"):
+        assert name in out
+    assert "reqs: list[str] = ('all',)" in out
+
+
+def test_internal_error_is_one_line_without_debug(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr("plaidc.driver.run_pipeline", boom)
+    code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE)], tmp_path)
+    assert code == 4
+    assert err.startswith("plaidc: internal compiler error: RuntimeError: kaboom")
+    assert "Traceback" not in err
+    code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--debug"], tmp_path)
+    assert code == 4 and "Traceback" in err
