@@ -57,7 +57,10 @@ def test_console_scripts_report_malformed_stripe_without_traceback(tmp_path: Pat
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     lines = result.stderr.splitlines()
-    assert lines[0] == "bad.stripe:4:11: error: unknown statement or intrinsic 'lod'; did you mean 'load'?"
+    assert (
+        lines[0]
+        == "bad.stripe:4:11: error: unknown statement or intrinsic 'lod'; did you mean 'load'?"
+    )
     assert lines[1] == "  0: $A = lod(A)"
     assert lines[2] == "          ^"
 
@@ -80,14 +83,18 @@ def test_opt_pipeline_dump_dir_is_deterministic(tmp_path: Path) -> None:
     assert len(first) == 4
     for name in first:
         assert (tmp_path / "d1" / name).read_bytes() == (tmp_path / "d2" / name).read_bytes()
-    assert (tmp_path / "d1" / "00_initial.stripe").read_text() == MATMUL_STRIPE.read_text().rstrip() + "\n"
+    assert (
+        tmp_path / "d1" / "00_initial.stripe"
+    ).read_text() == MATMUL_STRIPE.read_text().rstrip() + "\n"
 
 
 def test_opt_reads_stdin_and_writes_file(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "out.stripe"
     result = runner.invoke(
-        plaidc_opt_main, ["-", "--pass", "prune-idxs", "-o", str(out)], input=MATMUL_STRIPE.read_text()
+        plaidc_opt_main,
+        ["-", "--pass", "prune-idxs", "-o", str(out)],
+        input=MATMUL_STRIPE.read_text(),
     )
     assert result.exit_code == 0, result.stderr
     assert out.read_text().startswith("0: #program #total_macs=245760 \n")
@@ -97,7 +104,11 @@ def test_opt_reads_stdin_and_writes_file(tmp_path: Path) -> None:
     ("args", "code", "message"),
     [
         (["--pass", "prune-idx"], 1, "unknown pass 'prune-idx'; did you mean 'prune-idxs'?"),
-        (["--pass", "prune-idxs{reqz=[all]}"], 1, "pass 'prune-idxs': unknown option 'reqz'; did you mean 'reqs'?"),
+        (
+            ["--pass", "prune-idxs{reqz=[all]}"],
+            1,
+            "pass 'prune-idxs': unknown option 'reqz'; did you mean 'reqs'?",
+        ),
         (["--pass", "prune-idxs{reqs}"], 1, "option 'reqs' must be key=value"),
         (["-t", "nosuch"], 1, "unknown target 'nosuch'"),
         (["-t", "cpu", "--stage", "fast"], 1, "target 'c' has no stage 'fast'"),
@@ -132,7 +143,10 @@ def test_user_config_replaces_target(tmp_path: Path) -> None:
         tmp_path,
     )
     assert code == 0, err
-    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["00_initial.stripe", "01_tidy.stripe"]
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
+        "00_initial.stripe",
+        "01_tidy.stripe",
+    ]
 
 
 def test_check_mismatch_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,7 +159,9 @@ def test_check_mismatch_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
     def break_mul(block: Block, _opts: object) -> Block:
         stmts = tuple(
-            dataclasses.replace(s, name="add") if isinstance(s, Intrinsic) and s.name == "mul" else s
+            dataclasses.replace(s, name="add")
+            if isinstance(s, Intrinsic) and s.name == "mul"
+            else s
             for s in block.stmts
         )
         children = tuple(break_mul(s, _opts) if isinstance(s, Block) else s for s in stmts)
@@ -154,10 +170,14 @@ def test_check_mismatch_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     info = get_pass("prune-idxs")
     monkeypatch.setattr(
         "plaidc.passes.registry._REGISTRY",
-        {**__import__("plaidc.passes.registry", fromlist=["_REGISTRY"])._REGISTRY,
-         "prune-idxs": PassInfo(info.name, info.summary, info.options_type, break_mul)},
+        {
+            **__import__("plaidc.passes.registry", fromlist=["_REGISTRY"])._REGISTRY,
+            "prune-idxs": PassInfo(info.name, info.summary, info.options_type, break_mul),
+        },
     )
-    code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--pass", "prune-idxs", "--check"], tmp_path)
+    code, _, err = run_cli(
+        plaidc_opt_main, [str(MATMUL_STRIPE), "--pass", "prune-idxs", "--check"], tmp_path
+    )
     assert code == 3
     assert "check: MISMATCH: output 'X_T2' differs" in err
     assert "worst at" in err
@@ -167,10 +187,21 @@ def test_run_stripe_with_inputs_and_outputs(tmp_path: Path) -> None:
     data = np.load(REFERENCE / "matmul" / "inputs.npz")
     np.save(tmp_path / "a.npy", data["A"])
     np.save(tmp_path / "b.npy", data["B"])
-    code, out, err = run_cli(
+    code, _, err = run_cli(
         plaidc_main,
-        ["run", str(MATMUL_STRIPE), "-t", "interp", "--input", "X_I_0=a.npy", "--input", "X_I_1=b.npy",
-         "--output-dir", "outs", "--check"],
+        [
+            "run",
+            str(MATMUL_STRIPE),
+            "-t",
+            "interp",
+            "--input",
+            "X_I_0=a.npy",
+            "--input",
+            "X_I_1=b.npy",
+            "--output-dir",
+            "outs",
+            "--check",
+        ],
         tmp_path,
     )
     assert code == 0, err
@@ -182,7 +213,9 @@ def test_run_stripe_with_inputs_and_outputs(tmp_path: Path) -> None:
 def test_run_reports_missing_and_wrong_inputs(tmp_path: Path) -> None:
     np.save(tmp_path / "a.npy", np.zeros((3, 3), np.float32))
     code, _, err = run_cli(
-        plaidc_main, ["run", str(MATMUL_STRIPE), "--input", "X_I_0=a.npy", "--random-inputs", "1"], tmp_path
+        plaidc_main,
+        ["run", str(MATMUL_STRIPE), "--input", "X_I_0=a.npy", "--random-inputs", "1"],
+        tmp_path,
     )
     assert code == 1
     assert "X_I_0" in err and "(3, 3)" in err and "Traceback" not in err
@@ -197,7 +230,16 @@ def test_run_random_inputs_are_deterministic(tmp_path: Path) -> None:
     for out in ("o1", "o2"):
         code, _, err = run_cli(
             plaidc_main,
-            ["run", str(EXAMPLES / "fig5b.stripe"), "--random-inputs", "7", "--output-dir", out, "--bench", "2"],
+            [
+                "run",
+                str(EXAMPLES / "fig5b.stripe"),
+                "--random-inputs",
+                "7",
+                "--output-dir",
+                out,
+                "--bench",
+                "2",
+            ],
             tmp_path,
         )
         assert code == 0, err
@@ -205,7 +247,9 @@ def test_run_random_inputs_are_deterministic(tmp_path: Path) -> None:
 
 
 def test_run_on_unbuilt_backend_says_so(tmp_path: Path) -> None:
-    code, _, err = run_cli(plaidc_main, ["run", str(MATMUL_STRIPE), "-t", "npu", "--random-inputs", "0"], tmp_path)
+    code, _, err = run_cli(
+        plaidc_main, ["run", str(MATMUL_STRIPE), "-t", "npu", "--random-inputs", "0"], tmp_path
+    )
     assert code == 1
     assert "NPU backend and simulator (issue #7) is not implemented yet" in err
 
@@ -213,7 +257,13 @@ def test_run_on_unbuilt_backend_says_so(tmp_path: Path) -> None:
 def test_targets_and_passes_list(tmp_path: Path) -> None:
     code, out, _ = run_cli(plaidc_main, ["targets"], tmp_path)
     assert code == 0
-    assert {line.split()[0] for line in out.splitlines()} == {"c", "interp", "llvm", "npu", "opencl"}
+    assert {line.split()[0] for line in out.splitlines()} == {
+        "c",
+        "interp",
+        "llvm",
+        "npu",
+        "opencl",
+    }
     assert "(alias cpu)" in out
     code, out, _ = run_cli(plaidc_main, ["passes"], tmp_path)
     assert code == 0
@@ -222,7 +272,9 @@ def test_targets_and_passes_list(tmp_path: Path) -> None:
     assert "reqs: list[str] = ('all',)" in out
 
 
-def test_internal_error_is_one_line_without_debug(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_internal_error_is_one_line_without_debug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("kaboom")
 
