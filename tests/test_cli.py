@@ -285,3 +285,25 @@ def test_internal_error_is_one_line_without_debug(
     assert "Traceback" not in err
     code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--debug"], tmp_path)
     assert code == 4 and "Traceback" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "where", "message"),
+    [
+        ("bad_access_outside_parent", "6:7", "refinement 'A' reaches outside its parent"),
+        (
+            "bad_index_out_of_scope",
+            "6:7",
+            "access 'j' uses 'j', which is not an index of this block",
+        ),
+        ("bad_assign_conflict", "7:7", "points {i=0, j=0} and {i=0, j=1} both store element [0]"),
+    ],
+)
+def test_verifier_errors_through_the_cli(name: str, where: str, message: str) -> None:
+    path = Path(__file__).parent / "ir" / f"{name}.stripe"
+    code, _, err = run_cli(plaidc_opt_main, [path.name], path.parent)
+    assert code == 1
+    first = err.splitlines()[0]
+    assert first.startswith(f"{path.name}:{where}: error: ")
+    assert message in first
+    assert err.splitlines()[2].endswith("^")
