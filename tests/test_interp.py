@@ -41,6 +41,7 @@ from .test_interp_support import (
     store,
 )
 
+# --------------------------------------------------------------------------------------------
 # Domains, views and statements
 
 

@@ -263,7 +263,8 @@ def _blocks(draw: st.DrawFn, depth: int = 0, parent_idxs: tuple[str, ...] = ()) 
         )
     stmts: list[ir.Statement] = []
     scalar = st.from_regex(r"\$[a-z][a-z0-9_]{0,3}", fullmatch=True)
-    for pos in range(draw(st.integers(0, 4))):
+    for _ in range(draw(st.integers(0, 4))):
+        pos = len(stmts)  # deps may name only statements already generated
         deps = tuple(sorted(draw(st.sets(st.integers(0, pos - 1), max_size=2)))) if pos else ()
         common = {"deps": deps, "tags": draw(_tags)}
         kind = draw(

@@ -369,23 +369,27 @@ v = Affine.var
 SPAN = Span("hand.stripe", 3, 4)
 
 
-def vec_ref(name: str, access: Affine, size: int = 1, **kw: object) -> Refinement:
-    fields: dict[str, object] = {
-        "dir": RefDir.IN,
-        "from_": name,
-        "into": name,
-        "access": (access,),
-        "shape": TensorShape(DType.FP32, (size,), (1,)),
-        "span": SPAN,
-    }
-    fields.update(kw)
-    return Refinement(**fields)  # type: ignore[arg-type]
+def vec_ref(
+    name: str,
+    access: Affine,
+    size: int = 1,
+    from_: str | None = "",
+    direction: RefDir = RefDir.IN,
+) -> Refinement:
+    return Refinement(
+        direction,
+        name if from_ == "" else from_,
+        name,
+        (access,),
+        TensorShape(DType.FP32, (size,), (1,)),
+        span=SPAN,
+    )
 
 
 def program_with(kernel: Block) -> Block:
     root_refs = (
         vec_ref("A", Affine.const_(0), 8, from_=None),
-        vec_ref("B", Affine.const_(0), 8, from_=None, dir=RefDir.OUT),
+        vec_ref("B", Affine.const_(0), 8, from_=None, direction=RefDir.OUT),
     )
     return Block(name="prog", refs=root_refs, stmts=(kernel,))
 
@@ -394,7 +398,7 @@ def good_kernel() -> Block:
     return Block(
         name="k",
         idxs=(Index("i", 8, span=SPAN),),
-        refs=(vec_ref("A", v("i")), vec_ref("B", v("i"), dir=RefDir.OUT)),
+        refs=(vec_ref("A", v("i")), vec_ref("B", v("i"), direction=RefDir.OUT)),
         stmts=(Load(from_="A", into="$a"), Store(from_="$a", into="B", span=SPAN)),
     )
 
@@ -496,4 +500,73 @@ def test_constraint_out_of_scope_in_hand_built_ir_skips_isl_below() -> None:
     kernel = replace(good_kernel(), constraints=(Constraint(v("zz"), span=SPAN),))
     assert messages(kernel) == [
         "block 'k': constraint 'zz >= 0' uses 'zz', which is not an index of this block"
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Points may not read what other points of the same execution write
+
+SHIFT = """\
+block [] ( // prog
+    inout A[0] fp32(8):(1)
+) {
+  0: block [i:7] ( // shift
+      in X = A[i] fp32(1):(1)
+      out Y = A[i] fp32(1):(1)
+  ) {
+    0: $x = load(X)
+    1: Y = store($x)
+  }
+}
+"""
+
+
+def test_in_place_update_of_the_same_element_is_fine() -> None:
+    assert check(SHIFT) == []
+
+
+def test_reading_a_neighbour_that_another_point_writes_is_a_race() -> None:
+    diagnostic = only(SHIFT.replace("in X = A[i]", "in X = A[i + 1]"))
+    assert diagnostic.message == (
+        "block 'shift': refinement 'X' reads element [1] of 'A' in block 'prog' at point {i=0}, "
+        "which point {i=1} writes through refinement 'Y'"
+    )
+    assert diagnostic.span == Span("t.stripe", 5, 7)
+
+
+def test_races_are_found_between_tiles_through_their_inner_accesses() -> None:
+    """Tile t's view of A covers 5 elements but its points read only 4 of them. Shifting the
+    inner read races between tiles (tile 0 reads element 4, which tile 1 writes) and, through
+    the aliasing views X and Y of A, between the points of one tile."""
+    text = """\
+block [] ( // prog
+    inout A[0] fp32(9):(1)
+) {
+  0: block [t:2] ( // tiles
+      in X = A[4*t] fp32(5):(1)
+      out Y = A[4*t] fp32(4):(1)
+  ) {
+    0: block [i:4] ( // inner
+        in X[i] fp32(1):(1)
+        out Y[i] fp32(1):(1)
+    ) {
+      0: $x = load(X)
+      1: Y = store($x)
+    }
+  }
+}
+"""
+    assert check(text) == []
+    diagnostics = check(text.replace("in X[i] fp32(1)", "in X[i + 1] fp32(1)"))
+    assert [(d.message, d.span) for d in diagnostics] == [
+        (
+            "block 'tiles': refinement 'X' reads element [4] of 'A' in block 'prog' at point "
+            "{t=0}, which point {t=1} writes through refinement 'Y'",
+            Span("t.stripe", 5, 7),
+        ),
+        (
+            "block 'tiles/inner': refinement 'X' reads element [1] of 'A' in block 'prog' at "
+            "point {i=0}, which point {i=1} writes through refinement 'Y'",
+            Span("t.stripe", 9, 9),
+        ),
     ]

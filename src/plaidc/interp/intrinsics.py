@@ -192,7 +192,7 @@ def apply_intrinsic(name: str, args: Sequence[Value], where: str) -> Value:
         raise InterpError(f"{where}: intrinsic '{name}' cannot apply to ({types}): {err}") from err
     if all(_is_weak(a) for a in args):
         # Keep results of constant-only expressions weakly typed, as their inputs were.
-        return np.asarray(result).item()  # type: ignore[no-any-return]
+        return np.asarray(result).item()
     return result
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Union
 
 from plaidc.diagnostics import Span
@@ -19,7 +19,7 @@ from plaidc.diagnostics import Span
 # Data types
 
 
-class DType(str, Enum):
+class DType(StrEnum):
     """Element types (TILE.md "Types")."""
 
     BOOL = "bool"
@@ -259,7 +259,7 @@ class Constraint:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
-class RefDir(str, Enum):
+class RefDir(StrEnum):
     NONE = "none"
     IN = "in"
     OUT = "out"
@@ -282,12 +282,56 @@ AGG_OPS = ("add", "mul", "max", "min", "assign")
 # The scalar operations a Stripe Intrinsic may name (TILE.md's operators and functions, after
 # desugaring, plus `assign`), and the whole-buffer Specials.
 INTRINSICS = frozenset(
-    """add sub mul div neg cmp_eq cmp_ne cmp_lt cmp_gt cmp_le cmp_ge cond
-    bit_and bit_or bit_xor bit_not bit_left bit_right
-    abs acos asin atan ceil cos cosh exp floor log max min pow recip relu round sigmoid sin sinh
-    sqrt tan tanh ident assign as_float as_int as_uint as_bool""".split()
+    [
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "neg",
+        "cmp_eq",
+        "cmp_ne",
+        "cmp_lt",
+        "cmp_gt",
+        "cmp_le",
+        "cmp_ge",
+        "cond",
+        "bit_and",
+        "bit_or",
+        "bit_xor",
+        "bit_not",
+        "bit_left",
+        "bit_right",
+        "abs",
+        "acos",
+        "asin",
+        "atan",
+        "ceil",
+        "cos",
+        "cosh",
+        "exp",
+        "floor",
+        "log",
+        "max",
+        "min",
+        "pow",
+        "recip",
+        "relu",
+        "round",
+        "sigmoid",
+        "sin",
+        "sinh",
+        "sqrt",
+        "tan",
+        "tanh",
+        "ident",
+        "assign",
+        "as_float",
+        "as_int",
+        "as_uint",
+        "as_bool",
+    ]
 )
-SPECIALS = frozenset("reshape gather scatter zero copy shape prng_step".split())
+SPECIALS = frozenset(["reshape", "gather", "scatter", "zero", "copy", "shape", "prng_step"])
 
 
 @dataclass(frozen=True)

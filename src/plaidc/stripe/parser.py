@@ -275,6 +275,8 @@ class _ToIR(Transformer[Token, Any]):
     def param_value(self, tok: Token) -> SpecialParam:
         if tok.type == "ESCAPED_STRING":
             return str(json.loads(tok))
+        if tok.type == "NAME":
+            return str(tok)
         return _number(str(tok))
 
     def param_tuple(self, *ints: Token | None) -> tuple[int, ...]:

@@ -1,0 +1,158 @@
+"""Polyhedral questions the Tile frontend asks about a contraction's iteration space.
+
+A contraction's valid index assignments are the integer points of a polyhedron
+`{x in Z^n : c(x) >= 0 for every constraint c}` (after the frontend has made every index
+polynomial integral). This module answers, exactly and with isl:
+
+* the bounding box of that set (range inference, TILE.md "Binding shapes");
+* which constraints the box does not already imply (the Stripe block's constraints);
+* whether an access covers every element of a tensor (does the output need zeroing?);
+* whether two distinct points reach one element (an `=` contraction assigning twice).
+
+Index names are mapped to isl-safe names (`v0`, `v1`, ...) so that a user's index called
+`min` or `and` cannot collide with isl's syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import islpy as isl
+
+from plaidc.stripe.ir import Affine
+
+
+class UnboundedIndex(Exception):
+    """Raised when an index has no finite lower or upper bound."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"index {name} is unbounded")
+        self.name = name
+
+
+@dataclass(frozen=True)
+class IndexSpace:
+    """`{names : every constraint >= 0}` over the integers."""
+
+    names: tuple[str, ...]
+    constraints: tuple[Affine, ...]
+
+    def _vars(self, prefix: str = "v") -> dict[str, str]:
+        return {n: f"{prefix}{k}" for k, n in enumerate(self.names)}
+
+    def _cond(self, constraints: Sequence[Affine], rename: Mapping[str, str]) -> str:
+        parts = [f"{_affine_text(c, rename)} >= 0" for c in constraints]
+        return " and ".join(parts) if parts else "true"
+
+    def to_isl(self) -> isl.Set:
+        """The space as an isl set over tuple `[v0, v1, ...]`."""
+        rename = self._vars()
+        tup = ", ".join(rename[n] for n in self.names)
+        return isl.Set(f"{{ [{tup}] : {self._cond(self.constraints, rename)} }}")
+
+
+def _affine_text(aff: Affine, rename: Mapping[str, str]) -> str:
+    terms = [f"{c}*{rename[n]}" for n, c in aff.terms]
+    terms.append(str(aff.const))
+    return " + ".join(terms)
+
+
+def bounding_box(space: IndexSpace) -> dict[str, tuple[int, int]] | None:
+    """The exact integer bounding box `{name: (min, max)}`; None when the set is empty.
+
+    Raises UnboundedIndex naming the first index without a finite bound.
+    """
+    s = space.to_isl()
+    if s.is_empty():
+        return None
+    box: dict[str, tuple[int, int]] = {}
+    for k, name in enumerate(space.names):
+        lo, hi = s.dim_min_val(k), s.dim_max_val(k)
+        if not (lo.is_int() and hi.is_int()):
+            raise UnboundedIndex(name)
+        box[name] = (int(lo.to_python()), int(hi.to_python()))
+    return box
+
+
+def _box_constraints(box: Mapping[str, tuple[int, int]]) -> list[Affine]:
+    out = []
+    for name, (lo, hi) in box.items():
+        out.append(Affine.var(name) - lo)
+        out.append(Affine.const_(hi) - Affine.var(name))
+    return out
+
+
+def implied(space: IndexSpace, candidate: Affine) -> bool:
+    """Whether `candidate >= 0` holds at every integer point of the space."""
+    rename = space._vars()
+    s = space.to_isl()
+    tup = ", ".join(rename[n] for n in space.names)
+    half = isl.Set(f"{{ [{tup}] : {_affine_text(candidate, rename)} >= 0 }}")
+    return bool(s.is_subset(half))
+
+
+def minimal_constraints(
+    names: Sequence[str], box: Mapping[str, tuple[int, int]], constraints: Sequence[Affine]
+) -> list[Affine]:
+    """The constraints (in their given order, duplicates removed) that the box and the other
+    kept constraints do not imply; together with the box they define the same integer set."""
+    box_cons = _box_constraints(box)
+    kept: list[Affine] = []
+    for con in constraints:
+        if con not in kept:
+            kept.append(con)
+    # Drop one redundant constraint at a time, first ones first, re-checking against what is
+    # left, so that two constraints implying each other do not both disappear.
+    k = 0
+    while k < len(kept):
+        others = IndexSpace(tuple(names), tuple(box_cons + kept[:k] + kept[k + 1 :]))
+        if implied(others, kept[k]):
+            del kept[k]
+        else:
+            k += 1
+    return kept
+
+
+def covers(space: IndexSpace, access: Sequence[Affine], sizes: Sequence[int]) -> bool:
+    """Whether every element of a tensor of `sizes` is reached by `access` from some point."""
+    rename = space._vars()
+    tup = ", ".join(rename[n] for n in space.names)
+    outs = ", ".join(_affine_text(a, rename) for a in access)
+    image = isl.Map(f"{{ [{tup}] -> [{outs}] : {space._cond(space.constraints, rename)} }}").range()
+    out_vars = ", ".join(f"o{d}" for d in range(len(sizes)))
+    bounds = " and ".join(f"0 <= o{d} < {s}" for d, s in enumerate(sizes)) or "true"
+    full = isl.Set(f"{{ [{out_vars}] : {bounds} }}")
+    return bool(full.is_subset(image))
+
+
+def collision(
+    space: IndexSpace, access: Sequence[Affine]
+) -> tuple[dict[str, int], dict[str, int]] | None:
+    """Two distinct points of the space with the same access, or None if the access is
+    injective on the space (exact: isl decides it over the integers)."""
+    a_names, b_names = space._vars("a"), space._vars("b")
+    a_tup = ", ".join(a_names[n] for n in space.names)
+    b_tup = ", ".join(b_names[n] for n in space.names)
+    conds = [space._cond(space.constraints, a_names), space._cond(space.constraints, b_names)]
+    conds += [f"{_affine_text(x, a_names)} = {_affine_text(x, b_names)}" for x in access]
+    # Lexicographic a < b: each (a, b) pair is found once and a != b.
+    lex = []
+    for k, n in enumerate(space.names):
+        eqs = [f"{a_names[m]} = {b_names[m]}" for m in space.names[:k]]
+        lex.append("(" + " and ".join([*eqs, f"{a_names[n]} < {b_names[n]}"]) + ")")
+    if not lex:
+        return None
+    conds.append("(" + " or ".join(lex) + ")")
+    pairs = isl.Set(f"{{ [{a_tup}, {b_tup}] : {' and '.join(conds)} }}")
+    if pairs.is_empty():
+        return None
+    point = pairs.sample_point()
+    coords = [
+        int(point.get_coordinate_val(isl.dim_type.set, k).to_python())
+        for k in range(2 * len(space.names))
+    ]
+    half = len(space.names)
+    first = dict(zip(space.names, coords[:half], strict=True))
+    second = dict(zip(space.names, coords[half:], strict=True))
+    return first, second

@@ -1,0 +1,101 @@
+"""Aggregation (paper Definition 2): combining what the points of one block execution stored.
+
+For a refinement with agg_op `add mul max min`, each element stored by one or more points gets
+`agg(v_1, ..., v_n)` of the values those points produced; with `assign` (or none) at most one
+point may store it. A point's value for an element is its last write there (its own store, a
+special, or what a child block left), so earlier writes of the same point are dropped first.
+Groups are (parent point, address): each parent point runs the block once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plaidc.interp.dtypes import cast_to
+from plaidc.interp.errors import InterpError
+from plaidc.interp.frames import Frame, View, Writes
+from plaidc.stripe.ir import Refinement
+
+_AGG_UFUNCS: dict[str, np.ufunc] = {
+    "add": np.add,
+    "mul": np.multiply,
+    "max": np.maximum,
+    "min": np.minimum,
+}
+
+
+def _sorted_groups(owner: np.ndarray, addr: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(order, starts): a stable sort by (owner, addr) and where each group begins in it."""
+    key = owner * size + addr
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    starts = np.flatnonzero(np.concatenate((key[:1] == key[:1], key[1:] != key[:-1])))
+    return order, starts
+
+
+def _reduce(path: str, ref: Refinement, values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    ufunc = _AGG_UFUNCS.get(ref.agg_op or "")
+    if ufunc is None:
+        raise InterpError(f"{path}: refinement '{ref.into}' has unknown agg_op '{ref.agg_op}'")
+    with np.errstate(all="ignore"):
+        return cast_to(ufunc.reduceat(values, starts), ref.shape.dtype)
+
+
+def _first_shared_group(starts: np.ndarray, total: int) -> int:
+    """The position in sorted order of the first group with more than one member."""
+    sizes = np.diff(np.append(starts, total))
+    return int(starts[np.flatnonzero(sizes > 1)[0]])
+
+
+def aggregate_points(frame: Frame, view: View, writes: list[Writes]) -> Writes:
+    """Aggregate the points' writes through `view` into writes of the parent points."""
+    assert frame.parent_id is not None
+    ref = view.ref
+    size = max(view.buffer.data.size, 1)
+    pid = np.concatenate([w.pid for w in writes])
+    addr = np.concatenate([w.addr for w in writes])
+    value = np.concatenate([w.value for w in writes])
+    if len(writes) > 1:
+        # Keep each point's last write per address; batches are in statement order.
+        order, starts = _sorted_groups(pid, addr, size)
+        last = np.append(starts[1:], order.size) - 1
+        keep = order[last]
+        pid, addr, value = pid[keep], addr[keep], value[keep]
+    owner = frame.parent_id[pid]
+    order, starts = _sorted_groups(owner, addr, size)
+    if ref.agg_op in (None, "assign"):
+        if starts.size != order.size:
+            at = _first_shared_group(starts, order.size)
+            first, second = int(pid[order[at]]), int(pid[order[at + 1]])
+            raise InterpError(
+                f"{frame.path}: refinement '{ref.into}' ({ref.agg_op or 'no agg_op'}) is stored"
+                f" by more than one point at element {int(addr[order[at]])} of buffer"
+                f" '{view.buffer.name}': points ({frame.point_desc(first)}) and"
+                f" ({frame.point_desc(second)})"
+            )
+        reduced = value[order]
+    else:
+        reduced = _reduce(frame.path, ref, value[order], starts)
+    picked = order[starts]
+    return Writes(owner[picked], addr[picked], reduced)
+
+
+def aggregate_batches(path: str, ref: Refinement, view: View, parts: list[Writes]) -> Writes:
+    """Combine the aggregated results of several batches of one block execution."""
+    owner = np.concatenate([w.pid for w in parts])
+    addr = np.concatenate([w.addr for w in parts])
+    value = np.concatenate([w.value for w in parts])
+    order, starts = _sorted_groups(owner, addr, max(view.buffer.data.size, 1))
+    if ref.agg_op in (None, "assign"):
+        if starts.size != order.size:
+            at = _first_shared_group(starts, order.size)
+            raise InterpError(
+                f"{path}: refinement '{ref.into}' ({ref.agg_op or 'no agg_op'}) is stored by"
+                f" more than one point at element {int(addr[order[at]])} of buffer"
+                f" '{view.buffer.name}'"
+            )
+        reduced = value[order]
+    else:
+        reduced = _reduce(path, ref, value[order], starts)
+    picked = order[starts]
+    return Writes(owner[picked], addr[picked], reduced)

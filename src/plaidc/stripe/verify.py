@@ -1,0 +1,548 @@
+"""The Stripe verifier: every well-formedness rule of STRIPE.md, in one place.
+
+`verify(program)` returns every problem found as a located `Diagnostic` (an empty list means the
+program is well formed); `verify_or_raise` raises them together as one `CompileError`. Messages
+name the block by its path from the program (`main/kernel_0`; an unnamed block by its statement
+position, `[0]`) and the refinement, scalar or index at fault.
+
+Checks, per block:
+
+1. Names: indices and refinements are unique within the block; a refinement's `from` names a
+   refinement of the parent block (at the root it may name a program parameter); loads, stores
+   and Specials name refinements of this block; scalars are defined before use and assigned once
+   (SSA per block body); dependencies point at earlier statements; intrinsic and Special names
+   are known.
+2. Scopes: refinement accesses and locations, constraints and `load_index` use only this block's
+   indices; an index's start uses only the parent's indices (at the root, none).
+3. Shapes: access rank == interior rank == the parent view's rank, as many strides as sizes,
+   sizes and ranges not negative, a view has its parent's dtype, aggregation is one of
+   `add mul max min assign` or absent, stores and Special outputs go to a refinement that may
+   write (`out`, `inout` or `none`), and a writing view (`out`/`inout`) does not refine an `in`
+   view. Loads are not restricted by direction: PlaidML's own fused dumps read back `out` views.
+4. Bounds (isl): every element a statement touches (element 0 of a loaded/stored view, the
+   whole view of a Special), followed up through the views it refines to the owning buffer,
+   lies inside the view at every level, for every point of the full chain domain. Views may
+   stick out of their parents (halos); only elements reached count.
+5. Aggregation (isl): a view with `assign` (or no) aggregation that refines a parent view is
+   stored to injectively: no two distinct points of one block execution store the same element
+   (only provable violations are reported).
+6. Races (isl, STRIPE.md semantics rule 4): no point of a block reads an element of a buffer
+   owned above it that another point of the same block execution writes (through any of the
+   block's refinements, so aliasing views meet), since points run in no defined order.
+
+The polyhedral checks use `plaidc.analysis`; they are skipped where checks 1-3 already failed in
+a way that makes the question meaningless (an unknown name, a rank mismatch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import islpy as isl
+
+from plaidc.analysis import (
+    AnalysisError,
+    DomainCache,
+    LevelAccess,
+    format_point,
+    project_to_depth,
+    sample,
+    sample_pair,
+    sharing_points,
+    statement_accesses,
+    trace,
+)
+from plaidc.diagnostics import CompileError, Diagnostic, Span
+from plaidc.stripe.ir import (
+    AGG_OPS,
+    INTRINSICS,
+    SPECIALS,
+    Affine,
+    Block,
+    Constant,
+    Intrinsic,
+    Load,
+    LoadIndex,
+    Location,
+    RefDir,
+    Refinement,
+    Special,
+    Statement,
+    Store,
+)
+from plaidc.stripe.printer import format_affine
+
+__all__ = ["verify", "verify_or_raise"]
+
+
+def verify(program: Block) -> list[Diagnostic]:
+    """All well-formedness problems of `program` (empty when it is valid): checks 1-4 in program
+    order, then the aggregation (5) and race (6) findings, outer blocks first."""
+    checker = _Verifier()
+    checker.walk((program,), (_root_label(program),))
+    checker.check_assign_outputs()
+    checker.check_shared()
+    return checker.diagnostics
+
+
+def verify_or_raise(program: Block) -> None:
+    """Raise a CompileError carrying every diagnostic of `verify(program)`, if there is any."""
+    diagnostics = verify(program)
+    if diagnostics:
+        raise CompileError(diagnostics)
+
+
+# --------------------------------------------------------------------------------------------
+# Naming things in messages
+
+
+def _root_label(program: Block) -> str:
+    return program.name or "<program>"
+
+
+def _child_label(parent_labels: Sequence[str], child: Block, position: int) -> str:
+    own = child.name or f"[{position}]"
+    # Paths start below the program: `main/kernel_0`, not `stripe_program/main/kernel_0`.
+    return own if len(parent_labels) == 1 else f"{parent_labels[-1]}/{own}"
+
+
+def _scalar(name: str) -> str:
+    return name if name.startswith("$") else f"${name}"
+
+
+def _ints(values: Sequence[int]) -> str:
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
+def _stmt_kind(stmt: Statement) -> str:
+    if isinstance(stmt, Load):
+        return "load"
+    if isinstance(stmt, Store):
+        return "store"
+    if isinstance(stmt, Special):
+        return f"special '{stmt.name}'"
+    return type(stmt).__name__.lower()
+
+
+# --------------------------------------------------------------------------------------------
+# The walk
+
+
+@dataclass
+class _AssignTarget:
+    """The stores reaching one `assign` view, collected over all leaves below it."""
+
+    label: str
+    depth: int
+    ref: Refinement
+    elements: isl.Map
+
+
+@dataclass
+class _Verifier:
+    """One verification run: the diagnostics so far and the isl objects shared by its checks
+    (a fresh `DomainCache` per run, nothing global)."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    domains: DomainCache = field(default_factory=DomainCache)
+    # Blocks (by id) whose chain domain cannot be built: isl checks below them are skipped.
+    broken: set[int] = field(default_factory=set)
+    reported_bounds: set[int] = field(default_factory=set)
+    assign_targets: dict[int, _AssignTarget] = field(default_factory=dict)
+    shared: dict[tuple[int, int], _Shared] = field(default_factory=dict)
+
+    def error(self, message: str, span: Span | None) -> None:
+        self.diagnostics.append(Diagnostic(message, span))
+
+    def walk(self, chain: tuple[Block, ...], labels: tuple[str, ...]) -> None:
+        block = chain[-1]
+        parent = chain[-2] if len(chain) > 1 else None
+        label = labels[-1]
+        domain_ok = self.check_indices(block, parent, label, labels)
+        self.check_refinements(block, parent, label, labels)
+        self.check_statements(block, label)
+        if not domain_ok or (parent is not None and id(parent) in self.broken):
+            self.broken.add(id(block))
+        for position, stmt in enumerate(block.stmts):
+            if isinstance(stmt, Block):
+                self.walk((*chain, stmt), (*labels, _child_label(labels, stmt, position)))
+            elif id(block) not in self.broken:
+                self.check_accesses(chain, labels, stmt)
+
+    # ---- checks 1-3 --------------------------------------------------------------------------
+
+    def check_indices(
+        self, block: Block, parent: Block | None, label: str, labels: Sequence[str]
+    ) -> bool:
+        """Check the index list and the constraints; False when the block's domain cannot be
+        built (a name out of scope)."""
+        before = len(self.diagnostics)
+        seen: set[str] = set()
+        parent_names = {i.name for i in parent.idxs} if parent is not None else set()
+        where = f"the parent block '{labels[-2]}'" if len(labels) > 1 else "an enclosing block"
+        for idx in block.idxs:
+            span = idx.span or block.span
+            if idx.name in seen:
+                self.error(f"block '{label}': duplicate index '{idx.name}'", span)
+            seen.add(idx.name)
+            if idx.range < 0:
+                self.error(f"block '{label}': index '{idx.name}' has negative range", span)
+            for name in idx.affine.names():
+                if name not in parent_names:
+                    self.error(
+                        f"block '{label}': index '{idx.name}' starts at "
+                        f"'{format_affine(idx.affine)}', but '{name}' is not an index of "
+                        f"{where}",
+                        span,
+                    )
+        names = {i.name for i in block.idxs}
+        for con in block.constraints:
+            for name in con.affine.names():
+                if name not in names:
+                    self.error(
+                        f"block '{label}': constraint '{format_affine(con.affine)} >= 0' uses "
+                        f"'{name}', which is not an index of this block",
+                        con.span or block.span,
+                    )
+        domain_ok = len(self.diagnostics) == before
+        for affine in _location_affines(block.location):
+            self.check_scope(affine, names, f"block '{label}': location", block.span)
+        return domain_ok
+
+    def check_scope(self, affine: Affine, names: set[str], what: str, span: Span | None) -> None:
+        for name in affine.names():
+            if name not in names:
+                self.error(
+                    f"{what} uses '{name}', which is not an index of this block",
+                    span,
+                )
+
+    def check_refinements(
+        self, block: Block, parent: Block | None, label: str, labels: Sequence[str]
+    ) -> None:
+        names = {i.name for i in block.idxs}
+        seen: set[str] = set()
+        for ref in block.refs:
+            span = ref.span or block.span
+            what = f"block '{label}': refinement '{ref.into}'"
+            if ref.into in seen:
+                self.error(f"block '{label}': duplicate refinement '{ref.into}'", span)
+            seen.add(ref.into)
+            for affine in ref.access:
+                self.check_scope(affine, names, f"{what}: access '{format_affine(affine)}'", span)
+            for affine in _location_affines(ref.location):
+                self.check_scope(affine, names, f"{what}: location", span)
+            shape = ref.shape
+            if len(shape.sizes) != len(shape.strides):
+                self.error(
+                    f"{what} has {len(shape.sizes)} sizes but {len(shape.strides)} strides", span
+                )
+            if len(ref.access) != shape.ndims:
+                self.error(
+                    f"{what} has {len(ref.access)} access dimensions but its shape has "
+                    f"{shape.ndims}",
+                    span,
+                )
+            if any(s < 0 for s in shape.sizes):
+                self.error(f"{what} has a negative size {_ints(shape.sizes)}", span)
+            if ref.agg_op is not None and ref.agg_op not in AGG_OPS:
+                self.error(
+                    f"{what} has unknown aggregation '{ref.agg_op}' (expected one of "
+                    f"{', '.join(AGG_OPS)})",
+                    span,
+                )
+            if parent is None or ref.from_ is None:
+                continue
+            source = parent.ref(ref.from_)
+            if source is None:
+                self.error(
+                    f"{what} refines '{ref.from_}', which is not a refinement of the parent "
+                    f"block '{labels[-2]}'",
+                    span,
+                )
+                continue
+            of = f"'{source.into}' in block '{labels[-2]}'"
+            if source.shape.ndims != shape.ndims:
+                self.error(
+                    f"{what} has rank {shape.ndims} but {of} has rank {source.shape.ndims}", span
+                )
+            if source.shape.dtype != shape.dtype:
+                self.error(
+                    f"{what} has type {shape.dtype} but {of} has type {source.shape.dtype}",
+                    span,
+                )
+            if ref.dir.writes and source.dir == RefDir.IN:
+                self.error(f"{what} is '{ref.dir}' but refines {of}, which is 'in'", span)
+
+    def check_statements(self, block: Block, label: str) -> None:
+        defined: set[str] = set()
+        refs = {r.into: r for r in block.refs}
+        for position, stmt in enumerate(block.stmts):
+            span = stmt.span or block.span
+            for dep in stmt.deps:
+                if not 0 <= dep < position:
+                    self.error(
+                        f"block '{label}': statement {position} depends on statement {dep}, "
+                        f"which does not precede it",
+                        span,
+                    )
+            if isinstance(stmt, Block):
+                continue
+            if isinstance(stmt, Intrinsic) and stmt.name not in INTRINSICS:
+                self.error(f"block '{label}': unknown intrinsic '{stmt.name}'", span)
+            if isinstance(stmt, Special) and stmt.name not in SPECIALS:
+                self.error(f"block '{label}': unknown special '{stmt.name}'", span)
+            for name, writes, _ in statement_accesses(stmt):
+                ref = refs.get(name)
+                kind = _stmt_kind(stmt)
+                if ref is None:
+                    self.error(
+                        f"block '{label}': {kind} names '{name}', which is not a refinement "
+                        f"of this block",
+                        span,
+                    )
+                elif writes and ref.dir == RefDir.IN:
+                    self.error(
+                        f"block '{label}': {kind} writes to refinement '{name}', which is 'in'",
+                        span,
+                    )
+            if isinstance(stmt, LoadIndex):
+                names = {i.name for i in block.idxs}
+                self.check_scope(
+                    stmt.affine,
+                    names,
+                    f"block '{label}': load_index '{format_affine(stmt.affine)}'",
+                    span,
+                )
+            for name in _scalar_inputs(stmt):
+                if name not in defined:
+                    self.error(
+                        f"block '{label}': scalar '{_scalar(name)}' is used before it is defined",
+                        span,
+                    )
+            for name in _scalar_outputs(stmt):
+                if name in defined:
+                    self.error(
+                        f"block '{label}': scalar '{_scalar(name)}' is assigned more than once",
+                        span,
+                    )
+                defined.add(name)
+
+    # ---- check 4: accesses stay inside their views --------------------------------------------
+
+    def check_accesses(
+        self, chain: tuple[Block, ...], labels: tuple[str, ...], stmt: Statement
+    ) -> None:
+        block = chain[-1]
+        for name, writes, whole_view in statement_accesses(stmt):
+            if block.ref(name) is None:
+                continue
+            try:
+                levels = trace(chain, name, whole_view, self.domains)
+            except AnalysisError:
+                # An unresolved name or a rank mismatch, reported by checks 1-3.
+                continue
+            for k, level in enumerate(levels):
+                if id(level.ref) not in self.reported_bounds and not level.outside.is_empty():
+                    self.reported_bounds.add(id(level.ref))
+                    self.report_bounds(levels, k, labels, stmt, name)
+            if writes:
+                self.collect_assign_writes(levels, labels)
+            self.collect_shared(chain, levels, labels, writes)
+
+    def report_bounds(
+        self,
+        levels: list[LevelAccess],
+        k: int,
+        labels: Sequence[str],
+        stmt: Statement,
+        name: str,
+    ) -> None:
+        level = levels[k]
+        found = sample_pair(level.outside)
+        assert found is not None
+        index_part, reached = found
+        if level.flat:
+            where = f"flat offset {reached.get('@o')}"
+        else:
+            where = f"element {list(reached.values())}"
+        leaf_label = labels[levels[0].depth]
+        via = f"the {_stmt_kind(stmt)} of '{name}' in block '{leaf_label}'"
+        view = f"'{level.ref.into}' {_ints(level.ref.shape.sizes)}"
+        if k == 0:
+            self.error(
+                f"block '{leaf_label}': {via} reaches outside refinement {view}: {where} at "
+                f"point {format_point(index_part)}",
+                stmt.span,
+            )
+            return
+        child = levels[k - 1]
+        self.error(
+            f"block '{labels[child.depth]}': refinement '{child.ref.into}' reaches outside its "
+            f"parent {view} of block '{labels[level.depth]}': {where} at point "
+            f"{format_point(index_part)}, by {via}",
+            child.ref.span or stmt.span,
+        )
+
+    # ---- check 5: assign outputs are injective ------------------------------------------------
+
+    def collect_assign_writes(self, levels: list[LevelAccess], labels: Sequence[str]) -> None:
+        for child, parent in pairwise(levels):
+            ref = child.ref
+            if ref.agg_op not in (None, "assign"):
+                continue
+            reached = project_to_depth(parent.elements, child.depth)
+            assert isinstance(reached, isl.Map)
+            target = self.assign_targets.get(id(ref))
+            if target is None:
+                self.assign_targets[id(ref)] = _AssignTarget(
+                    labels[child.depth], child.depth, ref, reached
+                )
+            else:
+                target.elements = target.elements.union(reached)
+
+    def check_assign_outputs(self) -> None:
+        for target in sorted(self.assign_targets.values(), key=lambda t: t.depth):
+            pairs = sharing_points(target.elements, target.depth)
+            if pairs.is_empty():
+                continue
+            pair = sample_pair(pairs)
+            assert pair is not None
+            first, second = pair
+            element = _common_element(target.elements, first, second)
+            agg = target.ref.agg_op or "assign"
+            self.error(
+                f"block '{target.label}': refinement '{target.ref.into}' has aggregation "
+                f"'{agg}' but points {format_point(_own(first, target.depth))} and "
+                f"{format_point(_own(second, target.depth))} both store element {element} of "
+                f"'{target.ref.from_}'",
+                target.ref.span,
+            )
+
+    # ---- check 6: no point reads what another point writes ----------------------------------
+
+    def collect_shared(
+        self,
+        chain: tuple[Block, ...],
+        levels: list[LevelAccess],
+        labels: Sequence[str],
+        writes: bool,
+    ) -> None:
+        """Record the access of `levels` for every block between the leaf and the buffer that
+        owns the elements, in the owner's coordinates: views aliasing one buffer (`in X = A`,
+        `out Y = A`) meet there."""
+        owner = levels[-1]
+        for level in levels[:-1]:
+            key = (id(chain[level.depth]), id(owner.ref))
+            reached = project_to_depth(owner.elements, level.depth)
+            assert isinstance(reached, isl.Map)
+            shared = self.shared.get(key)
+            if shared is None:
+                shared = _Shared(labels[level.depth], level.depth, owner.ref, labels[owner.depth])
+                self.shared[key] = shared
+            shared.add(level.ref, reached, writes)
+
+    def check_shared(self) -> None:
+        for shared in sorted(self.shared.values(), key=lambda s: s.depth):
+            if not shared.reads or not shared.writes:
+                continue
+            writes = _union([m for _, m in shared.writes.values()])
+            for ref, reads in shared.reads.values():
+                pairs = sharing_points(reads, shared.depth, writes)
+                if pairs.is_empty():
+                    continue
+                pair = sample_pair(pairs)
+                assert pair is not None
+                reader, writer = pair
+                element = _common_element(reads, reader, writer, writes)
+                writer_refs = [
+                    w.into
+                    for w, m in shared.writes.values()
+                    if not m.intersect_domain(_fix(m.get_space().domain(), writer)).is_empty()
+                ]
+                self.error(
+                    f"block '{shared.label}': refinement '{ref.into}' reads element {element} "
+                    f"of '{shared.owner.into}' in block '{shared.owner_label}' at point "
+                    f"{format_point(_own(reader, shared.depth))}, which point "
+                    f"{format_point(_own(writer, shared.depth))} writes through refinement "
+                    f"'{writer_refs[0]}'",
+                    ref.span,
+                )
+                break
+
+
+@dataclass
+class _Shared:
+    """Accesses of the points of one block to one buffer owned above it (coordinates in the
+    owning view), by the block's refinement they go through."""
+
+    label: str
+    depth: int
+    owner: Refinement
+    owner_label: str
+    reads: dict[int, tuple[Refinement, isl.Map]] = field(default_factory=dict)
+    writes: dict[int, tuple[Refinement, isl.Map]] = field(default_factory=dict)
+
+    def add(self, ref: Refinement, elements: isl.Map, writes: bool) -> None:
+        table = self.writes if writes else self.reads
+        old = table.get(id(ref))
+        table[id(ref)] = (ref, elements if old is None else old[1].union(elements))
+
+
+def _union(maps: Sequence[isl.Map]) -> isl.Map:
+    out = maps[0]
+    for m in maps[1:]:
+        out = out.union(m)
+    return out
+
+
+def _own(point: dict[str, int], depth: int) -> dict[str, int]:
+    """The indices of the block at `depth` in a sampled chain point."""
+    return {n: v for n, v in point.items() if n.endswith(f"@{depth}")}
+
+
+def _fix(space: isl.Space, values: dict[str, int]) -> isl.Set:
+    """The single point `values` (in dimension order) of set space `space`."""
+    s = isl.Set.universe(space)
+    for pos, value in enumerate(values.values()):
+        s = s.fix_val(isl.dim_type.set, pos, isl.Val.int_from_si(space.get_ctx(), value))
+    return s
+
+
+def _common_element(
+    elements: isl.Map,
+    first: dict[str, int],
+    second: dict[str, int],
+    other: isl.Map | None = None,
+) -> str:
+    """An element that `elements` reaches at point `first` and `other` (default: `elements`)
+    reaches at point `second`, rendered as a list."""
+    space = elements.get_space().domain()
+    a = elements.intersect_domain(_fix(space, first)).range()
+    b = (elements if other is None else other).intersect_domain(_fix(space, second)).range()
+    element = sample(a.intersect(b))
+    return str(list(element.values())) if element is not None else "?"
+
+
+def _location_affines(loc: Location | None) -> list[Affine]:
+    return [] if loc is None else [a for unit in loc.units for a in unit.idxs]
+
+
+def _scalar_inputs(stmt: Statement) -> tuple[str, ...]:
+    if isinstance(stmt, Store):
+        return (stmt.from_,)
+    if isinstance(stmt, Intrinsic):
+        return stmt.inputs
+    return ()
+
+
+def _scalar_outputs(stmt: Statement) -> tuple[str, ...]:
+    if isinstance(stmt, (Load, LoadIndex)):
+        return (stmt.into,)
+    if isinstance(stmt, Constant):
+        return (stmt.name,)
+    if isinstance(stmt, Intrinsic):
+        return stmt.outputs
+    return ()
