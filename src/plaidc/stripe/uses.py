@@ -25,7 +25,7 @@ from plaidc.stripe.ir import (
 )
 
 
-def _location_affines(loc: Location | None) -> Iterable[Affine]:
+def location_affines(loc: Location | None) -> Iterable[Affine]:
     if loc is None:
         return ()
     return (a for unit in loc.units for a in unit.idxs)
@@ -36,8 +36,8 @@ def used_index_names(block: Block) -> set[str]:
     affines: list[Affine] = [c.affine for c in block.constraints]
     for ref in block.refs:
         affines.extend(ref.access)
-        affines.extend(_location_affines(ref.location))
-    affines.extend(_location_affines(block.location))
+        affines.extend(location_affines(ref.location))
+    affines.extend(location_affines(block.location))
     for stmt in block.stmts:
         if isinstance(stmt, LoadIndex):
             affines.append(stmt.affine)

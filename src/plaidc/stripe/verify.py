@@ -61,11 +61,9 @@ from plaidc.stripe.ir import (
     SPECIALS,
     Affine,
     Block,
-    Constant,
     Intrinsic,
     Load,
     LoadIndex,
-    Location,
     RefDir,
     Refinement,
     Special,
@@ -73,6 +71,7 @@ from plaidc.stripe.ir import (
     Store,
 )
 from plaidc.stripe.printer import format_affine
+from plaidc.stripe.uses import location_affines, scalar_inputs, scalar_outputs
 
 __all__ = ["verify", "verify_or_raise"]
 
@@ -207,7 +206,7 @@ class _Verifier:
                         con.span or block.span,
                     )
         domain_ok = len(self.diagnostics) == before
-        for affine in _location_affines(block.location):
+        for affine in location_affines(block.location):
             self.check_scope(affine, names, f"block '{label}': location", block.span)
         return domain_ok
 
@@ -232,7 +231,7 @@ class _Verifier:
             seen.add(ref.into)
             for affine in ref.access:
                 self.check_scope(affine, names, f"{what}: access '{format_affine(affine)}'", span)
-            for affine in _location_affines(ref.location):
+            for affine in location_affines(ref.location):
                 self.check_scope(affine, names, f"{what}: location", span)
             shape = ref.shape
             if len(shape.sizes) != len(shape.strides):
@@ -316,13 +315,13 @@ class _Verifier:
                     f"block '{label}': load_index '{format_affine(stmt.affine)}'",
                     span,
                 )
-            for name in _scalar_inputs(stmt):
+            for name in scalar_inputs(stmt):
                 if name not in defined:
                     self.error(
                         f"block '{label}': scalar '{_scalar(name)}' is used before it is defined",
                         span,
                     )
-            for name in _scalar_outputs(stmt):
+            for name in scalar_outputs(stmt):
                 if name in defined:
                     self.error(
                         f"block '{label}': scalar '{_scalar(name)}' is assigned more than once",
@@ -524,25 +523,3 @@ def _common_element(
     b = (elements if other is None else other).intersect_domain(_fix(space, second)).range()
     element = sample(a.intersect(b))
     return str(list(element.values())) if element is not None else "?"
-
-
-def _location_affines(loc: Location | None) -> list[Affine]:
-    return [] if loc is None else [a for unit in loc.units for a in unit.idxs]
-
-
-def _scalar_inputs(stmt: Statement) -> tuple[str, ...]:
-    if isinstance(stmt, Store):
-        return (stmt.from_,)
-    if isinstance(stmt, Intrinsic):
-        return stmt.inputs
-    return ()
-
-
-def _scalar_outputs(stmt: Statement) -> tuple[str, ...]:
-    if isinstance(stmt, (Load, LoadIndex)):
-        return (stmt.into,)
-    if isinstance(stmt, Constant):
-        return (stmt.name,)
-    if isinstance(stmt, Intrinsic):
-        return stmt.outputs
-    return ()
