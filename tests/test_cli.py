@@ -251,7 +251,7 @@ def test_run_on_unbuilt_backend_says_so(tmp_path: Path) -> None:
         plaidc_main, ["run", str(MATMUL_STRIPE), "-t", "npu", "--random-inputs", "0"], tmp_path
     )
     assert code == 1
-    assert "NPU backend and simulator (issue #7) is not implemented yet" in err
+    assert "the 'npu' backend is not built yet" in err
 
 
 def test_targets_and_passes_list(tmp_path: Path) -> None:

@@ -19,17 +19,12 @@ import click
 import numpy as np
 
 from plaidc import driver
+from plaidc.backends import BACKEND_NAMES, get_backend
 from plaidc.diagnostics import CompileError, InternalError
 from plaidc.stripe.ir import DType
 from plaidc.stripe.printer import print_stripe
 
 EXIT_USER, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERNAL = 1, 2, 3, 4
-BACKENDS_PENDING = {
-    "c": "the C backend (issue #5)",
-    "llvm": "the LLVM backend (issue #5)",
-    "opencl": "the OpenCL backend (issue #6)",
-    "npu": "the NPU backend and simulator (issue #7)",
-}
 EMITS = ["stripe", "stripe-opt", "c", "llvm", "opencl", "npu", "lib"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -183,7 +178,8 @@ def compile_cmd(
     session: driver.Session,
 ) -> None:
     """Compile a Tile (or Stripe) program and emit one of its stages."""
-    cfg = _target_config(target, config)
+    # `--emit c` alone means the c target's pipeline and backend.
+    cfg = _target_config(target or (emit if emit in BACKEND_NAMES else None), config)
     block = driver.load_program(session, program, _bindings(defines, shapes, {}), entry)
     if emit != "stripe":
         steps = driver.resolve_steps(cfg.stage("default"))
@@ -194,14 +190,16 @@ def compile_cmd(
             verify_each=verify_each,
         )
     if emit in ("stripe", "stripe-opt"):
-        text = print_stripe(block)
+        _write_text(output, print_stripe(block))
+        return
+    backend = cfg.backend if emit == "lib" else emit
+    artifact = get_backend(backend).compile(block, cfg)
+    if emit == "lib":
+        if output == "-":
+            raise click.UsageError("--emit lib needs -o FILE")
+        artifact.save_library(Path(output))
     else:
-        backend = "c" if emit == "lib" else emit
-        raise CompileError.at(
-            f"--emit {emit}: {BACKENDS_PENDING.get(backend, backend)} is not implemented yet",
-            None,
-        )
-    _write_text(output, text)
+        _write_text(output, artifact.source)
 
 
 def _write_text(output: str, text: str) -> None:
@@ -246,17 +244,19 @@ def run_cmd(
     arrays = _parse_inputs(inputs)
     source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
     compiled = driver.run_pipeline(source, driver.resolve_steps(cfg.stage("default")))
-    if cfg.backend != "interp":
-        raise CompileError.at(
-            f"target '{cfg.name}': {BACKENDS_PENDING.get(cfg.backend, cfg.backend)} "
-            "is not implemented yet; use -t interp",
-            None,
-        )
     io = program_io(source)
     feed = _complete_inputs(io.inputs, arrays, random_inputs)
-    outputs = run_program(compiled, feed)
+    artifact = None if cfg.backend == "interp" else get_backend(cfg.backend).compile(compiled, cfg)
+
+    def execute() -> dict[str, np.ndarray]:
+        return run_program(compiled, feed) if artifact is None else artifact.run(feed)
+
+    outputs = execute()
     if bench:
-        _bench(lambda: run_program(compiled, feed), bench)
+        _bench(execute, bench)
+    report = artifact.report() if artifact is not None else None
+    if report:
+        click.echo(report)
     if output_dir is not None:
         Path(output_dir).mkdir(parents=True, exist_ok=True)
         for name, value in outputs.items():

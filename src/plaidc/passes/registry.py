@@ -76,8 +76,16 @@ def get_pass(name: str) -> PassInfo[Any]:
 
 
 def _load_builtin_passes() -> None:
-    # Importing the modules registers them; done lazily to keep the registry free of cycles.
-    from plaidc.passes import dead_code, prune_idxs, prune_refs  # noqa: F401
+    """Import every pass module of this package (importing registers it); lazily, so that the
+    registry has no import cycle with the passes."""
+    import importlib
+    import pkgutil
+
+    import plaidc.passes as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"plaidc.passes.{module.name}")
 
 
 def make_options(info: PassInfo[OptionsT], raw: Mapping[str, Any]) -> OptionsT:

@@ -1,0 +1,70 @@
+"""Backends: compile final Stripe to an artifact that runs on numpy arrays.
+
+One small interface (ARCHITECTURE.md): `get_backend(name).compile(program, target)` returns an
+`Artifact` holding the emitted source text and able to `run` on inputs by program buffer name.
+Each backend lives in `plaidc.backends.<name>` and exposes a module-level `BACKEND`. Anything a
+backend cannot express is a CompileError naming the construct; a missing toolchain or runtime is
+a `BackendUnavailable` saying what is missing and how to install it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.stripe.ir import Block
+from plaidc.targets import TargetConfig
+
+BACKEND_NAMES = ("c", "llvm", "opencl", "npu")
+
+
+class BackendUnavailable(CompileError):
+    """The toolchain or runtime a backend needs is missing (exit code 1, with install advice)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__([Diagnostic(message)])
+
+
+class Artifact(Protocol):
+    """A compiled program."""
+
+    @property
+    def source(self) -> str:
+        """The emitted code (C, LLVM IR, OpenCL C or CCE-like C), as `--emit` writes it."""
+        ...
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Execute on inputs by program buffer name; returns every output by name."""
+        ...
+
+    def report(self) -> str | None:
+        """A human-readable report of the last run (e.g. simulated cycles), if any."""
+        ...
+
+    def save_library(self, path: Path) -> None:
+        """Write a loadable library (`--emit lib`); raise CompileError if there is none."""
+        ...
+
+
+class Backend(Protocol):
+    name: str
+
+    def compile(self, program: Block, target: TargetConfig) -> Artifact: ...
+
+
+def get_backend(name: str) -> Backend:
+    if name not in BACKEND_NAMES:
+        raise CompileError([Diagnostic(f"unknown backend '{name}' ({', '.join(BACKEND_NAMES)})")])
+    try:
+        module = importlib.import_module(f"plaidc.backends.{name}")
+    except ModuleNotFoundError as err:
+        if err.name == f"plaidc.backends.{name}":
+            raise BackendUnavailable(f"the '{name}' backend is not built yet") from None
+        raise
+    backend: Backend = module.BACKEND
+    return backend
