@@ -21,6 +21,8 @@ STRIPE_PROGRAMS = {
     f"{p.parent.parent.name}/{p.stem}": p for p in [*REFERENCE_DUMPS, *EXAMPLES.glob("*.stripe")]
 }
 TILE_PROGRAMS = sorted(load_manifest())
+# Clean-up passes reach a fixed point in one run; tiling-like passes may legitimately re-apply.
+IDEMPOTENT = {"prune-idxs", "prune-refs", "dead-code"}
 PROGRAMS = sorted(STRIPE_PROGRAMS) + [f"tile/{name}" for name in TILE_PROGRAMS]
 
 
@@ -58,8 +60,9 @@ def test_pass_preserves_meaning(program_id: str, pass_name: str) -> None:
     info = get_pass(pass_name)
     result = info.run(program, make_options(info, {}))
     assert_same_meaning(program, result, f"{pass_name} on {program_id}")
-    again = info.run(result, make_options(info, {}))
-    assert again == result, f"{pass_name} is not idempotent on {program_id}"
+    if pass_name in IDEMPOTENT:
+        again = info.run(result, make_options(info, {}))
+        assert again == result, f"{pass_name} is not idempotent on {program_id}"
 
 
 @pytest.mark.parametrize("target", builtin_target_names())

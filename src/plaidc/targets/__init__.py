@@ -36,6 +36,9 @@ class TargetConfig:
     description: str
     hardware: dict[str, Any]
     stages: dict[str, list[PassStep]] = field(default_factory=dict)
+    # Backend settings (`[codegen]`, with `${hardware.x}` resolved): which tags mean "parallel",
+    # "micro-kernel", which memory a location names... read by the backend, never by passes.
+    codegen: dict[str, Any] = field(default_factory=dict)
     source: str = ""
     path: str = ""
 
@@ -88,12 +91,18 @@ def parse_config(text: str, filename: str) -> TargetConfig:
         for entry in stage.get("passes", []):
             steps.append(_pass_step(entry, hardware, text, filename))
         stages[stage_name] = steps
+    codegen_span = _locate(text, filename, "[codegen]")
+    codegen = {
+        key: _resolve(value, hardware, key, codegen_span)
+        for key, value in data.get("codegen", {}).items()
+    }
     return TargetConfig(
         name=str(target["name"]),
         backend=str(target["backend"]),
         description=str(target.get("description", "")),
         hardware=dict(hardware),
         stages=stages,
+        codegen=codegen,
         source=text,
         path=filename,
     )
