@@ -9,7 +9,7 @@ import pytest
 
 from plaidc import driver
 from plaidc.passes import all_passes, get_pass, make_options
-from plaidc.stripe.ir import Block
+from plaidc.stripe.ir import Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify
 from plaidc.targets import builtin_target_names, load_target
@@ -40,9 +40,7 @@ def load(program_id: str) -> Block:
     return parse_stripe(path.read_text(), str(path))
 
 
-def _dtype(name: str):  # type: ignore[no-untyped-def]
-    from plaidc.stripe.ir import DType
-
+def _dtype(name: str) -> DType:
     return DType(name)
 
 

@@ -1,0 +1,138 @@
+"""`autotile`: split each matching block into outer x inner so that the inner block's working
+set fits a byte budget at the best modelled cost (the Stripe paper §3.3, Figures 4 and 5).
+
+The search and the cost models are in `autotile_cost` (`search_tiles`, `autotile_candidates`),
+the rewrite in `tiling.tile_block`. The outer block keeps the original's tags and gains
+`outer_set`; the inner block gets `inner_set`. A block whose every candidate is over budget is
+left as it is; a matching block without indices is searched through. The chosen tile is
+visible in the IR (the inner block's index ranges); with `verbose=true` the pass also reports
+the candidates' costs or exclusions and its choice on stderr (and prints nothing otherwise).
+
+Figure 5a -> 5b (`autotile{reqs=[all],idxs=[x,y],cost_model=lines_per_output,
+ignore_refs=[F],cache_width=8,max_total_size=512}` picks 3x4 at 4.5 lines per output):
+
+    block [x:12, y:16, i:3, j:3, c:8, k:16] (       block [x:4, y:4, i:1, j:1, c:1, k:1] (
+        -1 + x + i >= 0    ...                          in I[3*x - 1, 4*y - 1, 0] i8(5, 6, 8)
+        in I[x + i - 1, y + j - 1, c] i8(1, 1, 1)       out O[3*x, 4*y, 0]:add i8(3, 4, 16)
+        out O[x, y, k]:add i8(1, 1, 1)              ) {
+    ) { ... }                                         block [x:3, y:4, ..., xo = 3*x, yo = 4*y] (
+                                                          -1 + xo + x + i >= 0    ...
+                                                          in I[x + i, y + j, c] i8(1, 1, 1)
+                                                          out O[x, y, k]:add i8(1, 1, 1)
+                                                      ) { ... }
+                                                    }
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from plaidc.analysis import AnalysisError
+from plaidc.passes.autotile_cost import (
+    AutotileOptions,
+    Candidate,
+    SearchResult,
+    autotile_candidates,
+    search_tiles,
+)
+from plaidc.passes.registry import register
+from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.passes.tiling import TilingError, tile_block
+from plaidc.stripe.ir import Block
+
+__all__ = ["AutotileOptions", "autotile", "autotile_block", "autotile_candidates"]
+
+# Verbose output lists at most this many candidates of each kind (valid, excluded).
+_VERBOSE_LIMIT = 200
+
+
+@register("autotile", AutotileOptions, "tile blocks so the inner working set fits a budget")
+def autotile(program: Block, opts: AutotileOptions) -> Block:
+    return _walk(program, (), opts)
+
+
+def _walk(block: Block, ancestors: tuple[Block, ...], opts: AutotileOptions) -> Block:
+    """Pre-order, outermost match, keeping the chain of ancestors for the analysis. A matching
+    block without indices has nothing to tile and is searched through (so `reqs=[all]` reaches
+    the kernels under the program and `#main` blocks)."""
+    if block.idxs and matches(block, opts.reqs, opts.exclude):
+        return autotile_block(block, opts, ancestors)
+    chain = (*ancestors, block)
+    return map_sub_blocks(block, lambda child: _walk(child, chain, opts))
+
+
+def autotile_block(
+    block: Block, opts: AutotileOptions, ancestors: Sequence[Block] | None = None
+) -> Block:
+    """Tile one block with the best candidate under `opts` (the block itself when it has no
+    index, no candidate fits, or the best is trivial and `elide_trivial` is set)."""
+    if not block.idxs or any(i.range < 1 for i in block.idxs):
+        return block
+    try:
+        result = search_tiles(block, opts, detail=opts.verbose)
+        best = result.best
+        if opts.verbose:
+            print(_report(block, result, opts), file=sys.stderr)
+        if best is None or (opts.elide_trivial and _trivial(block, best)):
+            return block
+        return tile_block(
+            block,
+            best.tile,
+            outer_tags=opts.outer_set,
+            inner_tags=opts.inner_set,
+            copy_tags=opts.copy_tags,
+            clear_outer=opts.clear_outer,
+            ancestors=ancestors,
+        )
+    except (AnalysisError, TilingError) as err:
+        # Only IR the verifier rejects (e.g. an access rank unlike its shape's) gets here.
+        if opts.verbose:
+            print(f"autotile: block '{block.name}' left as it is: {err}", file=sys.stderr)
+        return block
+
+
+def _trivial(block: Block, cand: Candidate) -> bool:
+    sizes = cand.tile
+    return all(sizes[i.name] == 1 for i in block.idxs) or all(
+        sizes[i.name] == i.range for i in block.idxs
+    )
+
+
+def _label(cand: Candidate, searched: Sequence[str]) -> str:
+    tile = cand.tile
+    names = searched or [n for n, _ in cand.sizes]
+    return " ".join(f"{n}={tile[n]}" for n in names) or "(no index)"
+
+
+def _report(block: Block, result: SearchResult, opts: AutotileOptions) -> str:
+    """The candidates' costs (best first) and exclusions, and the choice."""
+    name = block.name or (block.comments[0] if block.comments else "<unnamed>")
+    ranges = " ".join(f"{i.name}:{i.range}" for i in block.idxs)
+    how = "exhaustive" if result.exhaustive else "best-first"
+    lines = [
+        f"autotile: block '{name}' [{ranges}]: {result.space} candidates ({how}, "
+        f"{len(result.candidates)} listed), cost model {opts.cost_model}, "
+        f"searching {', '.join(result.searched) or 'no index'}"
+    ]
+    valid = sorted((c for c in result.candidates if c.excluded is None), key=Candidate.key)
+    excluded = [c for c in result.candidates if c.excluded is not None]
+    for cand in valid[:_VERBOSE_LIMIT]:
+        lines.append(
+            f"  {_label(cand, result.searched):24} cost {cand.cost:.6g}  {cand.tiles} tiles  "
+            f"{cand.total_bytes} B  lines in {cand.in_lines} out {cand.out_lines}"
+        )
+    for cand in excluded[:_VERBOSE_LIMIT]:
+        lines.append(f"  {_label(cand, result.searched):24} excluded: {cand.excluded}")
+    hidden = max(len(valid) - _VERBOSE_LIMIT, 0) + max(len(excluded) - _VERBOSE_LIMIT, 0)
+    if hidden:
+        lines.append(f"  ... {hidden} more")
+    if result.best is None:
+        lines.append("autotile: no candidate fits the budget; block left as it is")
+    else:
+        best = result.best
+        lines.append(
+            f"autotile: chose {_label(best, result.searched)} (cost {best.cost:.6g}, "
+            f"{best.tiles} tiles, {best.total_bytes} B)"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,522 @@
+"""Autotile's cost model and tile-size search (PASSES.md "Autotile: cost model and search").
+
+A candidate gives every index of a block a tile size; `count = ceil(range / size)` tiles per
+index. For each refinement that moves data (not an allocation, not in `ignore_refs`) the
+candidate's tile of the view has a size per dimension (an affine function of the tile sizes
+that isl derives once per refinement, `plaidc.analysis.tiles`: halo and overflow included),
+hence bytes and cache lines (`memory_io`); an `inout` view counts as input and as output. A
+candidate over a byte budget is excluded; among the rest the lowest cost wins, ties going to
+fewer tiles, then to the lexicographically smaller sizes. Two cost models:
+
+* `density` (PlaidML's): `ineff * (1 + input_cost*in_lines + output_cost*out_lines) /
+  prod(size) + split_factor * log2(prod(count))`, where `ineff` multiplies the padding waste
+  `prod(size*count/range)` with `min/actual` for tiles smaller than `min_size`, outputs smaller
+  than `min_out_size`, fewer tiles than `min_count` and fewer output tiles than
+  `min_out_count` (output sizes and counts over the indices that address an output).
+* `lines_per_output` (the Stripe paper's Figure 4): cache lines moved by all tiles, per output
+  point, `prod(count) * (input_cost*in_lines + output_cost*out_lines) / outputs`, where
+  `outputs` is the number of points of the searched indices that address an output (x*y for a
+  convolution tiled spatially). Indices the search does not touch scale every candidate's cost
+  alike, so this ranks like the paper's "lines per multiply-accumulate".
+
+Candidate sizes per searched index are 1..range, or the powers of two below the range and the
+range (`only_po2`), or the divisors of the range (`only_even`). The search is exhaustive when
+the space is at most `max_exhaustive` candidates (evaluated at once with numpy; the scalar
+model re-ranks the near-ties). Otherwise it is a pruned best-first search: a coarse
+sub-lattice (powers of two, thinned to `max_exhaustive` candidates) is searched exhaustively,
+then from its best, the smallest tile and the whole block the search moves one index one
+candidate size up or down, always from the cheapest valid candidate found so far, never from
+an excluded one (bytes only grow with the sizes), until `max_evals` candidates have been
+evaluated. Both are deterministic.
+
+The default budget (`max_total_size` 16 KiB) only keeps the pass meaningful without a target
+config; targets set the budgets and `cache_width` from their `[hardware]` table.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from plaidc.analysis.tiles import tile_extent
+from plaidc.passes.registry import PassOptionError
+from plaidc.passes.tiling import tileable_range
+from plaidc.stripe.ir import Block, RefDir, Refinement
+
+__all__ = [
+    "COST_MODELS",
+    "AutotileOptions",
+    "Candidate",
+    "SearchResult",
+    "autotile_candidates",
+    "memory_io",
+    "search_tiles",
+]
+
+COST_MODELS = ("density", "lines_per_output")
+
+
+@dataclass(frozen=True)
+class AutotileOptions:
+    """Options of the `autotile` pass (PlaidML's AutotilePass, plus the search controls)."""
+
+    reqs: tuple[str, ...] = ("contraction",)
+    exclude: tuple[str, ...] = ()
+    # Tags for the blocks produced; the original tags stay on the outer block.
+    outer_set: tuple[str, ...] = ()
+    inner_set: tuple[str, ...] = ()
+    copy_tags: bool = False
+    clear_outer: bool = False
+    # Which indices may be split: all (empty) or those named; accumulation indices (those no
+    # output access uses) only with acc_idxs.
+    idxs: tuple[str, ...] = ()
+    acc_idxs: bool = True
+    only_po2: bool = False
+    only_even: bool = False
+    # Byte budgets of one tile (0: no limit); refinements named in ignore_refs do not count.
+    max_total_size: int = 16384
+    max_input_size: int = 0
+    max_output_size: int = 0
+    ignore_refs: tuple[str, ...] = ()
+    cache_width: int = 0
+    cost_model: str = "density"
+    input_cost: float = 1.0
+    output_cost: float = 1.0
+    split_factor: float = 0.001
+    min_size: int = 1
+    min_out_size: int = 1
+    min_count: int = 1
+    min_out_count: int = 1
+    # Skip the rewrite when the best tile is all-whole or all-ones.
+    elide_trivial: bool = False
+    # Search controls: exhaustive up to this many candidates, else best-first for this many.
+    max_exhaustive: int = 65536
+    max_evals: int = 512
+    verbose: bool = False
+
+    def __post_init__(self) -> None:
+        def bad(option: str, expected: str, got: object) -> PassOptionError:
+            shown = f'"{got}"' if isinstance(got, str) else repr(got)
+            return PassOptionError(f"pass 'autotile': option '{option}': {expected}, got {shown}")
+
+        if self.cost_model not in COST_MODELS:
+            expected = f"expected one of {', '.join(COST_MODELS)}"
+            raise bad("cost_model", expected, self.cost_model)
+        for option in ("max_total_size", "max_input_size", "max_output_size", "cache_width"):
+            if getattr(self, option) < 0:
+                raise bad(option, "expected a byte count >= 0", getattr(self, option))
+        for option in ("min_size", "min_out_size", "min_count", "min_out_count", "max_evals"):
+            if getattr(self, option) < 1:
+                raise bad(option, "expected an integer >= 1", getattr(self, option))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One evaluated tiling: a size per index (index order), its tile count, the bytes and
+    cache lines of one tile, and its cost or the reason it was excluded."""
+
+    sizes: tuple[tuple[str, int], ...]
+    tiles: int
+    input_bytes: int
+    output_bytes: int
+    total_bytes: int
+    in_lines: int
+    out_lines: int
+    cost: float | None
+    excluded: str | None = None
+
+    @property
+    def tile(self) -> dict[str, int]:
+        return dict(self.sizes)
+
+    def key(self) -> tuple[float, int, tuple[int, ...]]:
+        """Ordering of valid candidates: cost (rounded so that float noise does not decide),
+        then fewer tiles, then smaller sizes."""
+        cost = math.inf if self.cost is None else float(f"{self.cost:.12g}")
+        return cost, self.tiles, tuple(s for _, s in self.sizes)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The best candidate (None when every one is excluded), the size of the search space,
+    whether it was searched exhaustively, the indices searched, and the candidates listed for
+    a report (see `search_tiles`)."""
+
+    candidates: tuple[Candidate, ...]
+    best: Candidate | None
+    space: int
+    exhaustive: bool
+    searched: tuple[str, ...]
+
+
+def memory_io(
+    sizes: Sequence[int], strides: Sequence[int], elem_bytes: int, cache_width: int
+) -> int:
+    """Cache lines of `cache_width` bytes touched by a view (tile-aligned): dimensions are
+    walked by increasing stride, merging each into the current contiguous run while its stride
+    does not leave a gap (or leaves one smaller than a line); the first that does, and every
+    later one, multiplies the number of runs. Lines = runs * ceil(run bytes / cache_width).
+    Without a cache width every element counts as one line."""
+    return _lines(sizes, strides, _stride_order(strides), elem_bytes, cache_width)
+
+
+def _stride_order(strides: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(range(len(strides)), key=lambda d: (abs(strides[d]), d)))
+
+
+def _lines(
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    order: Sequence[int],
+    elem_bytes: int,
+    cache_width: int,
+) -> int:
+    if cache_width <= 0:
+        return math.prod(sizes)
+    span = runs = 1
+    merging = True
+    for d in order:
+        size, stride = sizes[d], abs(strides[d])
+        if size <= 1:
+            continue
+        if merging and (stride <= span or stride * elem_bytes < cache_width):
+            span += (size - 1) * stride
+        else:
+            merging = False
+            runs *= size
+    return runs * -(-(span * elem_bytes) // cache_width)
+
+
+@dataclass(frozen=True)
+class _RefModel:
+    """A counted refinement, its tile extent as (constant, ((index position, coefficient),
+    ...)) per dimension, and its dimensions' positions sorted by stride (for `memory_io`)."""
+
+    ref: Refinement
+    dims: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+    order: tuple[int, ...]
+    elem_bytes: int
+    reads: bool
+    writes: bool
+
+    @staticmethod
+    def of(ref: Refinement, names: Sequence[str]) -> _RefModel:
+        extent = tile_extent(ref, names)
+        pos = {n: k for k, n in enumerate(names)}
+        dims = tuple((d.const, tuple((pos[n], c) for n, c in d.terms)) for d in extent.dims)
+        order = _stride_order(ref.shape.strides)
+        return _RefModel(ref, dims, order, ref.shape.dtype.byte_size, ref.dir.reads, ref.dir.writes)
+
+    def sizes(self, tile: Sequence[int]) -> list[int]:
+        return [const + sum(c * tile[k] for k, c in terms) for const, terms in self.dims]
+
+    def lines(self, sizes: Sequence[int], cache_width: int) -> int:
+        return _lines(sizes, self.ref.shape.strides, self.order, self.elem_bytes, cache_width)
+
+    def lines_grid(self, ext: Sequence[np.ndarray], n: int, cache_width: int) -> np.ndarray:
+        """`memory_io` for a column of candidates at once (`ext`: one array of sizes per
+        dimension)."""
+        if not ext:
+            return np.ones(n, dtype=np.int64)
+        if cache_width <= 0:
+            return np.prod(np.stack(ext), axis=0)
+        strides = self.ref.shape.strides
+        span = np.ones(n, dtype=np.int64)
+        runs = np.ones(n, dtype=np.int64)
+        merging = np.ones(n, dtype=bool)
+        for d in self.order:
+            size, stride = ext[d], abs(strides[d])
+            active = size > 1
+            merge = active & merging & ((stride <= span) | (stride * self.elem_bytes < cache_width))
+            split = active & ~merge
+            span = np.where(merge, span + (size - 1) * stride, span)
+            runs = np.where(split, runs * size, runs)
+            merging &= ~split
+        return runs * -(-(span * self.elem_bytes) // cache_width)
+
+
+def _accumulation_idxs(block: Block) -> set[str]:
+    written = {n for r in block.refs if r.dir.writes for a in r.access for n in a.names()}
+    return {i.name for i in block.idxs if i.name not in written}
+
+
+def _sizes_for(rng: int, opts: AutotileOptions) -> list[int]:
+    if opts.only_po2:
+        out, s = [], 1
+        while s < rng:
+            out.append(s)
+            s *= 2
+        return [*out, rng]
+    if opts.only_even:
+        return [s for s in range(1, rng + 1) if rng % s == 0]
+    return list(range(1, rng + 1))
+
+
+class _Model:
+    """The per-block facts every candidate evaluation needs, computed once."""
+
+    def __init__(self, block: Block, opts: AutotileOptions) -> None:
+        self.opts = opts
+        self.names = [i.name for i in block.idxs]
+        self.ranges = [i.range for i in block.idxs]
+        acc = _accumulation_idxs(block)
+        self.is_out = [n not in acc for n in self.names]
+        self.searched = [
+            i.range > 1
+            and tileable_range(i)
+            and (not opts.idxs or i.name in opts.idxs)
+            and (opts.acc_idxs or i.name not in acc)
+            for i in block.idxs
+        ]
+        self.choices = [
+            _sizes_for(i.range, opts) if s else [max(i.range, 1)]
+            for i, s in zip(block.idxs, self.searched, strict=True)
+        ]
+        self.refs = [
+            _RefModel.of(r, self.names)
+            for r in block.refs
+            if r.from_ is not None and r.dir != RefDir.NONE and r.into not in opts.ignore_refs
+        ]
+        self.outputs = math.prod(
+            r for r, s, o in zip(self.ranges, self.searched, self.is_out, strict=True) if s and o
+        )
+
+    def evaluate(self, sizes: tuple[int, ...]) -> Candidate:
+        opts = self.opts
+        counts = [-(-r // s) for r, s in zip(self.ranges, sizes, strict=True)]
+        in_bytes = out_bytes = total = in_lines = out_lines = 0
+        for m in self.refs:
+            ext = m.sizes(sizes)
+            nbytes = math.prod(ext) * m.elem_bytes
+            lines = m.lines(ext, opts.cache_width)
+            total += nbytes
+            if m.reads:
+                in_bytes += nbytes
+                in_lines += lines
+            if m.writes:
+                out_bytes += nbytes
+                out_lines += lines
+        tiles = math.prod(counts)
+        excluded = None
+        for what, value, limit in (
+            ("total", total, opts.max_total_size),
+            ("input", in_bytes, opts.max_input_size),
+            ("output", out_bytes, opts.max_output_size),
+        ):
+            if limit > 0 and value > limit:
+                excluded = f"{what} {value} B > max_{what}_size {limit} B"
+                break
+        cost = None if excluded else self._cost(sizes, counts, in_lines, out_lines)
+        named = tuple(zip(self.names, sizes, strict=True))
+        return Candidate(
+            named, tiles, in_bytes, out_bytes, total, in_lines, out_lines, cost, excluded
+        )
+
+    def tile_counts(self, grid: np.ndarray) -> np.ndarray:
+        """Number of tiles of each candidate (a row of sizes per candidate)."""
+        ranges = np.array(self.ranges, dtype=np.int64)
+        return np.prod(-(-ranges // grid), axis=1)
+
+    def costs(self, grid: np.ndarray) -> np.ndarray:
+        """`evaluate`'s cost for every row of `grid` at once (inf where excluded): the same
+        model in numpy, for exhaustive searches."""
+        opts = self.opts
+        n = len(grid)
+        ranges = np.array(self.ranges, dtype=np.int64)
+        counts = -(-ranges // grid)
+        sums = {k: np.zeros(n, dtype=np.int64) for k in ("in", "out", "total", "inl", "outl")}
+        for m in self.refs:
+            ext = [
+                np.full(n, const, dtype=np.int64) + sum(c * grid[:, k] for k, c in terms)
+                for const, terms in m.dims
+            ]
+            elems = np.prod(np.stack(ext), axis=0) if ext else np.ones(n, dtype=np.int64)
+            nbytes = elems * m.elem_bytes
+            lines = m.lines_grid(ext, n, opts.cache_width)
+            sums["total"] += nbytes
+            if m.reads:
+                sums["in"] += nbytes
+                sums["inl"] += lines
+            if m.writes:
+                sums["out"] += nbytes
+                sums["outl"] += lines
+        excluded = np.zeros(n, dtype=bool)
+        for key, limit in (
+            ("total", opts.max_total_size),
+            ("in", opts.max_input_size),
+            ("out", opts.max_output_size),
+        ):
+            if limit > 0:
+                excluded |= sums[key] > limit
+        io = opts.input_cost * sums["inl"] + opts.output_cost * sums["outl"]
+        tiles = np.prod(counts, axis=1)
+        if opts.cost_model == "lines_per_output":
+            cost = tiles * io / max(self.outputs, 1)
+        else:
+            sizes = grid.astype(np.float64)
+            expand = np.prod(sizes * counts / ranges, axis=1)
+            size = np.prod(sizes, axis=1)
+            outs = np.array(self.is_out, dtype=bool)
+            ineff = expand
+            for minimum, actual in (
+                (opts.min_size, size),
+                (opts.min_out_size, np.prod(sizes[:, outs], axis=1)),
+                (opts.min_count, tiles),
+                (opts.min_out_count, np.prod(counts[:, outs], axis=1)),
+            ):
+                if minimum > 1:
+                    ineff = ineff * (minimum / np.minimum(actual, minimum))
+            cost = ineff * (1.0 + io) / size + opts.split_factor * np.log2(tiles)
+        return np.where(excluded, np.inf, cost)
+
+    def _cost(self, sizes: Sequence[int], counts: Sequence[int], ins: int, outs: int) -> float:
+        opts = self.opts
+        io = opts.input_cost * ins + opts.output_cost * outs
+        tiles = math.prod(counts)
+        if opts.cost_model == "lines_per_output":
+            return tiles * io / max(self.outputs, 1)
+        expand = math.prod(
+            s * c / r for s, c, r in zip(sizes, counts, self.ranges, strict=True) if r > 0
+        )
+        size = math.prod(sizes)
+        out_size = math.prod(s for s, o in zip(sizes, self.is_out, strict=True) if o)
+        out_count = math.prod(c for c, o in zip(counts, self.is_out, strict=True) if o)
+        ineff = expand
+        for minimum, actual in (
+            (opts.min_size, size),
+            (opts.min_out_size, out_size),
+            (opts.min_count, tiles),
+            (opts.min_out_count, out_count),
+        ):
+            ineff *= minimum / min(actual, minimum) if minimum > 1 and actual > 0 else 1.0
+        return ineff * (1.0 + io) / max(size, 1) + opts.split_factor * math.log2(tiles)
+
+
+def search_tiles(block: Block, opts: AutotileOptions, *, detail: bool = False) -> SearchResult:
+    """Search `block`'s tile sizes under `opts` (see the module docstring). With `detail` the
+    result lists the candidates for a report: every one evaluated when there are at most
+    `REPORT_ALL`, else the best and the first excluded ones. Raises AnalysisError when a
+    refinement's tile extent cannot be derived."""
+    if any(i.range < 1 for i in block.idxs):
+        return SearchResult((), None, 0, True, ())  # no point to tile
+    model = _Model(block, opts)
+    space = math.prod(len(c) for c in model.choices)
+    searched = tuple(n for n, s in zip(model.names, model.searched, strict=True) if s)
+    if space <= opts.max_exhaustive:
+        return _exhaustive(model, space, searched, detail)
+    return _best_first(model, space, searched)
+
+
+# How many candidates a detailed exhaustive result lists in full; above it, half of this many
+# of the best and of the excluded ones.
+REPORT_ALL = 4096
+# Candidates within this relative cost of the minimum are re-ranked exactly (scalar model).
+_TIE_TOLERANCE = 1e-9
+_TIE_RERANK = 64
+
+
+def _exhaustive(model: _Model, space: int, searched: tuple[str, ...], detail: bool) -> SearchResult:
+    grid, costs, best = _grid_search(model, model.choices)
+    cands: tuple[Candidate, ...] = ()
+    if detail:
+        valid = np.isfinite(costs)
+        if space <= REPORT_ALL:
+            rows = np.arange(len(grid))
+        else:
+            good = np.flatnonzero(valid)
+            good = good[np.argsort(costs[good], kind="stable")[: REPORT_ALL // 2]]
+            rows = np.concatenate([good, np.flatnonzero(~valid)[: REPORT_ALL // 2]])
+        cands = tuple(model.evaluate(_row(grid[i])) for i in rows)
+    return SearchResult(cands, best, space, True, searched)
+
+
+def _grid_search(
+    model: _Model, choices: Sequence[Sequence[int]]
+) -> tuple[np.ndarray, np.ndarray, Candidate | None]:
+    """Every candidate of the lattice `choices` at once: the grid (a row of sizes each), the
+    costs (inf where excluded) and the best candidate."""
+    mesh = np.meshgrid(*[np.array(c, dtype=np.int64) for c in choices], indexing="ij")
+    grid = np.stack([m.reshape(-1) for m in mesh], axis=1)
+    costs = model.costs(grid)
+    valid = np.isfinite(costs)
+    if not valid.any():
+        return grid, costs, None
+    low = float(costs[valid].min())
+    near = np.flatnonzero(valid & (costs <= low + _TIE_TOLERANCE * max(1.0, abs(low))))
+    # Fewer tiles, then smaller sizes, among the (near-)ties; the scalar model decides.
+    tiles = model.tile_counts(grid[near])
+    order = np.lexsort([*(grid[near, k] for k in reversed(range(grid.shape[1]))), tiles])
+    ranked = [model.evaluate(_row(grid[near[i]])) for i in order[:_TIE_RERANK]]
+    return grid, costs, min(ranked, key=Candidate.key)
+
+
+def _coarse(choices: Sequence[Sequence[int]], limit: int) -> list[list[int]]:
+    """A sub-lattice of at most `limit` candidates (when possible): per index the powers of two
+    among its sizes and its extremes, then every other size of the longest list dropped until
+    the product fits."""
+    out = []
+    for sizes in choices:
+        po2 = [s for s in sizes if s & (s - 1) == 0]
+        out.append(sorted({sizes[0], sizes[-1], *po2}))
+    while math.prod(len(c) for c in out) > limit:
+        longest = max(range(len(out)), key=lambda d: len(out[d]))
+        if len(out[longest]) <= 2:
+            break
+        sizes = out[longest]
+        out[longest] = sorted({*sizes[::2], sizes[-1]})
+    return out
+
+
+def _row(values: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)
+
+
+def autotile_candidates(block: Block, opts: AutotileOptions) -> list[Candidate]:
+    """The candidates the search evaluates for `block` (all of them up to `REPORT_ALL`), each
+    with its cost or its exclusion reason (for tests and verbose output)."""
+    return list(search_tiles(block, opts, detail=True).candidates)
+
+
+def _best_first(model: _Model, space: int, searched: tuple[str, ...]) -> SearchResult:
+    """Best-first local search over the full lattice from the smallest tile, the whole block
+    and the best of a coarse sub-lattice searched exhaustively; a valid candidate's neighbours
+    (one index one size up or down) are evaluated, an excluded one is a dead end."""
+    choices = model.choices
+    evaluated: list[Candidate] = []
+    seen: set[tuple[int, ...]] = set()
+    heap: list[tuple[tuple[float, int, tuple[int, ...]], tuple[int, ...]]] = []
+    best: Candidate | None = None
+
+    def visit(pos: tuple[int, ...]) -> None:
+        nonlocal best
+        seen.add(pos)
+        cand = model.evaluate(tuple(c[p] for c, p in zip(choices, pos, strict=True)))
+        evaluated.append(cand)
+        if cand.excluded is None:
+            heapq.heappush(heap, (cand.key(), pos))
+            if best is None or cand.key() < best.key():
+                best = cand
+
+    seeds = [tuple(0 for _ in choices), tuple(len(c) - 1 for c in choices)]
+    coarse = _coarse(choices, max(model.opts.max_exhaustive, 1))
+    if math.prod(len(c) for c in coarse) <= max(model.opts.max_exhaustive, 1):
+        _, _, coarse_best = _grid_search(model, coarse)
+        if coarse_best is not None:
+            sizes = [s for _, s in coarse_best.sizes]
+            seeds.append(tuple(c.index(s) for c, s in zip(choices, sizes, strict=True)))
+    for pos in seeds:
+        if pos not in seen:
+            visit(pos)
+    budget = max(model.opts.max_evals, len(evaluated))
+    while heap and len(evaluated) < budget:
+        _, pos = heapq.heappop(heap)
+        for d, step in itertools.product(range(len(choices)), (1, -1)):
+            nxt = (*pos[:d], pos[d] + step, *pos[d + 1 :])
+            if 0 <= nxt[d] < len(choices[d]) and nxt not in seen and len(evaluated) < budget:
+                visit(nxt)
+    return SearchResult(tuple(evaluated), best, space, False, searched)
