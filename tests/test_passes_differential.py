@@ -22,7 +22,7 @@ STRIPE_PROGRAMS = {
 }
 TILE_PROGRAMS = sorted(load_manifest())
 # Clean-up passes reach a fixed point in one run; tiling-like passes may legitimately re-apply.
-IDEMPOTENT = {"prune-idxs", "prune-refs", "dead-code"}
+IDEMPOTENT = {"prune-idxs", "prune-refs", "dead-code", "reorder-blocks", "reduce-constraints"}
 PROGRAMS = sorted(STRIPE_PROGRAMS) + [f"tile/{name}" for name in TILE_PROGRAMS]
 
 
