@@ -246,12 +246,20 @@ def test_run_random_inputs_are_deterministic(tmp_path: Path) -> None:
     assert np.array_equal(np.load(tmp_path / "o1" / "O.npy"), np.load(tmp_path / "o2" / "O.npy"))
 
 
-def test_run_on_unbuilt_backend_says_so(tmp_path: Path) -> None:
+def test_unavailable_backend_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plaidc.backends import BackendUnavailable
+
+    def unavailable(name: str) -> None:
+        raise BackendUnavailable(f"the '{name}' backend needs a C compiler: apt-get install gcc")
+
+    monkeypatch.setattr("plaidc.cli.get_backend", unavailable)
     code, _, err = run_cli(
-        plaidc_main, ["run", str(MATMUL_STRIPE), "-t", "npu", "--random-inputs", "0"], tmp_path
+        plaidc_main, ["run", str(MATMUL_STRIPE), "-t", "c", "--random-inputs", "0"], tmp_path
     )
     assert code == 1
-    assert "the 'npu' backend is not built yet" in err
+    assert err.strip() == "error: the 'c' backend needs a C compiler: apt-get install gcc"
 
 
 def test_targets_and_passes_list(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def verify(program: Block) -> list[Diagnostic]:
     """All well-formedness problems of `program` (empty when it is valid): checks 1-4 in program
     order, then the aggregation (5) and race (6) findings, outer blocks first."""
     checker = _Verifier()
-    checker.walk((program,), (_root_label(program),))
+    checker.walk((program,), (_root_label(program),), ((),))
     checker.check_assign_outputs()
     checker.check_shared()
     return checker.diagnostics
@@ -99,6 +99,9 @@ def verify_or_raise(program: Block) -> None:
 
 def _root_label(program: Block) -> str:
     return program.name or "<program>"
+
+
+Path = tuple[int, ...]  # statement positions from the root to a block
 
 
 def _child_label(parent_labels: Sequence[str], child: Block, position: int) -> str:
@@ -147,28 +150,34 @@ class _Verifier:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     domains: DomainCache = field(default_factory=DomainCache)
     # Blocks (by id) whose chain domain cannot be built: isl checks below them are skipped.
-    broken: set[int] = field(default_factory=set)
-    reported_bounds: set[int] = field(default_factory=set)
-    assign_targets: dict[int, _AssignTarget] = field(default_factory=dict)
-    shared: dict[tuple[int, int], _Shared] = field(default_factory=dict)
+    # Blocks are keyed by their position path from the root (not by object identity: a pass may
+    # put one Block object at several places), refinements by (block path, name).
+    broken: set[Path] = field(default_factory=set)
+    reported_bounds: set[tuple[Path, str]] = field(default_factory=set)
+    assign_targets: dict[tuple[Path, str], _AssignTarget] = field(default_factory=dict)
+    shared: dict[tuple[Path, Path, str], _Shared] = field(default_factory=dict)
 
     def error(self, message: str, span: Span | None) -> None:
         self.diagnostics.append(Diagnostic(message, span))
 
-    def walk(self, chain: tuple[Block, ...], labels: tuple[str, ...]) -> None:
+    def walk(
+        self, chain: tuple[Block, ...], labels: tuple[str, ...], paths: tuple[Path, ...]
+    ) -> None:
         block = chain[-1]
         parent = chain[-2] if len(chain) > 1 else None
         label = labels[-1]
         domain_ok = self.check_indices(block, parent, label, labels)
         self.check_refinements(block, parent, label, labels)
         self.check_statements(block, label)
-        if not domain_ok or (parent is not None and id(parent) in self.broken):
-            self.broken.add(id(block))
+        path = paths[-1]
+        if not domain_ok or (parent is not None and path[:-1] in self.broken):
+            self.broken.add(path)
         for position, stmt in enumerate(block.stmts):
             if isinstance(stmt, Block):
-                self.walk((*chain, stmt), (*labels, _child_label(labels, stmt, position)))
-            elif id(block) not in self.broken:
-                self.check_accesses(chain, labels, stmt)
+                child_label = _child_label(labels, stmt, position)
+                self.walk((*chain, stmt), (*labels, child_label), (*paths, (*path, position)))
+            elif path not in self.broken:
+                self.check_accesses(chain, labels, paths, stmt)
 
     # ---- checks 1-3 --------------------------------------------------------------------------
 
@@ -332,7 +341,11 @@ class _Verifier:
     # ---- check 4: accesses stay inside their views --------------------------------------------
 
     def check_accesses(
-        self, chain: tuple[Block, ...], labels: tuple[str, ...], stmt: Statement
+        self,
+        chain: tuple[Block, ...],
+        labels: tuple[str, ...],
+        paths: tuple[Path, ...],
+        stmt: Statement,
     ) -> None:
         block = chain[-1]
         for name, writes, whole_view in statement_accesses(stmt):
@@ -344,12 +357,13 @@ class _Verifier:
                 # An unresolved name or a rank mismatch, reported by checks 1-3.
                 continue
             for k, level in enumerate(levels):
-                if id(level.ref) not in self.reported_bounds and not level.outside.is_empty():
-                    self.reported_bounds.add(id(level.ref))
+                key = (paths[level.depth], level.ref.into)
+                if key not in self.reported_bounds and not level.outside.is_empty():
+                    self.reported_bounds.add(key)
                     self.report_bounds(levels, k, labels, stmt, name)
             if writes:
-                self.collect_assign_writes(levels, labels)
-            self.collect_shared(chain, levels, labels, writes)
+                self.collect_assign_writes(levels, labels, paths)
+            self.collect_shared(levels, labels, paths, writes)
 
     def report_bounds(
         self,
@@ -387,16 +401,19 @@ class _Verifier:
 
     # ---- check 5: assign outputs are injective ------------------------------------------------
 
-    def collect_assign_writes(self, levels: list[LevelAccess], labels: Sequence[str]) -> None:
+    def collect_assign_writes(
+        self, levels: list[LevelAccess], labels: Sequence[str], paths: Sequence[Path]
+    ) -> None:
         for child, parent in pairwise(levels):
             ref = child.ref
             if ref.agg_op not in (None, "assign"):
                 continue
             reached = project_to_depth(parent.elements, child.depth)
             assert isinstance(reached, isl.Map)
-            target = self.assign_targets.get(id(ref))
+            key = (paths[child.depth], ref.into)
+            target = self.assign_targets.get(key)
             if target is None:
-                self.assign_targets[id(ref)] = _AssignTarget(
+                self.assign_targets[key] = _AssignTarget(
                     labels[child.depth], child.depth, ref, reached
                 )
             else:
@@ -424,9 +441,9 @@ class _Verifier:
 
     def collect_shared(
         self,
-        chain: tuple[Block, ...],
         levels: list[LevelAccess],
         labels: Sequence[str],
+        paths: Sequence[Path],
         writes: bool,
     ) -> None:
         """Record the access of `levels` for every block between the leaf and the buffer that
@@ -434,7 +451,7 @@ class _Verifier:
         `out Y = A`) meet there."""
         owner = levels[-1]
         for level in levels[:-1]:
-            key = (id(chain[level.depth]), id(owner.ref))
+            key = (paths[level.depth], paths[owner.depth], owner.ref.into)
             reached = project_to_depth(owner.elements, level.depth)
             assert isinstance(reached, isl.Map)
             shared = self.shared.get(key)
@@ -481,13 +498,14 @@ class _Shared:
     depth: int
     owner: Refinement
     owner_label: str
-    reads: dict[int, tuple[Refinement, isl.Map]] = field(default_factory=dict)
-    writes: dict[int, tuple[Refinement, isl.Map]] = field(default_factory=dict)
+    # Keyed by the refinement's name in the block `label` names.
+    reads: dict[str, tuple[Refinement, isl.Map]] = field(default_factory=dict)
+    writes: dict[str, tuple[Refinement, isl.Map]] = field(default_factory=dict)
 
     def add(self, ref: Refinement, elements: isl.Map, writes: bool) -> None:
         table = self.writes if writes else self.reads
-        old = table.get(id(ref))
-        table[id(ref)] = (ref, elements if old is None else old[1].union(elements))
+        old = table.get(ref.into)
+        table[ref.into] = (ref, elements if old is None else old[1].union(elements))
 
 
 def _union(maps: Sequence[isl.Map]) -> isl.Map:
