@@ -48,13 +48,19 @@ CONSTANT_TYPES = ("int", "float", *(d.value for d in DType))
 @cache
 def _parser() -> lark.Lark:
     grammar = (resources.files("plaidc") / "grammars" / "stripe.lark").read_text()
-    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return lark.Lark(
+        grammar,
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "location_body"],
+    )
 
 
 def parse_stripe(text: str, filename: str = "<input>") -> Block:
     """Parse a whole `.stripe` program; raises CompileError with a located diagnostic."""
     try:
-        tree = _parser().parse(text)
+        tree = _parser().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
         raise CompileError([_syntax_diagnostic(err, text, filename)]) from None
     try:
@@ -65,6 +71,18 @@ def parse_stripe(text: str, filename: str = "<input>") -> Block:
         raise
     assert isinstance(block, Block)
     return block
+
+
+def parse_location(text: str, what: str = "location") -> Location:
+    """Parse a location such as `DRAM`, `SRAM[0]` or `A[0]/B[i]` (a pass option's value)."""
+    try:
+        tree = _parser().parse(text, start="location_body")
+    except lark.exceptions.UnexpectedInput as err:
+        diag = _syntax_diagnostic(err, text, what)
+        raise CompileError([Diagnostic(f"bad {what} '{text}': {diag.message}")]) from None
+    location = _ToIR(what).transform(tree)
+    assert isinstance(location, Location)
+    return location
 
 
 def _syntax_diagnostic(
@@ -438,7 +456,10 @@ class _ToIR(Transformer[Token, Any]):
     def byte_size(self, num: Token, unit: Token) -> None:
         return None
 
-    def location(self, *units: LocUnit) -> Location:
+    def location(self, body: Location) -> Location:
+        return body
+
+    def location_body(self, *units: LocUnit) -> Location:
         return Location(tuple(units))
 
     def loc_unit(self, name: Token, idxs: tuple[Affine, ...] | None) -> LocUnit:
