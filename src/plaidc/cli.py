@@ -336,7 +336,7 @@ def passes_cmd() -> None:
     from plaidc.passes import all_passes
 
     for info in all_passes():
-        click.echo(f"{info.name:16} {info.summary}")
+        click.echo(f"{info.name:20} {info.summary}")
         for name, type_name, default in info.option_docs():
             click.echo(f"    {name}: {type_name} = {default}")
 
