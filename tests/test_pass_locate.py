@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from plaidc.passes import PassOptionError, get_pass, make_options
-from plaidc.passes.locate import parse_location
+from plaidc.passes.registry import location_option as parse_location
 from plaidc.stripe.ir import Affine, Block, Location, LocUnit
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import format_location, print_stripe

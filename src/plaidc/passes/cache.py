@@ -74,7 +74,7 @@ from plaidc.analysis import (
     resolve_view,
     trace,
 )
-from plaidc.passes.registry import PassOptionError, register
+from plaidc.passes.registry import PassOptionError, location_option, register
 from plaidc.passes.selection import map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
@@ -99,7 +99,6 @@ __all__ = [
     "cache",
     "copy_block",
     "fresh_name",
-    "parse_location",
     "shift_deps",
 ]
 
@@ -127,51 +126,26 @@ class CacheOptions:
                     f"pass 'cache': option 'dirs': unknown direction '{d}' (expected in, out, "
                     "inout)"
                 )
-        if parse_location(self.mem_loc, "cache", "mem_loc") is None:
+        if location_option(self.mem_loc, "cache", "mem_loc") is None:
             raise PassOptionError("pass 'cache': option 'mem_loc': a memory location is required")
-        parse_location(self.xfer_loc, "cache", "xfer_loc")
-        parse_location(self.store_loc, "cache", "store_loc")
+        location_option(self.xfer_loc, "cache", "xfer_loc")
+        location_option(self.store_loc, "cache", "store_loc")
 
 
 @register("cache", CacheOptions, "give a block a local copy of a refinement in a faster memory")
 def cache(program: Block, opts: CacheOptions) -> Block:
     if not opts.ref:
         return program
-    mem_loc = parse_location(opts.mem_loc, "cache", "mem_loc")
+    mem_loc = location_option(opts.mem_loc, "cache", "mem_loc")
     assert mem_loc is not None  # checked with the options
-    load_loc = parse_location(opts.xfer_loc, "cache", "xfer_loc")
-    store_loc = parse_location(opts.store_loc, "cache", "store_loc") or load_loc
+    load_loc = location_option(opts.xfer_loc, "cache", "xfer_loc")
+    store_loc = location_option(opts.store_loc, "cache", "store_loc") or load_loc
     where = _Where(mem_loc, load_loc, store_loc)
     return _rewrite((program,), opts, lambda chain: _cache_block(chain, opts, where))
 
 
 # --------------------------------------------------------------------------------------------
 # Helpers shared with `schedule`
-
-
-def parse_location(text: str, pass_name: str, option: str) -> Location | None:
-    """A location option (`UB`, `SRAM[0]`, `L1/BANK[1]`: constant unit indices only; empty:
-    none) as a Location; PassOptionError naming the pass and option when it is malformed."""
-    text = text.strip()
-    if not text:
-        return None
-    units = []
-    for part in text.split("/"):
-        name, bracket, rest = part.strip().partition("[")
-        idxs: list[Affine] = []
-        ok = name.isidentifier() and (not bracket or rest.endswith("]"))
-        for item in rest[:-1].split(",") if ok and bracket else ():
-            try:
-                idxs.append(Affine.const_(int(item.strip())))
-            except ValueError:
-                ok = False
-        if not ok:
-            raise PassOptionError(
-                f"pass '{pass_name}': option '{option}': expected a location such as UB, "
-                f'SRAM[0] or L1/BANK[1], got "{text}"'
-            )
-        units.append(LocUnit(name, tuple(idxs)))
-    return Location(tuple(units))
 
 
 def fresh_name(base: str, taken: set[str]) -> str:

@@ -31,28 +31,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from plaidc.diagnostics import CompileError
-from plaidc.passes.registry import PassOptionError, register
+from plaidc.passes.registry import location_option, register
 from plaidc.passes.selection import map_sub_blocks, matches, rewrite_matching
 from plaidc.stripe.ir import Block, Location, Refinement
-from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.uses import location_affines
-
-
-def parse_location(text: str, pass_name: str) -> Location | None:
-    """The Location written `text` (Stripe syntax without the angle brackets); None for an
-    empty string. Raises PassOptionError naming `pass_name` when it does not parse."""
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        block = parse_stripe(f"block<{text}> [] ( ) {{ }}", "<loc option>")
-    except CompileError:
-        raise PassOptionError(
-            f"pass '{pass_name}': option 'loc': expected a location such as DRAM, SRAM[0] or "
-            f'A[0]/B[i], got "{text}"'
-        ) from None
-    return block.location
 
 
 def _in_scope(loc: Location, block: Block) -> bool:
@@ -76,12 +58,12 @@ class LocateMemoryOptions:
     ref_reqs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        parse_location(self.loc, "locate-memory")
+        location_option(self.loc, "locate-memory")
 
 
 @register("locate-memory", LocateMemoryOptions, "set the location of allocations (and views)")
 def locate_memory(program: Block, opts: LocateMemoryOptions) -> Block:
-    loc = parse_location(opts.loc, "locate-memory")
+    loc = location_option(opts.loc, "locate-memory")
     if loc is None:
         return program
     return rewrite_matching(
@@ -129,12 +111,12 @@ class LocateBlockOptions:
     loc: str = ""
 
     def __post_init__(self) -> None:
-        parse_location(self.loc, "locate-block")
+        location_option(self.loc, "locate-block")
 
 
 @register("locate-block", LocateBlockOptions, "set the location of matched blocks")
 def locate_block(program: Block, opts: LocateBlockOptions) -> Block:
-    loc = parse_location(opts.loc, "locate-block")
+    loc = location_option(opts.loc, "locate-block")
     if loc is None:
         return program
     return rewrite_matching(program, opts.reqs, lambda b: _set_block_location(b, loc), opts.exclude)
@@ -154,14 +136,14 @@ class LocateInnerBlockOptions:
     inner_reqs: tuple[str, ...] = ("all",)
 
     def __post_init__(self) -> None:
-        parse_location(self.loc, "locate-inner-block")
+        location_option(self.loc, "locate-inner-block")
 
 
 @register(
     "locate-inner-block", LocateInnerBlockOptions, "set the location of blocks inside matched ones"
 )
 def locate_inner_block(program: Block, opts: LocateInnerBlockOptions) -> Block:
-    loc = parse_location(opts.loc, "locate-inner-block")
+    loc = location_option(opts.loc, "locate-inner-block")
     if loc is None:
         return program
 

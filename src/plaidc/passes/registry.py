@@ -15,7 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from plaidc.stripe.ir import Block
+from plaidc.diagnostics import CompileError
+from plaidc.stripe.ir import Block, Location
+from plaidc.stripe.parser import parse_location
 
 OptionsT = TypeVar("OptionsT")
 
@@ -210,3 +212,18 @@ def _split_top_level(body: str) -> list[str]:
     if current.strip():
         items.append(current)
     return [i.strip() for i in items]
+
+
+def location_option(text: str, pass_name: str, option: str = "loc") -> Location | None:
+    """A location-valued option (`DRAM`, `SRAM[0]`, `L1/BANK[i]`; empty: none), parsed with the
+    Stripe grammar; a malformed one is a PassOptionError naming the pass and the option."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return parse_location(text)
+    except CompileError:
+        raise PassOptionError(
+            f"pass '{pass_name}': option '{option}': expected a location such as DRAM, "
+            f'SRAM[0] or A[0]/B[i], got "{text}"'
+        ) from None

@@ -48,9 +48,9 @@ from dataclasses import dataclass
 from plaidc.analysis import AnalysisError, resolve_view
 from plaidc.analysis.liveness import allocation_bytes, live_ranges, peak_bytes, statement_uses
 from plaidc.diagnostics import CompileError, Diagnostic
-from plaidc.passes.cache import copy_block, fresh_name, parse_location, shift_deps
+from plaidc.passes.cache import copy_block, fresh_name, shift_deps
 from plaidc.passes.place import align_up, in_memory
-from plaidc.passes.registry import PassOptionError, register
+from plaidc.passes.registry import PassOptionError, location_option, register
 from plaidc.passes.selection import matches
 from plaidc.stripe.ir import (
     Block,
@@ -92,8 +92,8 @@ class ScheduleOptions:
                 f"pass 'schedule': option 'mem_loc': expected a memory name such as UB, "
                 f'got "{self.mem_loc}"'
             )
-        parse_location(self.swap_loc, "schedule", "swap_loc")
-        parse_location(self.xfer_loc, "schedule", "xfer_loc")
+        location_option(self.swap_loc, "schedule", "swap_loc")
+        location_option(self.xfer_loc, "schedule", "xfer_loc")
 
 
 @register("schedule", ScheduleOptions, "order statements under a local-memory budget, swapping")
@@ -102,9 +102,9 @@ def schedule(program: Block, opts: ScheduleOptions) -> Block:
         return program
     ctx = _Context(
         opts,
-        parse_location(opts.mem_loc, "schedule", "mem_loc"),
-        parse_location(opts.swap_loc, "schedule", "swap_loc"),
-        parse_location(opts.xfer_loc, "schedule", "xfer_loc"),
+        location_option(opts.mem_loc, "schedule", "mem_loc"),
+        location_option(opts.swap_loc, "schedule", "swap_loc"),
+        location_option(opts.xfer_loc, "schedule", "xfer_loc"),
     )
     return _walk((program,), ("",), False, ctx)
 
