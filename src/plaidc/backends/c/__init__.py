@@ -1,0 +1,82 @@
+"""The C backend (`-t c`, alias `cpu`): Stripe -> loop-nest plan -> C with OpenMP.
+
+The shared plan (`plaidc.backends.loopnest`) is printed as C through a syntax tree
+(`plaidc.backends.c.ast`), compiled by the system compiler (`-O3 -march=native -fopenmp`),
+cached by content hash and loaded with ctypes. `[codegen]` keys besides the shared ones
+(`plaidc.backends.loopnest.options`): `cc` (compiler), `cflags` (a list of flags added to the
+defaults, e.g. `["-O2"]`), `vector_math` (`"libmvec"`: vectorised loops call glibc's vector
+math library for exp, log, sin, ...; absent: libm's scalar functions), `omp_wait_policy`
+(libgomp's OMP_WAIT_POLICY for the process unless the environment sets it; see
+`plaidc.backends.c.build.openmp_wait_policy`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plaidc.backends.c.build import (
+    DEFAULT_FLAGS,
+    build_library,
+    find_compiler,
+    load_entry,
+    openmp_wait_policy,
+)
+from plaidc.backends.c.emit import emit_c
+from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.options import lowering_options
+from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.stripe.ir import Block
+from plaidc.targets import TargetConfig
+
+BACKEND_KEYS = ("cc", "cflags", "vector_math", "omp_wait_policy")
+
+
+@dataclass
+class CArtifact:
+    """A compiled C program: its source and its loaded library."""
+
+    plan: Plan
+    source: str
+    library: Path
+    entry: Any
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return run_plan(self.plan, self.entry, inputs)
+
+    def report(self) -> str | None:
+        return None
+
+    def save_library(self, path: Path) -> None:
+        shutil.copyfile(self.library, path)
+
+
+class CBackend:
+    name = "c"
+
+    def compile(self, program: Block, target: TargetConfig) -> CArtifact:
+        options, extra = lowering_options(target.codegen, target.path or target.name, BACKEND_KEYS)
+        added = extra.get("cflags", [])
+        if not isinstance(added, list) or not all(isinstance(f, str) for f in added):
+            raise CompileError([Diagnostic("[codegen] 'cflags' must be a list of strings")])
+        flags = [*DEFAULT_FLAGS, *added]
+        compiler = find_compiler(extra.get("cc"))
+        vector_math = extra.get("vector_math")
+        if vector_math not in (None, "libmvec"):
+            raise CompileError([Diagnostic("[codegen] 'vector_math' must be \"libmvec\"")])
+        plan = lower_program(program, options)
+        source = emit_c(plan, vector_math=vector_math == "libmvec")
+        libs = ["-lmvec"] if vector_math == "libmvec" else []
+        library = build_library(source, compiler, flags, libs)
+        openmp_wait_policy(extra.get("omp_wait_policy"))
+        return CArtifact(plan, source, library, load_entry(library))
+
+
+BACKEND = CBackend()

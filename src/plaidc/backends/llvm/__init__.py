@@ -1,0 +1,89 @@
+"""The LLVM backend (`-t llvm`): Stripe -> loop-nest plan -> LLVM IR (llvmlite) -> JIT.
+
+The same plan as the C backend (`plaidc.backends.loopnest`), built with llvmlite's IR builder
+(`emit`), optimised at -O3 for the host CPU and JIT-compiled in memory (`jit`). `--emit llvm`
+writes the generated (unoptimised) IR; `--emit lib` links the optimised object code into a
+shared library with the system C compiler. `[codegen]` keys besides the shared ones
+(`plaidc.backends.loopnest.options`): `opt_level` (0-3, default 3), `vector_math` (`"libmvec"`:
+vectorised loops call glibc's vector math library), `omp_wait_policy` (as for the C backend).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from plaidc.backends.c.build import find_compiler, openmp_wait_policy
+from plaidc.backends.llvm.emit import emit_llvm
+from plaidc.backends.llvm.jit import Jitted, jit, object_code
+from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.options import lowering_options
+from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.stripe.ir import Block
+from plaidc.targets import TargetConfig
+
+BACKEND_KEYS = ("opt_level", "vector_math", "omp_wait_policy")
+
+
+@dataclass
+class LLVMArtifact:
+    """A JIT-compiled program and its IR."""
+
+    plan: Plan
+    source: str
+    jitted: Jitted
+    uses_threads: bool
+    opt_level: int
+    vector_math: bool = False
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return run_plan(self.plan, self.jitted.entry, inputs)
+
+    def report(self) -> str | None:
+        return None
+
+    def save_library(self, path: Path) -> None:
+        compiler = find_compiler(None)
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = Path(tmp) / "plaidc.o"
+            obj.write_bytes(object_code(self.source, self.opt_level))
+            libs = ["-lgomp"] if self.uses_threads else []
+            libs += ["-lmvec"] if self.vector_math else []
+            result = subprocess.run(
+                [compiler, "-shared", str(obj), "-o", str(path), *libs, "-lm"],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        if result.returncode != 0:
+            raise CompileError([Diagnostic(f"linking the library failed: {result.stderr.strip()}")])
+
+
+class LLVMBackend:
+    name = "llvm"
+
+    def compile(self, program: Block, target: TargetConfig) -> LLVMArtifact:
+        options, extra = lowering_options(target.codegen, target.path or target.name, BACKEND_KEYS)
+        opt = extra.get("opt_level", 3)
+        if not isinstance(opt, int) or not 0 <= opt <= 3:
+            raise CompileError([Diagnostic("[codegen] 'opt_level' must be 0, 1, 2 or 3")])
+        vector_math = extra.get("vector_math")
+        if vector_math not in (None, "libmvec"):
+            raise CompileError([Diagnostic("[codegen] 'vector_math' must be \"libmvec\"")])
+        mvec = vector_math == "libmvec"
+        plan = lower_program(program, options)
+        module, uses_threads = emit_llvm(plan, mvec)
+        source = str(module)
+        openmp_wait_policy(extra.get("omp_wait_policy"))
+        jitted = jit(source, uses_threads, opt, mvec)
+        return LLVMArtifact(plan, source, jitted, uses_threads, opt, mvec)
+
+
+BACKEND = LLVMBackend()

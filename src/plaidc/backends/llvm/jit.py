@@ -1,0 +1,153 @@
+"""JIT compilation of generated LLVM IR for the host CPU (llvmlite's MCJIT).
+
+The module is optimised with LLVM's new pass manager at `-O3` (loop and SLP vectorisation on)
+for the host's CPU and features, then compiled in memory. Machine code is cached by content
+hash (the IR, the CPU, its features and the LLVM version) under the cache directory, so a
+program compiled before loads without running the optimiser again. libgomp is loaded into the
+process when the code runs loops on threads.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+import llvmlite
+import llvmlite.binding as llvm
+
+from plaidc.backends import BackendUnavailable
+from plaidc.backends.c.build import cache_dir
+
+
+@dataclass
+class Jitted:
+    """A compiled module: the engine must stay alive while `entry` is used."""
+
+    engine: Any
+    module: Any
+    entry: Any
+    target_machine: Any
+
+
+def _target_machine(opt: int) -> Any:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=opt,
+        codemodel="jitdefault",
+    )
+
+
+def _load_gomp() -> None:
+    name = ctypes.util.find_library("gomp")
+    if name is None:
+        raise BackendUnavailable(
+            "the LLVM backend runs parallel loops with libgomp, which is missing: install it "
+            "(e.g. `apt-get install libgomp1`), or remove parallel_tags from [codegen]"
+        )
+    llvm.load_library_permanently(name)
+
+
+def _load_runtime(vector_math: bool) -> None:
+    """Make the compiler runtime's helpers visible to the JIT (LLVM calls e.g.
+    `__truncdfhf2` for double-to-half conversions, which x86 has no instruction for), and
+    glibc's vector math library when the code calls it."""
+    name = ctypes.util.find_library("gcc_s")
+    if name is not None:
+        llvm.load_library_permanently(name)
+    if vector_math:
+        mvec = ctypes.util.find_library("mvec")
+        if mvec is None:
+            raise BackendUnavailable(
+                '[codegen] vector_math = "libmvec" needs glibc\'s libmvec, which is missing'
+            )
+        llvm.load_library_permanently(mvec)
+
+
+def _optimise(module: Any, tm: Any, opt: int) -> None:
+    pto = llvm.create_pipeline_tuning_options(speed_level=opt)
+    pto.loop_vectorization = opt >= 2
+    pto.slp_vectorization = opt >= 2
+    pto.loop_unrolling = opt >= 2
+    builder = llvm.create_pass_builder(tm, pto)
+    builder.getModulePassManager().run(module, builder)
+
+
+def cache_key(ir_text: str, tm: Any, opt: int) -> str:
+    parts = [
+        ir_text,
+        llvm.get_host_cpu_name(),
+        llvm.get_host_cpu_features().flatten(),
+        llvmlite.__version__,
+        str(opt),
+        str(tm.triple),
+    ]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+
+
+def jit(ir_text: str, uses_threads: bool, opt: int = 3, vector_math: bool = False) -> Jitted:
+    """Compile `ir_text` (a module exporting `plaidc_entry(ptr)`) and return its entry."""
+    if uses_threads:
+        _load_gomp()
+    _load_runtime(vector_math)
+    tm = _target_machine(opt)
+    module = llvm.parse_assembly(ir_text)
+    module.triple = tm.triple
+    module.data_layout = str(tm.target_data)
+    module.verify()
+    folder = cache_dir() / "llvm"
+    cached = folder / f"{cache_key(ir_text, tm, opt)}.o"
+    hit = cached.exists()
+    if not hit:
+        _optimise(module, tm, opt)
+    engine = llvm.create_mcjit_compiler(module, tm)
+
+    def notify(_module: Any, buffer: bytes) -> None:
+        if hit:
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, delete=False, suffix=".tmp") as tmp:
+            tmp.write(buffer)
+        os.replace(tmp.name, cached)
+
+    def getbuffer(_module: Any) -> bytes | None:
+        return cached.read_bytes() if hit else None
+
+    engine.set_object_cache(notify, getbuffer)
+    engine.finalize_object()
+    address = engine.get_function_address("plaidc_entry")
+    entry = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
+    return Jitted(engine, module, entry, tm)
+
+
+def object_code(ir_text: str, opt: int = 3) -> bytes:
+    """Optimised machine code of a module as an object file (for `--emit lib`)."""
+    tm = _target_machine(opt)
+    module = llvm.parse_assembly(ir_text)
+    module.triple = tm.triple
+    module.data_layout = str(tm.target_data)
+    module.verify()
+    _optimise(module, tm, opt)
+    tm.set_asm_verbosity(False)
+    return tm.emit_object(module)
+
+
+def optimised_ir(ir_text: str, opt: int = 3) -> str:
+    """The module after optimisation (for inspecting what LLVM made of it)."""
+    tm = _target_machine(opt)
+    module = llvm.parse_assembly(ir_text)
+    module.triple = tm.triple
+    module.data_layout = str(tm.target_data)
+    _optimise(module, tm, opt)
+    return str(module)
+
+
+__all__ = ["Jitted", "jit", "object_code", "optimised_ir"]

@@ -1,0 +1,71 @@
+"""The lowering state shared by its parts: options, refinement views and block scopes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from plaidc.analysis import split_dim_name
+from plaidc.backends.loopnest.plan import IntExpr, IVar
+from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.stripe.ir import Affine, Block, Refinement
+
+
+@dataclass(frozen=True)
+class LoweringOptions:
+    """What the backend's `[codegen]` table decides (see `plaidc.backends.loopnest.options`)."""
+
+    parallel_tags: tuple[str, ...] = ()
+    gemm_tags: tuple[str, ...] = ()
+    vector_bytes: int = 16
+    gemm_rows: int = 8
+    gemm_vectors: int = 2
+    threads: int = 1
+    kernel_depth: int = 2
+    stack_bytes: int = 65536
+    parallel_min_work: int = 1
+
+
+@dataclass(frozen=True)
+class View:
+    """A refinement at one block: element 0 is `buffer[base]` (`base` over plan variables);
+    stores through it accumulate with `mode` (None: plain stores)."""
+
+    buffer: str
+    base: Affine
+    ref: Refinement
+    mode: str | None = None
+
+
+@dataclass
+class Scope:
+    """The state at one point of a block: its chain, plan variables of every index in scope
+    (by depth and Stripe name) and its refinements."""
+
+    chain: tuple[Block, ...]
+    vars: dict[tuple[int, str], str]
+    views: dict[str, View]
+    path: str
+
+    @property
+    def depth(self) -> int:
+        return len(self.chain) - 1
+
+    def var_affine(self, depth: int) -> dict[str, Affine]:
+        """Stripe index names of the block at `depth` -> their plan variables."""
+        return {name: Affine.var(var) for (d, name), var in self.vars.items() if d == depth}
+
+    def resolver(self) -> Callable[[str], IntExpr]:
+        """Resolve isl identifiers: `x@d` parameters and this block's own iterators."""
+
+        def resolve(name: str) -> IntExpr:
+            if "@" in name:
+                depth, index = split_dim_name(name)
+            else:
+                depth, index = self.depth, name
+            var = self.vars.get((depth, index))
+            if var is None:
+                raise CompileError([Diagnostic(f"{self.path}: index '{index}' is not in scope")])
+            return IVar(var)
+
+        return resolve

@@ -1,0 +1,242 @@
+; ModuleID = "plaidc"
+target triple = "unknown-unknown-unknown"
+target datalayout = ""
+
+define internal void @"kernel_0"(ptr noalias %"X_00", ptr noalias %"X_I_0")
+{
+entry:
+  %"b.slot" = alloca i64
+  %"X_00_acc" = alloca float
+  %"n_1.slot" = alloca i64
+  br label %"start"
+start:
+  ; kernel_0
+  ; kernel_0(X_I_0): X_T1[b, 0 : _T0, _T1] = >(X_I_0[b, n])
+  store i64 0, ptr %"b.slot"
+  br label %"b.head"
+b.head:
+  %"b" = load i64, ptr %"b.slot"
+  %".8" = icmp slt i64 %"b", 8
+  br i1 %".8", label %"b.body", label %"b.exit"
+b.body:
+  ; kernel_0(X_I_0)
+  ; initialise what 'X_T1' aggregates (max)
+  %".12" = getelementptr inbounds float, ptr %"X_00", i64 %"b"
+  store float 0xfff0000000000000, ptr %".12", align 4
+  store float 0xfff0000000000000, ptr %"X_00_acc"
+  store i64 0, ptr %"n_1.slot"
+  br label %"n_1.head"
+b.exit:
+  ret void
+n_1.head:
+  %"n_1" = load i64, ptr %"n_1.slot"
+  %".17" = icmp slt i64 %"n_1", 33
+  br i1 %".17", label %"n_1.body", label %"n_1.exit"
+n_1.body:
+  %".19" = mul i64 %"b", 33
+  %".20" = add i64 %".19", %"n_1"
+  %".21" = getelementptr inbounds float, ptr %"X_I_0", i64 %".20"
+  %"X_I_0_1" = load float, ptr %".21", align 4
+  %".23" = load float, ptr %"X_00_acc"
+  %".24" = call float @"llvm.maximum.f32"(float %".23", float %"X_I_0_1")
+  store float %".24", ptr %"X_00_acc"
+  %".26" = add i64 %"n_1", 1
+  store i64 %".26", ptr %"n_1.slot"
+  br label %"n_1.head"
+n_1.exit:
+  %".29" = getelementptr inbounds float, ptr %"X_00", i64 %"b"
+  %".30" = load float, ptr %".29", align 4
+  %".31" = load float, ptr %"X_00_acc"
+  %".32" = call float @"llvm.maximum.f32"(float %".30", float %".31")
+  %".33" = getelementptr inbounds float, ptr %"X_00", i64 %"b"
+  store float %".32", ptr %".33", align 4
+  %".35" = add i64 %"b", 1
+  store i64 %".35", ptr %"b.slot"
+  br label %"b.head"
+}
+
+define internal void @"kernel_1"(ptr noalias %"X_I_0", ptr noalias %"X_00", ptr noalias %"X_02")
+{
+entry:
+  %"i1.slot" = alloca i64
+  %"i2.slot" = alloca i64
+  br label %"start"
+start:
+  ; kernel_1
+  ; kernel_1(X_I_0,X_T1)+kernel_2(X_T2)
+  store i64 0, ptr %"i1.slot"
+  br label %"i1.head"
+i1.head:
+  %"i1" = load i64, ptr %"i1.slot"
+  %".9" = icmp slt i64 %"i1", 8
+  br i1 %".9", label %"i1.body", label %"i1.exit"
+i1.body:
+  store i64 0, ptr %"i2.slot"
+  br label %"i2.head"
+i1.exit:
+  ret void
+i2.head:
+  %"i2" = load i64, ptr %"i2.slot"
+  %".13" = icmp slt i64 %"i2", 33
+  br i1 %".13", label %"i2.body", label %"i2.exit"
+i2.body:
+  %".15" = mul i64 %"i1", 33
+  %".16" = add i64 %".15", %"i2"
+  %".17" = getelementptr inbounds float, ptr %"X_I_0", i64 %".16"
+  %"X_I_0_2" = load float, ptr %".17", align 4
+  %".19" = getelementptr inbounds float, ptr %"X_00", i64 %"i1"
+  %"X_T1" = load float, ptr %".19", align 4
+  %"X_T2" = fsub float %"X_I_0_2", %"X_T1"
+  %"X_T3" = call float @"expf"(float %"X_T2")
+  %".23" = mul i64 %"i1", 33
+  %".24" = add i64 %".23", %"i2"
+  %".25" = getelementptr inbounds float, ptr %"X_02", i64 %".24"
+  store float %"X_T3", ptr %".25", align 4
+  %".27" = add i64 %"i2", 1
+  store i64 %".27", ptr %"i2.slot"
+  br label %"i2.head"
+i2.exit:
+  %".30" = add i64 %"i1", 1
+  store i64 %".30", ptr %"i1.slot"
+  br label %"i1.head"
+}
+
+define internal void @"kernel_3"(ptr noalias %"X_03", ptr noalias %"X_02")
+{
+entry:
+  %"b_2.slot" = alloca i64
+  %"X_03_acc" = alloca float
+  %"n_3.slot" = alloca i64
+  br label %"start"
+start:
+  ; kernel_3
+  ; kernel_3(X_T3): X_T4[b, 0 : _T4, _T5] = +(X_T3[b, n])
+  store i64 0, ptr %"b_2.slot"
+  br label %"b_2.head"
+b_2.head:
+  %"b_2" = load i64, ptr %"b_2.slot"
+  %".8" = icmp slt i64 %"b_2", 8
+  br i1 %".8", label %"b_2.body", label %"b_2.exit"
+b_2.body:
+  ; kernel_3(X_T3)
+  ; initialise what 'X_T4' aggregates (add)
+  %".12" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
+  store float              0x0, ptr %".12", align 4
+  store float              0x0, ptr %"X_03_acc"
+  store i64 0, ptr %"n_3.slot"
+  br label %"n_3.head"
+b_2.exit:
+  ret void
+n_3.head:
+  %"n_3" = load i64, ptr %"n_3.slot"
+  %".17" = icmp slt i64 %"n_3", 33
+  br i1 %".17", label %"n_3.body", label %"n_3.exit"
+n_3.body:
+  %".19" = mul i64 %"b_2", 33
+  %".20" = add i64 %".19", %"n_3"
+  %".21" = getelementptr inbounds float, ptr %"X_02", i64 %".20"
+  %"X_T3_1" = load float, ptr %".21", align 4
+  %".23" = load float, ptr %"X_03_acc"
+  %".24" = fadd reassoc float %".23", %"X_T3_1"
+  store float %".24", ptr %"X_03_acc"
+  %".26" = add i64 %"n_3", 1
+  store i64 %".26", ptr %"n_3.slot"
+  br label %"n_3.head"
+n_3.exit:
+  %".29" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
+  %".30" = load float, ptr %".29", align 4
+  %".31" = load float, ptr %"X_03_acc"
+  %".32" = fadd float %".30", %".31"
+  %".33" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
+  store float %".32", ptr %".33", align 4
+  %".35" = add i64 %"b_2", 1
+  store i64 %".35", ptr %"b_2.slot"
+  br label %"b_2.head"
+}
+
+define internal void @"kernel_4"(ptr noalias %"X_02", ptr noalias %"X_03", ptr noalias %"X_T5")
+{
+entry:
+  %"i1_1.slot" = alloca i64
+  %"i2_1.slot" = alloca i64
+  br label %"start"
+start:
+  ; kernel_4
+  ; kernel_4(X_T3,X_T4): X_T5 = div(X_T3, X_T4)
+  store i64 0, ptr %"i1_1.slot"
+  br label %"i1_1.head"
+i1_1.head:
+  %"i1_1" = load i64, ptr %"i1_1.slot"
+  %".9" = icmp slt i64 %"i1_1", 8
+  br i1 %".9", label %"i1_1.body", label %"i1_1.exit"
+i1_1.body:
+  store i64 0, ptr %"i2_1.slot"
+  br label %"i2_1.head"
+i1_1.exit:
+  ret void
+i2_1.head:
+  %"i2_1" = load i64, ptr %"i2_1.slot"
+  %".13" = icmp slt i64 %"i2_1", 33
+  br i1 %".13", label %"i2_1.body", label %"i2_1.exit"
+i2_1.body:
+  %".15" = mul i64 %"i1_1", 33
+  %".16" = add i64 %".15", %"i2_1"
+  %".17" = getelementptr inbounds float, ptr %"X_02", i64 %".16"
+  %"X_T3_2" = load float, ptr %".17", align 4
+  %".19" = getelementptr inbounds float, ptr %"X_03", i64 %"i1_1"
+  %"X_T4" = load float, ptr %".19", align 4
+  %"X_T5_1" = fdiv float %"X_T3_2", %"X_T4"
+  %".22" = mul i64 %"i1_1", 33
+  %".23" = add i64 %".22", %"i2_1"
+  %".24" = getelementptr inbounds float, ptr %"X_T5", i64 %".23"
+  store float %"X_T5_1", ptr %".24", align 4
+  %".26" = add i64 %"i2_1", 1
+  store i64 %".26", ptr %"i2_1.slot"
+  br label %"i2_1.head"
+i2_1.exit:
+  %".29" = add i64 %"i1_1", 1
+  store i64 %".29", ptr %"i1_1.slot"
+  br label %"i1_1.head"
+}
+
+define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_T5", ptr noalias %"plaidc_status")
+{
+entry:
+  %"X_00" = alloca [8 x float], align 64
+  %"X_02" = alloca [264 x float], align 64
+  %"X_03" = alloca [8 x float], align 64
+  br label %"start"
+start:
+  ; the whole program
+  ; main
+  call void @"kernel_0"(ptr %"X_00", ptr %"X_I_0")
+  call void @"kernel_1"(ptr %"X_I_0", ptr %"X_00", ptr %"X_02")
+  call void @"kernel_3"(ptr %"X_03", ptr %"X_02")
+  call void @"kernel_4"(ptr %"X_02", ptr %"X_03", ptr %"X_T5")
+  ret void
+}
+
+declare float @"llvm.maximum.f32"(float %".1", float %".2")
+
+declare float @"expf"(float %".1") "vector-function-abi-variant"="_ZGV_LLVM_N4v_expf(_ZGVbN4v_expf),_ZGV_LLVM_N8v_expf(_ZGVdN8v_expf),_ZGV_LLVM_N16v_expf(_ZGVeN16v_expf)" memory(none) nounwind
+
+declare <4 x float> @"_ZGVbN4v_expf"(<4 x float> %".1")
+
+declare <8 x float> @"_ZGVdN8v_expf"(<8 x float> %".1")
+
+declare <16 x float> @"_ZGVeN16v_expf"(<16 x float> %".1")
+
+define void @"plaidc_entry"(ptr %".1")
+{
+entry:
+  %".3" = getelementptr inbounds ptr, ptr %".1", i64 0
+  %".4" = load ptr, ptr %".3"
+  %".5" = getelementptr inbounds ptr, ptr %".1", i64 1
+  %".6" = load ptr, ptr %".5"
+  %".7" = getelementptr inbounds ptr, ptr %".1", i64 2
+  %".8" = load ptr, ptr %".7"
+  call void @"plaidc_main"(ptr %".4", ptr %".6", ptr %".8")
+  ret void
+}
+
+@"llvm.compiler.used" = appending global [3 x ptr] [ptr @"_ZGVbN4v_expf", ptr @"_ZGVdN8v_expf", ptr @"_ZGVeN16v_expf"], section "llvm.metadata"

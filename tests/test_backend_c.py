@@ -1,0 +1,236 @@
+"""The C backend against the interpreter: every example program, every PlaidML dump (all
+stages) and every op-library program compiled with `-t c` and run on the same inputs.
+
+Op-library programs go through the target's pass pipeline first, as `plaidc run -t c` does;
+Stripe files are compiled as they are (each PlaidML dump is already one stage of a pipeline),
+and the final dumps and examples also after the target's pipeline.
+
+The helpers at the top are shared with `test_backend_llvm.py` (which runs the same programs on
+`-t llvm`). Op-library programs are also checked against their independent numpy references
+(`tests/oplib_reference.py`), with the manifest's tolerances.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.interp import program_io, run_program
+from plaidc.stripe.ir import Block, DType
+from plaidc.stripe.parser import parse_stripe
+from plaidc.targets import TargetConfig, load_target
+
+from .conftest import EXAMPLES, REFERENCE_DUMPS
+from .oplib_reference import REFERENCES, load_manifest, make_inputs
+
+STRIPE_FILES = {
+    **{f"{p.parent.parent.name}/{p.stem}": p for p in REFERENCE_DUMPS},
+    **{f"examples/{p.stem}": p for p in EXAMPLES.glob("*.stripe")},
+}
+MANIFEST = load_manifest()
+PROGRAMS = sorted(STRIPE_FILES) + [f"tile/{name}" for name in sorted(MANIFEST)]
+# Programs also run through the target pipeline (`+pipeline`); tile programs always are.
+PIPELINED = [
+    f"{p}+pipeline"
+    for p in sorted(STRIPE_FILES)
+    if p.endswith("15_prune_refs") or p.startswith("examples/")
+]
+
+
+@cache
+def load_program(program_id: str) -> Block:
+    """A test program by id: `<dump>/<stage>`, `examples/<name>` or `tile/<manifest entry>`."""
+    if program_id.startswith("tile/"):
+        from plaidc.tile import compile_tile
+
+        spec = MANIFEST[program_id.removeprefix("tile/")]
+        shapes = {name: (DType(i.dtype), i.shape) for name, i in spec.inputs.items()}
+        return compile_tile(
+            spec.path.read_text(), str(spec.path), dims=spec.defines, shapes=shapes
+        ).program
+    path = STRIPE_FILES[program_id]
+    return parse_stripe(path.read_text(), str(path))
+
+
+def program_inputs(program_id: str, program: Block) -> dict[str, np.ndarray]:
+    if program_id.startswith("tile/"):
+        return make_inputs(MANIFEST[program_id.removeprefix("tile/")])
+    return driver.random_inputs(program_io(program).inputs, seed=7)
+
+
+def compile_and_compare(
+    backend: str, program: Block, inputs: dict[str, np.ndarray], target: TargetConfig | None = None
+) -> dict[str, np.ndarray]:
+    """Run `program` on `backend` and on the interpreter; assert the outputs agree."""
+    cfg = target if target is not None else load_target(backend)
+    artifact = get_backend(backend).compile(program, cfg)
+    got = artifact.run(inputs)
+    want = run_program(program, inputs)
+    mismatches = driver.compare_outputs(want, got)
+    assert not mismatches, mismatches[0].message
+    for name, value in want.items():
+        assert got[name].dtype == value.dtype, f"{name}: dtype {got[name].dtype} != {value.dtype}"
+    return got
+
+
+def pipelined(program: Block, target: str) -> Block:
+    """`program` after the target's default pipeline (what `plaidc run -t <target>` runs)."""
+    steps = driver.resolve_steps(load_target(target).stage("default"))
+    return driver.run_pipeline(program, steps)
+
+
+def check_program(backend: str, program_id: str) -> None:
+    base = program_id.removesuffix("+pipeline")
+    program = load_program(base)
+    inputs = program_inputs(base, program)
+    if base.startswith("tile/") or program_id.endswith("+pipeline"):
+        program = pipelined(program, backend)
+    got = compile_and_compare(backend, program, inputs)
+    program_id = base
+    if program_id.startswith("tile/"):
+        name = program_id.removeprefix("tile/")
+        spec = MANIFEST[name]
+        for out, value in REFERENCES[name](inputs).items():
+            np.testing.assert_allclose(
+                got[out].astype(np.float64),
+                value.astype(np.float64),
+                rtol=spec.rtol,
+                atol=spec.atol,
+                err_msg=f"{name}: output {out} differs from the numpy reference",
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Differential tests
+
+
+@pytest.mark.parametrize("program_id", PROGRAMS + PIPELINED)
+def test_c_matches_interpreter(program_id: str) -> None:
+    check_program("c", program_id)
+
+
+def test_every_program_is_covered() -> None:
+    """No dump stage, example or op-library entry is silently left out."""
+    assert len(REFERENCE_DUMPS) >= 5 * 14
+    assert {"examples/fig5a", "examples/fig5b"} <= set(PROGRAMS)
+    assert len([p for p in PROGRAMS if p.startswith("tile/")]) == len(MANIFEST)
+
+
+def tiled_matmul(
+    m: int, n: int, k: int, mt: int, kt: int, dtype: str = "fp32", swap: bool = False
+) -> str:
+    """A matmul in PlaidML's final form: `#cpu_thread` over `mt` row tiles, a k-tile block of
+    `kt`, and a `#mac_inner` stencil block (`swap` loads and multiplies B before A)."""
+    rows, depth = m // mt, k // kt
+    loads = ["$b = load(B)", "$a = load(A)"] if swap else ["$a = load(A)", "$b = load(B)"]
+    product = "$c = mul($b, $a)" if swap else "$c = mul($a, $b)"
+    body = "\n".join(
+        f"          {i}: {s}" for i, s in enumerate([*loads, product, "C = store($c)"])
+    )
+    return f"""0: #program
+block []:1 (
+    #user none new@0x00000000 A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
+    #user none new@0x00000000 B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
+    #user none new@0x00000000 C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
+) {{
+  0: #main
+  block []:1 (
+      in A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
+      in B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
+      out C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
+  ) {{
+    0: #cpu_thread #kernel
+    block [mt:{mt}] (
+        in A[{rows}*mt, 0] {dtype}:I({rows}, {k}):({k}, 1):1 B
+        in B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
+        out C[{rows}*mt, 0]:add {dtype}:I({rows}, {n}):({n}, 1):1 B
+    ) {{
+      0: block [ko:{kt}] (
+          in A[0, {depth}*ko] {dtype}:I({rows}, {depth}):({k}, 1):1 B
+          in B[{depth}*ko, 0] {dtype}:I({depth}, {n}):({n}, 1):1 B
+          out C[0, 0]:add {dtype}:I({rows}, {n}):({n}, 1):1 B
+      ) {{
+        0: #mac_inner
+        block [k:{depth}, m:{rows}, n:{n}] (
+            in A[m, k] {dtype}:I(1, 1):({k}, 1):1 B
+            in B[k, n] {dtype}:I(1, 1):({n}, 1):1 B
+            out C[m, n]:add {dtype}:I(1, 1):({n}, 1):1 B
+        ) {{
+{body}
+        }}
+      }}
+    }}
+  }}
+}}
+"""
+
+
+# Sizes that exercise every path of the micro-kernel: full and partial register blocks and
+# panels, packing on and off, the k loop split over tiles (accumulate) or not (overwrite).
+GEMM_CASES = [
+    (64, 64, 32, 2, 2, "fp32"),
+    (37, 50, 19, 1, 1, "fp32"),
+    (16, 96, 8, 2, 1, "fp32"),
+    (8, 7, 3, 1, 3, "fp32"),
+    (5, 33, 12, 1, 2, "fp64"),
+    (24, 40, 16, 3, 4, "fp64"),
+]
+
+
+@pytest.mark.parametrize("case", GEMM_CASES, ids=lambda c: "x".join(map(str, c)))
+def test_c_gemm_micro_kernel(case: tuple[int, int, int, int, int, str]) -> None:
+    m, n, k, mt, kt, dtype = case
+    program = parse_stripe(tiled_matmul(m, n, k, mt, kt, dtype), "tiled.stripe")
+    inputs = driver.random_inputs(program_io(program).inputs, seed=1)
+    artifact = get_backend("c").compile(program, load_target("c"))
+    assert "micro-kernel" in artifact.source, "the #mac_inner block should use the micro-kernel"
+    got = artifact.run(inputs)
+    np.testing.assert_allclose(got["C"], inputs["A"] @ inputs["B"], rtol=1e-4, atol=1e-4)
+    compile_and_compare("c", program, inputs)
+
+
+def test_c_gemm_operands_in_either_order() -> None:
+    program = parse_stripe(tiled_matmul(12, 20, 9, 1, 1, swap=True), "swap.stripe")
+    inputs = driver.random_inputs(program_io(program).inputs, seed=2)
+    artifact = get_backend("c").compile(program, load_target("c"))
+    assert "micro-kernel" in artifact.source
+    compile_and_compare("c", program, inputs)
+
+
+def test_c_gemm_transposed_operand() -> None:
+    """`C[m, n] += A[m, k] * B[n, k]`: B's columns are not contiguous, so it is packed."""
+    text = tiled_matmul(16, 40, 24, 1, 1).replace(
+        "in B[k, n] fp32:I(1, 1):(40, 1)", "in B[n, k] fp32:I(1, 1):(24, 1)"
+    )
+    text = text.replace("B[0, 0] fp32:I(24, 40):(40, 1)", "B[0, 0] fp32:I(40, 24):(24, 1)")
+    text = text.replace("in B[0, 0] fp32:I(24, 40)", "in B[0, 0] fp32:I(40, 24)")
+    program = parse_stripe(text, "nt.stripe")
+    inputs = driver.random_inputs(program_io(program).inputs, seed=3)
+    artifact = get_backend("c").compile(program, load_target("c"))
+    assert "micro-kernel" in artifact.source
+    got = compile_and_compare("c", program, inputs)
+    np.testing.assert_allclose(got["C"], inputs["A"] @ inputs["B"].T, rtol=1e-4, atol=1e-4)
+
+
+def test_c_source_is_deterministic() -> None:
+    program = load_program("conv_bias_relu/15_prune_refs")
+    first = get_backend("c").compile(program, load_target("c")).source
+    second = get_backend("c").compile(program, load_target("c")).source
+    assert first == second
+
+
+def test_c_parallel_loop_on_cpu_thread_blocks() -> None:
+    source = get_backend("c").compile(load_program("matmul/15_prune_refs"), load_target("c")).source
+    assert "#pragma omp parallel for" in source
+
+
+def test_c_save_library(tmp_path: Path) -> None:
+    artifact = get_backend("c").compile(load_program("softmax/15_prune_refs"), load_target("c"))
+    target = tmp_path / "softmax.so"
+    artifact.save_library(target)
+    assert target.read_bytes()[:4] == b"\x7fELF"
