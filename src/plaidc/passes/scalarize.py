@@ -35,8 +35,7 @@ from typing import Union
 
 import numpy as np
 
-from plaidc.interp.dtypes import Value, numpy_dtype
-from plaidc.interp.intrinsics import apply_intrinsic
+from plaidc.interp import Value, apply_intrinsic, numpy_dtype
 from plaidc.passes.registry import register
 from plaidc.passes.selection import map_all_blocks, rewrite_matching
 from plaidc.stripe.ir import (

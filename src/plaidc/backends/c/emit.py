@@ -17,7 +17,7 @@ import numpy as np
 from plaidc.backends.c import ast as c
 from plaidc.backends.c.helpers import Helpers, c_type, suffix
 from plaidc.backends.loopnest import plan as p
-from plaidc.interp.dtypes import numpy_dtype
+from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType
 
 # Element types whose arithmetic C performs in a wider type: results are cast back.

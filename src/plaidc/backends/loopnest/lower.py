@@ -65,9 +65,7 @@ from plaidc.backends.loopnest.scope import LoweringOptions, Scope, View
 from plaidc.backends.loopnest.simplify import simplify
 from plaidc.backends.loopnest.specials import lower_special
 from plaidc.diagnostics import CompileError, Diagnostic
-from plaidc.interp.dtypes import constant_value, numpy_dtype
-from plaidc.interp.frames import alloc_layout
-from plaidc.interp.program import program_io
+from plaidc.interp import alloc_layout, constant_value, numpy_dtype, program_io
 from plaidc.stripe.ir import (
     Affine,
     Block,

@@ -18,8 +18,7 @@ import numpy as np
 
 from plaidc.backends.loopnest.plan import FAILURES, Plan, ProgramBuffer
 from plaidc.diagnostics import CompileError, Diagnostic
-from plaidc.interp.dtypes import cast_to, numpy_dtype, poison_value
-from plaidc.interp.frames import element_offsets
+from plaidc.interp import cast_to, element_offsets, numpy_dtype, poison_value
 from plaidc.stripe.ir import DType, TensorShape
 
 Entry = Callable[[Any], None]

@@ -33,9 +33,7 @@ from plaidc.backends.loopnest.plan import (
     SUnary,
 )
 from plaidc.diagnostics import CompileError, Diagnostic, Span
-from plaidc.interp.dtypes import cast_to, numpy_dtype
-from plaidc.interp.errors import InterpError
-from plaidc.interp.intrinsics import apply_intrinsic
+from plaidc.interp import InterpError, apply_intrinsic, cast_to, numpy_dtype
 from plaidc.stripe.ir import DType
 
 _DTYPES = {numpy_dtype(d): d for d in DType if d is not DType.BF16}

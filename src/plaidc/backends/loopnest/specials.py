@@ -40,7 +40,7 @@ from plaidc.backends.loopnest.plan import (
 from plaidc.backends.loopnest.scalars import Runtime, literal, storage, store_value
 from plaidc.backends.loopnest.scope import Scope, View
 from plaidc.diagnostics import CompileError, Diagnostic
-from plaidc.interp.dtypes import numpy_dtype
+from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType, Special
 
 if TYPE_CHECKING:
