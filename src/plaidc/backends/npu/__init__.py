@@ -1,0 +1,131 @@
+"""The NPU backend (`-t npu`): Stripe -> CCE-like C -> the plaidc NPU simulator.
+
+    kernels   flatten the program into affine kernels over GM buffers (`kernels`)
+    lower     each kernel to pipe operations with exact footprints: the Cube for contractions
+              (`cube`), the vector unit for everything else (`vector`, `valops`, `moves`)
+    sync      a set_flag/wait_flag on every cross-pipe dependence (`sync`)
+    emit      CCE-like C against plaidc_npu.h (`emit`, `clib`)
+    run       compile with the system C compiler against the simulator, run, report
+
+Correctness never depends on the pass pipeline: the backend tiles, places and synchronises
+whatever Stripe it is given, choosing every on-chip address within the capacities of the target
+config's `[hardware]` table. What the NPU cannot do (an intrinsic outside the vector ISA, a type
+without lanes, a data-dependent access) is a CompileError naming it. `[codegen]` keys: see
+`context.Options`.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from plaidc.backends.npu.context import Context, Options
+from plaidc.backends.npu.cube import epilogue_for, lower_contraction
+from plaidc.backends.npu.emit import ENTRY, emit_kernel
+from plaidc.backends.npu.kernels import Buffer, Kernel, lower_program
+from plaidc.backends.npu.ops import Op, comment
+from plaidc.backends.npu.sync import insert_sync
+from plaidc.backends.npu.vector import lower_kernel
+from plaidc.backends.npu_sim import NpuKernel, NpuMachine, NpuReport, compile_kernel
+from plaidc.interp import cast_to, element_offsets, numpy_dtype, poison_value
+from plaidc.stripe.ir import Block
+from plaidc.targets import TargetConfig
+
+
+@dataclass
+class NpuArtifact:
+    """A compiled program: the CCE-like C, its simulator library, the report of the last run."""
+
+    source: str
+    kernel: NpuKernel
+    machine: NpuMachine
+    buffers: dict[str, Buffer]
+    storage: dict[str, np.dtype]
+    c_names: dict[str, str]
+    last_report: NpuReport | None = field(default=None)
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        arrays = {}
+        for name, buf in self.buffers.items():
+            flat = np.full(max(buf.extent, 1), _poison(buf), dtype=self.storage[name])
+            if buf.is_input:
+                values = cast_to(np.asarray(inputs[name]), buf.dtype).reshape(-1)
+                flat[buf.origin + element_offsets(buf.shape)] = values
+            arrays[self.c_names[name]] = flat
+        result = self.kernel.run(arrays, self.machine)
+        self.last_report = result.report
+        outputs = {}
+        for name, buf in self.buffers.items():
+            if buf.is_output:
+                flat = result.buffers[self.c_names[name]][buf.origin + element_offsets(buf.shape)]
+                outputs[name] = flat.reshape(buf.shape.sizes).astype(numpy_dtype(buf.dtype))
+        return outputs
+
+    def report(self) -> str | None:
+        return self.last_report.render() if self.last_report is not None else None
+
+    def save_library(self, path: Path) -> None:
+        shutil.copyfile(self.kernel.library, path)
+
+
+def _poison(buf: Buffer) -> object:
+    value = poison_value(buf.dtype)
+    return int(value) if isinstance(value, bool) else value
+
+
+# The kernel only drives the simulator (which is built with -O2): optimising its long,
+# straight-line body costs seconds of compile time and gains nothing.
+KERNEL_CFLAGS = ("-std=c11", "-O0", "-Wall", "-Werror")
+
+
+def build(source: str, params: list[str]) -> NpuKernel:
+    """Compile CCE-like C (the backend's `source`) against the simulator."""
+    return compile_kernel(source, ENTRY, params, filename="kernel.cce.c", cflags=KERNEL_CFLAGS)
+
+
+def _title(kernel: Kernel) -> str:
+    return f"{kernel.name}: {kernel.comment}" if kernel.comment else kernel.name
+
+
+class NpuBackend:
+    name = "npu"
+
+    def compile(self, program: Block, target: TargetConfig) -> NpuArtifact:
+        machine = NpuMachine.from_hardware(target.hardware)
+        options = Options.from_codegen(dict(target.codegen))
+        kernels = lower_program(program)
+        ctx = Context(machine, kernels.buffers, options)
+        ops: list[Op] = []
+        readers = Counter(
+            name for k in kernels.kernels for name in {ld.access.buffer for ld in k.loads()}
+        )
+        todo = list(kernels.kernels)
+        while todo:
+            kernel = todo.pop(0)
+            title = _title(kernel)
+            # A contraction followed by an elementwise kernel on its result: both on one
+            # tile, the result staying in UB (the epilogue runs on the vector unit).
+            written = kernel.stores()[0].access.buffer if kernel.stores() else ""
+            fused = epilogue_for(ctx, kernel, todo[0], readers[written]) if todo else None
+            cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
+            if cube is not None and fused is not None:
+                todo.pop(0)
+                title += f", then {_title(fused.kernel)} on its result in UB"
+            else:
+                cube = lower_contraction(ctx, kernel)
+            unit = "the Cube" if cube is not None else "the vector unit"
+            ops.append(comment(f"{title} -- on {unit}"))
+            ops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
+        source = emit_kernel(ctx, insert_sync(ops), f"{program.name or 'program'} on the NPU")
+        names = sorted(kernels.buffers)
+        library = build(source, [ctx.gm_names[n] for n in names])
+        storage = {n: numpy_dtype(ctx.storage[n]) for n in names}
+        return NpuArtifact(source, library, machine, kernels.buffers, storage, ctx.gm_names)
+
+
+BACKEND = NpuBackend()

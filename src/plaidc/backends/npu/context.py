@@ -1,0 +1,163 @@
+"""Per-compilation state of the NPU backend (no globals): the machine, the program's GM
+buffers and their C names, the options from `[codegen]`, and what the emitted C needs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from plaidc.backends.c import ast as c
+from plaidc.backends.npu.kernels import Buffer, error
+from plaidc.backends.npu.moves import Mover
+from plaidc.backends.npu.ops import Arena, Buf, Op, Region, call, lit
+from plaidc.backends.npu.vtypes import storage_dtype
+from plaidc.backends.npu_sim import NpuMachine
+from plaidc.stripe.ir import DType
+
+# Identifiers the generated C (or plaidc_npu.h) already uses; a buffer named so gets a prefix.
+_RESERVED = {
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "half",
+    "mad",
+    "lo",
+    "hi",
+    "w",
+    "w1",
+    "block_idx",
+    "block_num",
+    "int64_t",
+    "int32_t",
+    "uint8_t",
+    "uint64_t",
+    "NAN",
+    "INFINITY",
+}
+
+
+def c_param_name(name: str) -> str:
+    """A C identifier for a GM buffer: its own name when that is safe."""
+    ident = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    unsafe = (
+        not re.match(r"[A-Za-z]", ident)
+        or ident in _RESERVED
+        or ident.startswith(("i_", "plaidc", "PLAIDC", "PIPE_", "EVENT_", "CC_MODE"))
+        or ident.endswith("_BASE")
+        or re.fullmatch(r"v[a-z_0-9]+|copy_.*|load_.*|set_.*|wait_.*|pipe_.*", ident) is not None
+    )
+    return f"buf_{ident}" if unsafe else ident
+
+
+@dataclass(frozen=True)
+class Options:
+    """`[codegen]` settings of the npu target (see npu.toml)."""
+
+    # How fp32 contractions use the Cube: "split" (fp16 hi/lo parts, 3 mads), "vector" (no Cube).
+    fp32_contraction: str = "split"
+    # fp16 contractions on the Cube ("cube") or the vector unit ("vector").
+    fp16_contraction: str = "cube"
+    # Tiles of one kernel at most (each is unrolled into the kernel).
+    max_tiles: int = 4096
+    # Fraction of a buffer one tile may use: 2 = half (double buffering), 1 = all.
+    buffering: int = 2
+
+    @staticmethod
+    def from_codegen(codegen: dict[str, Any]) -> Options:
+        known = {f for f in Options.__dataclass_fields__}
+        unknown = sorted(set(codegen) - known)
+        if unknown:
+            raise error(f"[codegen] of the npu target: unknown key(s) {unknown}")
+        opts = Options(**codegen)
+        if opts.fp32_contraction not in ("split", "vector"):
+            raise error('[codegen] fp32_contraction must be "split" or "vector"')
+        if opts.fp16_contraction not in ("cube", "vector"):
+            raise error('[codegen] fp16_contraction must be "cube" or "vector"')
+        if opts.buffering not in (1, 2) or opts.max_tiles < 1:
+            raise error("[codegen] buffering must be 1 or 2 and max_tiles positive")
+        return opts
+
+
+@dataclass
+class Context:
+    machine: NpuMachine
+    buffers: dict[str, Buffer]
+    options: Options
+    used: set[tuple[str, DType]] = field(default_factory=set)
+    tiles: int = 0
+
+    def __post_init__(self) -> None:
+        self.storage = {name: storage_dtype(buf) for name, buf in self.buffers.items()}
+        self.gm_names = {name: c_param_name(name) for name in self.buffers}
+        self.mover = Mover(self.machine.vector_repeat_bytes, self.used)
+
+    @property
+    def repeat_bytes(self) -> int:
+        return self.machine.vector_repeat_bytes
+
+    def arena(self, mem: str, parity: int | None = None) -> Arena:
+        """The window of `mem` the next tile allocates from: halves alternate between tiles
+        (double buffering) when `buffering` is 2 (`parity` overrides the tile count)."""
+        m = self.machine
+        size, align = {
+            "UB": (m.ub_bytes, m.ub_align),
+            "L1": (m.l1_bytes, m.l1_align),
+            "L0A": (m.l0a_bytes, m.l0ab_align),
+            "L0B": (m.l0b_bytes, m.l0ab_align),
+            "L0C": (m.l0c_bytes, m.l0c_align),
+        }[mem]
+        part = size // self.options.buffering // align * align
+        base = part * ((self.tiles if parity is None else parity) % self.options.buffering)
+        return Arena(mem, base, part, align)
+
+    def gm(self, name: str, element: int) -> c.Expr:
+        ident = c.Ident(self.gm_names[name])
+        return ident if element == 0 else c.Binary("+", ident, lit(element))
+
+    def dma(self, direction: str, name: str, first: int, count: int, buf: Buf) -> Op:
+        """GM elements `[first, first + count)` of buffer `name` to (`in`) or from (`out`) a
+        buffer in UB or L1, as whole 32-B blocks (`first` lies on a block)."""
+        dtype = self.storage[name]
+        size = dtype.byte_size
+        blocks = -(-count * size // 32)
+        gm_region = Region(f"GM:{name}", first * size, first * size + blocks * 32)
+        local = Region(buf.mem, buf.offset, buf.offset + blocks * 32)
+        gm = self.gm(name, first)
+        if direction == "in":
+            intr = "copy_gm_to_ubuf" if buf.mem == "UB" else "copy_gm_to_cbuf"
+            stmt = call(intr, buf.ptr(dtype), gm, 0, 1, blocks, 0, 0)
+            return Op("PIPE_MTE2", (stmt,), (gm_region,), (local,), f"load {name}")
+        stmt = call("copy_ubuf_to_gm", gm, buf.ptr(dtype), 0, 1, blocks, 0, 0)
+        return Op("PIPE_MTE3", (stmt,), (local,), (gm_region,), f"store {name}")

@@ -1,0 +1,41 @@
+"""Printing the kernel: CCE-like C through the shared C syntax tree.
+
+The kernel is one function taking every program buffer as a `__gm__` pointer (sorted by name),
+whose body is the synced op list: for each op its waits, its instructions and the flags it
+sets, ending with `pipe_barrier(PIPE_ALL)`. The helpers it calls (`clib`) come first.
+"""
+
+from __future__ import annotations
+
+from plaidc.backends.c import ast as c
+from plaidc.backends.npu.clib import library
+from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.ops import C_TYPES, call
+from plaidc.backends.npu.sync import Flag, Synced
+
+ENTRY = "plaidc_kernel"
+
+
+def _flag(kind: str, flag: Flag) -> c.Stmt:
+    return call(kind, flag.src, flag.dst, f"EVENT_ID{flag.event}")
+
+
+def emit_kernel(ctx: Context, synced: Synced, title: str) -> str:
+    """The C source of the whole program."""
+    body: list[c.Stmt] = []
+    for op, waits, sets in zip(synced.ops, synced.waits_before, synced.sets_after, strict=True):
+        body.extend(_flag("wait_flag", f) for f in waits)
+        body.extend(op.stmts)
+        body.extend(_flag("set_flag", f) for f in sets)
+    body.append(call("pipe_barrier", "PIPE_ALL"))
+    if ctx.machine.cores > 1:
+        # Cores share GM and nothing orders them, so kernels that depend on each other cannot
+        # be spread over cores: one core runs the whole program.
+        body = [c.If(c.Binary("==", c.Ident("block_idx"), c.Literal("0")), tuple(body))]
+    params = tuple(
+        c.Param(f"__gm__ {C_TYPES[ctx.storage[name]]} *", ctx.gm_names[name])
+        for name in sorted(ctx.buffers)
+    )
+    func = c.FunctionDef("void", ENTRY, params, tuple(body), static=False, comment=title)
+    head = '#include "plaidc_npu.h"\n#include <math.h>\n\n'
+    return head + library(ctx.used, ctx.repeat_bytes) + "\n" + c.print_c(c.TranslationUnit((func,)))

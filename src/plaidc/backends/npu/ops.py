@@ -1,0 +1,159 @@
+"""The backend's machine-level program: pipe operations with exact memory footprints.
+
+The code generators produce a straight-line list of `Op`s. Each runs on one pipe and holds the C
+statements that issue its instructions (possibly a loop of instructions, all on that pipe) and
+the byte ranges it may read and write in each memory (`Region`s: a superset of what its
+instructions touch). Nothing else orders pipes, so `sync.insert_sync` can derive every
+set_flag/wait_flag from these footprints alone.
+
+On-chip addresses come from `Arena`s: first-fit allocation inside a window of a memory, aligned
+as the machine requires; running out is `OutOfMemory`, which the tile planner catches to try a
+smaller tile. No size is hard-coded: capacities and alignments come from the target config's
+`[hardware]` table (`NpuMachine`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from plaidc.backends.c import ast as c
+from plaidc.stripe.ir import DType
+
+PIPES = ("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3")
+
+# C element types and helper suffixes of the lane types.
+C_TYPES = {DType.FP16: "half", DType.FP32: "float", DType.I32: "int32_t"}
+SUFFIX = {DType.FP16: "f16", DType.FP32: "f32", DType.I32: "s32"}
+# The ISA's units (plaidc_npu.h): DMA bursts and vector strides count 32-B blocks; one vector
+# instruction runs at most 255 repeats. (A repeat's size is the machine's vector_repeat_bytes.)
+BLOCK = 32
+MAX_REPEAT = 255
+
+
+def elems_per_block(dtype: DType) -> int:
+    return BLOCK // dtype.byte_size
+
+
+def round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+@dataclass(frozen=True)
+class Region:
+    """Bytes `[lo, hi)` of a memory: `UB`, `L1`, `L0A`, `L0B`, `L0C`, or `GM:<buffer>`."""
+
+    mem: str
+    lo: int
+    hi: int
+
+    def overlaps(self, other: Region) -> bool:
+        return self.mem == other.mem and self.lo < other.hi and other.lo < self.hi
+
+
+@dataclass(frozen=True)
+class Op:
+    """Instructions of one pipe and the memory they may read and write."""
+
+    pipe: str
+    stmts: tuple[c.Stmt, ...]
+    reads: tuple[Region, ...] = ()
+    writes: tuple[Region, ...] = ()
+    note: str = ""
+
+
+def comment(text: str) -> Op:
+    """An op holding only a comment (no pipe, no memory)."""
+    return Op("", (c.Comment(text),))
+
+
+class OutOfMemory(Exception):
+    """An arena cannot hold a requested buffer."""
+
+
+@dataclass(frozen=True)
+class Buf:
+    """An on-chip buffer: `size` bytes at byte `offset` of memory `mem`."""
+
+    mem: str
+    offset: int
+    size: int
+
+    def region(self, lo: int = 0, hi: int | None = None) -> Region:
+        return Region(self.mem, self.offset + lo, self.offset + (self.size if hi is None else hi))
+
+    def ptr(self, dtype: DType | str, byte_offset: int = 0) -> c.Expr:
+        """`(__ubuf__ float *)(UB_BASE + 0x100)`, as a C expression."""
+        ctype = C_TYPES[dtype] if isinstance(dtype, DType) else dtype
+        qual = {"UB": "__ubuf__", "L1": "__cbuf__", "L0A": "__ca__", "L0B": "__cb__"}.get(
+            self.mem, "__cc__"
+        )
+        base = {"UB": "UB_BASE", "L1": "L1_BASE", "L0A": "L0A_BASE", "L0B": "L0B_BASE"}.get(
+            self.mem, "L0C_BASE"
+        )
+        addr = c.Binary("+", c.Ident(base), c.Literal(hex(self.offset + byte_offset)))
+        return c.Cast(f"{qual} {ctype} *", addr)
+
+
+class Arena:
+    """First-fit allocation in bytes `[base, base + size)` of memory `mem`."""
+
+    def __init__(self, mem: str, base: int, size: int, align: int) -> None:
+        self.mem, self.base, self.size, self.align = mem, base, size, align
+        self.free: list[tuple[int, int]] = [(base, base + size)]
+        self.peak = 0
+
+    def alloc(self, nbytes: int, what: str = "") -> Buf:
+        need = round_up(max(nbytes, 1), self.align)
+        for k, (lo, hi) in enumerate(self.free):
+            if hi - lo >= need:
+                self.free[k] = (lo + need, hi)
+                if self.free[k][0] == hi:
+                    del self.free[k]
+                self.peak = max(self.peak, lo + need - self.base)
+                return Buf(self.mem, lo, need)
+        raise OutOfMemory(f"{self.mem}: no room for {need} bytes ({what})")
+
+    def release(self, buf: Buf) -> None:
+        self.free.append((buf.offset, buf.offset + buf.size))
+        self.free.sort()
+        merged: list[tuple[int, int]] = []
+        for lo, hi in self.free:
+            if merged and merged[-1][1] == lo:
+                merged[-1] = (merged[-1][0], hi)
+            else:
+                merged.append((lo, hi))
+        self.free = merged
+
+
+# --------------------------------------------------------------------------------------------
+# C building blocks
+
+
+def lit(value: int) -> c.Expr:
+    return c.Literal(str(value)) if value >= 0 else c.Unary("-", c.Literal(str(-value)))
+
+
+def call(name: str, *args: c.Expr | int | str) -> c.Stmt:
+    """`name(args);` with ints printed as literals and strs as identifiers."""
+    exprs = [
+        lit(a) if isinstance(a, int) else c.Ident(a) if isinstance(a, str) else a for a in args
+    ]
+    return c.ExprStmt(c.CallExpr(name, tuple(exprs)))
+
+
+def scalar_literal(value: float | int, dtype: DType) -> c.Expr:
+    """A C literal holding exactly `value` (already rounded to `dtype` by the caller)."""
+    if dtype is DType.I32:
+        return lit(int(value))
+    number = float(value)
+    if number != number:
+        return c.Literal("NAN")
+    if number in (float("inf"), float("-inf")):
+        return c.Literal("INFINITY" if number > 0 else "-INFINITY")
+    if number == int(number) and abs(number) < 2**53:
+        text = f"{int(number)}.0"
+        if number == 0 and str(number).startswith("-"):
+            text = "-0.0"
+    else:
+        text = number.hex()  # C99 hex float literal: exact
+    return c.Literal(text)

@@ -1,0 +1,196 @@
+"""GM windows in UB: reading a tile's inputs, moving them into layouts, writing its outputs.
+
+Shared by the vector and the Cube lowering. A *window* is the part of a GM buffer one tile
+touches, as DMA moves it: whole 32-B blocks, in `rows` bursts of `width` elements whose GM
+starts are `stride` elements apart (one burst when that is smallest). Its extent comes from the
+exact bounds (isl) of the tile's accesses: the terms of an access whose coefficients are
+multiples of the stride pick the row, the others must stay inside one row. So a column block of
+a row-major matrix is `rows x width`, not every row in full, and the UB position of an element
+stays affine in the tile's indices (`Window.to_ub`).
+
+`write_window` stores a tile's values into a buffer: straight from the value when the value
+already is the window, otherwise through a staging window, first read from GM when the tile
+writes only some of its elements so that the others (written by other tiles or kernels) survive
+the whole-block write back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.moves import Placement, Space, choose_path
+from plaidc.backends.npu.ops import Arena, Buf, Op, Region, call, elems_per_block, round_up
+from plaidc.stripe.ir import Affine
+
+MAX_BURSTS = 4095  # nBurst's field width (plaidc_npu.h)
+
+
+@dataclass(frozen=True)
+class Window:
+    """GM elements `first + r * stride + [0, width)` for `r < rows`, kept in UB as rows of
+    `width` elements (`rows == 1`: one contiguous range)."""
+
+    name: str
+    first: int
+    rows: int
+    stride: int
+    width: int
+
+    @property
+    def elements(self) -> int:
+        return self.rows * self.width
+
+    def to_ub(self, access: Affine) -> Affine:
+        """The UB position (in the window) of the element `access` names."""
+        rel = access - self.first
+        if self.rows == 1:
+            return rel
+        pos = Affine.const_(rel.const // self.stride * self.width + rel.const % self.stride)
+        for name, coeff in rel.terms:
+            step = coeff // self.stride * self.width if coeff % self.stride == 0 else coeff
+            pos = pos + Affine.var(name, step)
+        return pos
+
+
+def _bounds(space: Space, aff: Affine) -> tuple[int, int]:
+    found = space.bounds(aff)
+    assert found is not None, "bounds of an empty tile"
+    return found
+
+
+def _strided(
+    space: Space, accesses: list[Affine], stride: int, g: int, first: int
+) -> tuple[int, int] | None:
+    """`(rows, width)` of a window with this row stride, or None when an access leaves a row."""
+    rows, width = 0, 0
+    for access in accesses:
+        rel = access - first
+        row_part = Affine(tuple(t for t in rel.terms if t[1] % stride == 0), 0)
+        col_part = Affine(tuple(t for t in rel.terms if t[1] % stride != 0), rel.const % stride)
+        col_lo, col_hi = _bounds(space, col_part) if col_part.terms else (col_part.const,) * 2
+        if col_lo < 0 or col_hi >= stride:
+            return None
+        base = rel.const - rel.const % stride
+        row_lo, row_hi = _bounds(space, row_part + base) if row_part.terms else (base, base)
+        if row_lo < 0:
+            return None
+        rows = max(rows, row_hi // stride + 1)
+        width = max(width, col_hi + 1)
+    width = round_up(width, g)
+    return (rows, width) if width <= stride else None
+
+
+@dataclass
+class Tiler:
+    """What one tile emits into: the context, its UB arena and its op list."""
+
+    ctx: Context
+    arena: Arena
+    ops: list[Op]
+
+    def window(self, space: Space, name: str, accesses: list[Affine]) -> Window:
+        """The smallest window of buffer `name` holding every element `accesses` reach on the
+        tile's points."""
+        accesses = [space.fold(a) for a in accesses]
+        lo, hi = _bounds(space, accesses[0])
+        for access in accesses[1:]:
+            more = _bounds(space, access)
+            lo, hi = min(lo, more[0]), max(hi, more[1])
+        size = self.ctx.storage[name].byte_size
+        g = elems_per_block(self.ctx.storage[name])
+        first = max(lo, 0) // g * g
+        end = min(round_up(hi + 1, g), round_up(self.ctx.buffers[name].extent, g))
+        best = Window(name, first, 1, end - first, end - first)
+        strides = {abs(k) for a in accesses for _, k in a.terms if abs(k) * size % 32 == 0}
+        for stride in sorted(strides):
+            shape = _strided(space, accesses, stride, g, first)
+            if shape is None or not 1 < shape[0] <= MAX_BURSTS:
+                continue
+            last = first + (shape[0] - 1) * stride + shape[1]
+            if shape[0] * shape[1] < best.elements and last <= round_up(
+                self.ctx.buffers[name].extent, g
+            ):
+                best = Window(name, first, shape[0], stride, shape[1])
+        return best
+
+    def dma(self, direction: str, window: Window, buf: Buf) -> Op:
+        """The window between GM and `buf` (UB or L1), in bursts."""
+        if window.rows == 1:
+            return self.ctx.dma(direction, window.name, window.first, window.width, buf)
+        dtype = self.ctx.storage[window.name]
+        size, g = dtype.byte_size, elems_per_block(dtype)
+        blocks, gap = window.width // g, (window.stride - window.width) // g
+        gm = self.ctx.gm(window.name, window.first)
+        lo = window.first * size
+        hi = (window.first + (window.rows - 1) * window.stride + window.width) * size
+        gm_region = Region(f"GM:{window.name}", lo, hi)
+        local = Region(buf.mem, buf.offset, buf.offset + window.elements * size)
+        if direction == "in":
+            intr = "copy_gm_to_ubuf" if buf.mem == "UB" else "copy_gm_to_cbuf"
+            stmt = call(intr, buf.ptr(dtype), gm, 0, window.rows, blocks, gap, 0)
+            return Op("PIPE_MTE2", (stmt,), (gm_region,), (local,), f"load {window.name}")
+        stmt = call("copy_ubuf_to_gm", gm, buf.ptr(dtype), 0, window.rows, blocks, 0, gap)
+        return Op("PIPE_MTE3", (stmt,), (local,), (gm_region,), f"store {window.name}")
+
+    def read_window(self, window: Window, room: int = 0) -> Buf:
+        """The window in a new UB buffer of at least `room` elements."""
+        size = self.ctx.storage[window.name].byte_size
+        buf = self.arena.alloc(max(window.elements, room) * size, f"window {window.name}")
+        self.ops.append(self.dma("in", window, buf))
+        return buf
+
+    def move(
+        self,
+        space: Space,
+        run: str | None,
+        dst: Placement,
+        src: Placement,
+        window: tuple[int, int],
+        keep: bool,
+        note: str,
+    ) -> None:
+        """`moves.Mover.move` with a scratch from this tile's arena when it needs one."""
+        scratch = None
+        if choose_path(space, run, dst.pos, src.pos, dst.dtype) == "spread":
+            g = elems_per_block(dst.dtype)
+            cap = max(g, self.arena.size // 8 // 32 // g * g)
+            per_pass = min(round_up(window[1] - window[0], g), cap)
+            scratch = self.arena.alloc(per_pass * 32, "move scratch")
+        self.ops.append(
+            self.ctx.mover.move(
+                space, run, dst, src, window=window, keep=keep, scratch=scratch, note=note
+            )
+        )
+        if scratch is not None:
+            self.arena.release(scratch)
+
+    def write_window(
+        self, space: Space, run: str | None, name: str, access: Affine, src: Placement
+    ) -> None:
+        """Store `src` (positions over `space`'s indices) into buffer `name` at `access`, for
+        every point of `space` (which has only the store's indices)."""
+        dtype = self.ctx.storage[name]
+        window = self.window(space, name, [access])
+        access = space.fold(access)
+        extent = self.ctx.buffers[name].extent
+        valid = window.elements
+        if window.rows == 1:  # the slot's padding after the last element needs no keeping
+            valid = min(window.width, extent - window.first)
+        covered = space.point_count() == valid
+        ub_pos = window.to_ub(access)
+        same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
+        if covered and same and ub_pos.const == src.pos.const == 0:
+            self.ops.append(self.dma("out", window, src.buf))  # the value is the window
+            return
+        staging = self.arena.alloc(window.elements * dtype.byte_size, f"window {name}")
+        if not covered:  # keep what other tiles and kernels wrote around this tile's elements
+            self.ops.append(self.dma("in", window, staging))
+        dst = Placement(staging, dtype, ub_pos)
+        self.move(space, run, dst, src, (0, window.elements), not covered, f"scatter {name}")
+        self.ops.append(self.dma("out", window, staging))
+
+
+def offset_buf(buf: Buf, byte_offset: int) -> Buf:
+    """The part of `buf` from `byte_offset` on, as a buffer of its own."""
+    return Buf(buf.mem, buf.offset + byte_offset, buf.size - byte_offset)

@@ -1,0 +1,521 @@
+"""Kernels on the vector unit: layouts, tiles, loads, the value DAG, reductions and stores.
+
+A kernel's indices split into *output* indices (those its store names) and *reduction* indices
+(the rest). One tile of the kernel is laid out in UB as rows: one row per output point
+(output indices row-major, in the store's order) holding that point's reduction points
+(row-major, padded to whole 32-B blocks); a kernel without reduction is one dense row-major
+array. For each tile:
+
+1. MTE2 brings the window of each input buffer the tile reads (its exact footprint, from isl,
+   rounded out to 32-B blocks) from GM into UB;
+2. each load becomes a layout vector: an *alias* of the window when the access is the layout
+   itself (elementwise code on same-shaped tensors moves nothing), otherwise a move (`moves`);
+3. the intrinsics run as whole-layout vector instructions (`valops`);
+4. a reduction fills the positions of non-existent points (constraints) with its identity and
+   reduces each row (`plaidc_r{add,max,min}`), giving one element per output point;
+5. the store writes the output window: straight from the value when it is the window itself,
+   otherwise through a staging window (read from GM first when the tile writes only part of
+   it, so bytes other kernels or tiles wrote survive), and MTE3 writes it back.
+
+Tiles cut the output indices (outermost first) so that one tile's buffers fit in its share of UB
+(half of it: the next tile's loads overlap this tile's compute); the first tiling whose every
+tile fits wins. Only when no such tiling exists is the reduction cut too: later parts combine
+their partial results with what the earlier ones stored.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import islpy as isl
+
+from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.kernels import KConst, Kernel, KLoad, KOp, KStore, error
+from plaidc.backends.npu.moves import Placement, Space
+from plaidc.backends.npu.ops import (
+    Arena,
+    Buf,
+    Op,
+    OutOfMemory,
+    call,
+    comment,
+    elems_per_block,
+    round_up,
+)
+from plaidc.backends.npu.staging import Tiler, Window, offset_buf
+from plaidc.backends.npu.valops import IntrinsicLowering, Val, ValueEmitter, cast_scalar
+from plaidc.backends.npu.vtypes import VType, infer
+from plaidc.stripe.ir import Affine, DType
+
+IDENTITY = {"add": 0.0, "max": float("-inf"), "min": float("inf")}
+FOLD = {"add": "vadd", "max": "vmax", "min": "vmin"}
+INT_IDENTITY = {"add": 0, "max": -(2**31), "min": 2**31 - 1}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a kernel maps onto the vector unit."""
+
+    out: tuple[str, ...]  # output indices, slowest first
+    red: tuple[str, ...]  # reduction indices, slowest first
+    agg: str  # "assign" or the reduction
+    align: int  # a padded row is a multiple of this many elements
+    types: dict[str, VType]
+
+
+def _injective(aff: Affine, ranges: dict[str, int]) -> bool:
+    """Whether distinct points of the box map to distinct values (mixed-radix strides)."""
+    span = 0
+    for name, coeff in sorted(aff.terms, key=lambda t: abs(t[1])):
+        if abs(coeff) <= span:
+            return False
+        span += abs(coeff) * (ranges[name] - 1)
+    return True
+
+
+def analyse(ctx: Context, kernel: Kernel) -> Plan | None:
+    """The kernel's plan, or None when it stores nothing."""
+    types = infer(kernel, ctx.buffers)
+    stores = kernel.stores()
+    if not stores:
+        return None
+    ranges = kernel.ranges
+    out_sets = {frozenset(s.access.offset.names()) for s in stores}
+    if len(out_sets) > 1:
+        raise error(f"{kernel.name}: stores over different index sets", kernel.span)
+    out_set = out_sets.pop()
+    red = tuple(v for v, _ in kernel.idxs if v not in out_set)
+    aggs = {s.agg for s in stores}
+    agg = aggs.pop() if len(aggs) == 1 else "mixed"
+    for store in stores:
+        if not _injective(store.access.offset, ranges):
+            raise error(
+                f"{kernel.name}: the store into '{store.access.buffer}' at "
+                f"[{store.access.offset}] sends several points to one element along a diagonal; "
+                "the NPU backend needs one output element per output point",
+                kernel.span,
+            )
+    if red:
+        if agg not in IDENTITY or len(stores) > 1:
+            raise error(
+                f"{kernel.name}: aggregation '{agg}' over {', '.join(red)} has no NPU vector "
+                "reduction (vcadd, vcmax, vcmin serve add, max, min of one output)",
+                kernel.span,
+            )
+        _check_fibers(kernel, red)
+    first = stores[0].access.offset
+    order = {v: k for k, (v, _) in enumerate(kernel.idxs)}
+    out = tuple(sorted(out_set, key=lambda v: (-abs(first.coeff(v)), order[v])))
+    loads = kernel.loads()
+    key = loads[0].access.offset if loads else Affine()
+    red = tuple(sorted(red, key=lambda v: (-abs(key.coeff(v)), order[v])))
+    dtypes = {t.dtype for t in types.values() if t.dtype is not None}
+    dtypes |= {ctx.storage[s.access.buffer] for s in kernel.body if isinstance(s, (KLoad, KStore))}
+    align = max(elems_per_block(d) for d in dtypes) if dtypes else 8
+    return Plan(out, red, agg, align, types)
+
+
+def _check_fibers(kernel: Kernel, red: tuple[str, ...]) -> None:
+    """Every output point that passes the constraints on output indices alone must have a
+    contributing point (else it would be written with the reduction's identity)."""
+    mixed = [a for a in kernel.constraints if any(v in red for v in a.names())]
+    if not mixed:
+        return
+    sizes = dict(kernel.idxs)
+    full = Space(sizes, kernel.constraints).domain()
+    outer = Space(sizes, tuple(a for a in kernel.constraints if a not in mixed)).domain()
+    positions = [k for k, (v, _) in enumerate(kernel.idxs) if v in red]
+
+    def project(s: isl.Set) -> isl.Set:
+        for pos in reversed(positions):
+            s = s.project_out(isl.dim_type.set, pos, 1)
+        return s
+
+    if not project(full).is_equal(project(outer)):
+        raise error(
+            f"{kernel.name}: some output elements have no contributing point under the "
+            "constraints; the NPU backend reduces every output point it writes",
+            kernel.span,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Tiles
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One tile: each index's origin and extent (output indices, then reduction indices)."""
+
+    starts: dict[str, int]
+    sizes: dict[str, int]
+    partial: bool = False  # a later part of a cut reduction: combine with the output so far
+
+    def local(self, aff: Affine) -> Affine:
+        return aff.substitute({v: Affine.var(v) + s for v, s in self.starts.items() if s})
+
+
+def _sizes_for(total: int, step: int) -> list[int]:
+    """Tile extents to try along one index, largest first, aligned to `step` where possible."""
+    sizes, t = [], total
+    while t > 1:
+        t //= 2
+        aligned = t // step * step
+        sizes.append(aligned if aligned >= step else t)
+    sizes.extend([step, 1])
+    return sorted({s for s in sizes if 1 <= s < total}, reverse=True)
+
+
+def var_tilings(
+    names: tuple[str, ...], ranges: dict[str, int], steps: dict[str, int], limit: int
+) -> list[list[dict[str, tuple[int, int]]]]:
+    """Tilings of the indices `names` (each a list of tiles `{index: (start, extent)}`), the
+    whole box first; the outermost index is cut first, in extents aligned to its step where
+    possible. Tilings of more than `limit` tiles are left out."""
+    result = [[{v: (0, ranges[v]) for v in names}]]
+    for k, var in enumerate(names):
+        for size in _sizes_for(ranges[var], steps[var]):
+            extents = {v: 1 for v in names[:k]} | {var: size}
+            extents |= {v: ranges[v] for v in names[k + 1 :]}
+            grids = [range(0, ranges[v], extents[v]) for v in names]
+            if math.prod(len(g) for g in grids) > limit:
+                continue
+            result.append(
+                [
+                    {v: (o, min(extents[v], ranges[v] - o)) for v, o in zip(names, at, strict=True)}
+                    for at in itertools.product(*grids)
+                ]
+            )
+    return result
+
+
+def tilings(plan: Plan, kernel: Kernel, ctx: Context) -> Iterator[list[Tile]]:
+    """Tilings of the kernel, fewest tiles first; the reduction is cut only when no tiling of
+    the output indices alone fits (then partial results are combined through the output)."""
+    ranges, limit = kernel.ranges, ctx.options.max_tiles
+    store = kernel.stores()[0]
+    g = elems_per_block(ctx.storage[store.access.buffer])
+    steps = {v: g // math.gcd(abs(store.access.offset.coeff(v)) or 1, g) for v in plan.out}
+    outs = var_tilings(plan.out, ranges, steps, limit)
+    reds = var_tilings(plan.red, ranges, dict.fromkeys(plan.red, plan.align), limit)
+    combos = sorted(
+        itertools.product(range(len(outs)), range(len(reds))),
+        key=lambda c: (c[1] > 0, len(outs[c[0]]) * len(reds[c[1]]), c),
+    )
+    for i, j in combos:
+        if len(outs[i]) * len(reds[j]) > limit:
+            continue
+        tiles = []
+        for out_tile in outs[i]:
+            for k, red_tile in enumerate(reds[j]):
+                both = out_tile | red_tile
+                starts = {v: s for v, (s, _) in both.items()}
+                sizes = {v: n for v, (_, n) in both.items()}
+                tiles.append(Tile(starts, sizes, partial=k > 0))
+        yield tiles
+
+
+def tile_comment(
+    k: int, count: int, starts: dict[str, int], sizes: dict[str, int], ranges: dict[str, int]
+) -> Op:
+    """`/* tile 2 of 4: m in [8, 16) */`, naming the indices the tiling cuts."""
+    cut = [v for v in sizes if sizes[v] < ranges[v]]
+    where = ", ".join(f"{v} in [{starts[v]}, {starts[v] + sizes[v]})" for v in cut)
+    return comment(f"tile {k + 1} of {count}: {where}")
+
+
+def lower_kernel(ctx: Context, kernel: Kernel) -> list[Op]:
+    """The ops computing `kernel` on the vector unit."""
+    plan = analyse(ctx, kernel)
+    if plan is None:
+        return []
+    for tiles in tilings(plan, kernel, ctx):
+        first = ctx.tiles
+        try:
+            ops: list[Op] = []
+            for k, tile in enumerate(tiles):
+                if len(tiles) > 1:
+                    ops.append(tile_comment(k, len(tiles), tile.starts, tile.sizes, kernel.ranges))
+                ops.extend(TileLowering(ctx, kernel, plan, tile).lower())
+                ctx.tiles += 1
+            return ops
+        except OutOfMemory:
+            ctx.tiles = first
+            continue
+    raise error(
+        f"{kernel.name}: even one output point's data does not fit in UB "
+        f"({ctx.machine.ub_bytes} bytes); its reduction is too long for this backend",
+        kernel.span,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# One tile
+
+
+class TileLowering:
+    """One tile of a kernel on the vector unit. `arena` is the UB it allocates from (a fresh
+    share by default); `bound` gives buffers whose loads are already in UB, in this tile's
+    layout (a fused producer's result)."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        kernel: Kernel,
+        plan: Plan,
+        tile: Tile,
+        arena: Arena | None = None,
+        bound: dict[str, Val] | None = None,
+    ) -> None:
+        self.ctx, self.kernel, self.plan, self.tile = ctx, kernel, plan, tile
+        order = [*plan.out, *plan.red]
+        cons = tuple(tile.local(a) for a in kernel.constraints)
+        self.space = Space({v: tile.sizes[v] for v in order}, cons)
+        self.arena: Arena = arena if arena is not None else ctx.arena("UB")
+        self.bound = bound if bound is not None else {}
+        self.ops: list[Op] = []
+        # Layout: rows of `row` elements, one per output point.
+        red_count = 1
+        for v in plan.red:
+            red_count *= tile.sizes[v]
+        self.row = round_up(red_count, plan.align) if plan.red else 1
+        self.rows = 1
+        for v in plan.out:
+            self.rows *= tile.sizes[v]
+        self.n = self.rows * self.row
+        self.pos = self._dense(plan.out, self.row) + self._dense(plan.red, 1)
+        self.out_pos = self._dense(plan.out, 1)
+        self.values = IntrinsicLowering(self.n, ctx.repeat_bytes, self.arena, self.ops, kernel.name)
+        self.tiler = Tiler(ctx, self.arena, self.ops)
+        self.windows: dict[str, tuple[Window, Buf]] = {}
+
+    def _dense(self, names: tuple[str, ...], unit: int) -> Affine:
+        pos, stride = Affine(), unit
+        for v in reversed(names):
+            pos = pos + Affine.var(v, stride)
+            stride *= self.tile.sizes[v]
+        return pos
+
+    def _run(self, names: tuple[str, ...]) -> str | None:
+        live = [v for v in names if self.tile.sizes[v] > 1]
+        return live[-1] if live else None
+
+    def lower(self) -> list[Op]:
+        if self.space.is_empty():
+            return []
+        body = self.kernel.body
+        last_use: dict[str, int] = {}
+        for k, stmt in enumerate(body):
+            for name in _uses(stmt):
+                last_use[name] = k
+        self._load_windows()
+        windows = {w for _, w in self.windows.values()}
+        vals: dict[str, Val] = {}
+        holders: dict[Buf, set[str]] = {}  # buffers this tile allocated for values
+        for k, stmt in enumerate(body):
+            defined: list[str] = []
+            if isinstance(stmt, KLoad):
+                vals[stmt.dst] = self._load(stmt)
+                defined.append(stmt.dst)
+            elif isinstance(stmt, KConst):
+                vals[stmt.dst] = Val("scalar", None, scalar=self.plan.types[stmt.dst].value)
+            elif isinstance(stmt, KOp):
+                vals[stmt.dst] = self._op(stmt, vals)
+                defined.append(stmt.dst)
+            else:
+                value = vals[stmt.src]
+                # The store may clobber the value's buffer if nothing reads it afterwards.
+                busy = any(
+                    last_use.get(name, -1) > k and vals[name].buf == value.buf for name in vals
+                )
+                self._store(stmt, value, busy)
+            for name in defined:
+                buf = vals[name].buf
+                if buf is not None and buf not in windows and not vals[name].const:
+                    holders.setdefault(buf, set()).add(name)
+            for name in {*_uses(stmt), *defined}:
+                if last_use.get(name, k) > k:
+                    continue
+                buf = vals[name].buf
+                if buf is not None and name in holders.get(buf, ()):
+                    holders[buf].discard(name)
+                    if not holders[buf]:
+                        del holders[buf]
+                        self.arena.release(buf)
+        return self.ops
+
+    # -- loads ----------------------------------------------------------------------------------
+
+    def _load_windows(self) -> None:
+        """One UB window per input buffer, with room for the layouts that alias it."""
+        by_buffer: dict[str, list[KLoad]] = {}
+        for load in self.kernel.loads():
+            if load.access.buffer not in self.bound:
+                by_buffer.setdefault(load.access.buffer, []).append(load)
+        for name, loads in by_buffer.items():
+            dtype = self.ctx.storage[name]
+            accesses = [self.tile.local(load.access.offset) for load in loads]
+            window = self.tiler.window(self.space, name, accesses)
+            room = 0
+            for load in loads:
+                delta = self._alias_offset(load, window, dtype)
+                if delta is not None:
+                    room = max(room, delta + self.values.vec_bytes(dtype) // dtype.byte_size)
+            self.windows[name] = (window, self.tiler.read_window(window, room))
+
+    def _alias_offset(self, load: KLoad, window: Window, dtype: DType) -> int | None:
+        """Element offset in the window where the load's layout starts, if the load *is* the
+        layout there (same strides for every index, block-aligned start)."""
+        access = window.to_ub(self.space.fold(self.tile.local(load.access.offset)))
+        pos = self.space.fold(self.pos)
+        same = all(access.coeff(v) == pos.coeff(v) for v in self.space.sizes)
+        if same and access.const >= 0 and access.const % elems_per_block(dtype) == 0:
+            return access.const
+        return None
+
+    def _load(self, load: KLoad) -> Val:
+        name = load.access.buffer
+        if name in self.bound:
+            return self.bound[name]
+        dtype = self.ctx.storage[name]
+        window, buf = self.windows[name]
+        delta = self._alias_offset(load, window, dtype)
+        if delta is not None:
+            return Val("vec", dtype, buf, offset=delta * dtype.byte_size)
+        out = self.values.alloc_vec(dtype, f"load {name}")
+        assert out.buf is not None
+        access = window.to_ub(self.space.fold(self.tile.local(load.access.offset)))
+        src = Placement(buf, dtype, access)
+        dst = Placement(out.buf, dtype, self.space.fold(self.pos))
+        run = self._run((*self.plan.out, *self.plan.red))
+        self.tiler.move(self.space, run, dst, src, (0, self.n), False, f"gather {name}")
+        return out
+
+    # -- operations -----------------------------------------------------------------------------
+
+    def _op(self, op: KOp, vals: dict[str, Val]) -> Val:
+        t = self.plan.types[op.dst]
+        args = [vals[a] for a in op.args]
+        if t.is_scalar:
+            return Val("scalar", None, scalar=t.value)
+        if op.op in ("assign", "ident"):
+            return args[0]
+        lowering = self.values
+        out = lowering.intrinsic(op.op, t, args)
+        for tmp in lowering.scratch:
+            if tmp is not out and tmp.buf is not None:
+                self.arena.release(tmp.buf)
+        lowering.scratch.clear()
+        return out
+
+    # -- stores ---------------------------------------------------------------------------------
+
+    def _as_stored(self, value: Val, dtype: DType, private: bool) -> Val:
+        """The value as a layout vector of the buffer's storage type, in a buffer the store may
+        overwrite when `private`."""
+        lowering = self.values
+        if value.kind == "scalar":
+            out = lowering.alloc_vec(dtype, "broadcast")
+            lowering.dup(out, cast_scalar(value.scalar, dtype))
+            return out
+        if value.kind == "mask":
+            out = lowering.alloc_vec(dtype, "bool")
+            one, zero = lowering.const_vec(1, dtype), lowering.const_vec(0, dtype)
+            lowering.select(out, value, one, zero)
+            return out
+        if value.dtype != dtype:
+            out = lowering.alloc_vec(dtype, "conversion")
+            lowering.convert(out, value)
+            return out
+        if private:
+            out = lowering.alloc_vec(dtype, "copy")
+            lowering.with_scalar("vmuls", out, value, 1)
+            return out
+        return value
+
+    def _store(self, store: KStore, value: Val, used_later: bool) -> None:
+        name = store.access.buffer
+        dtype = self.ctx.storage[name]
+        plan = self.plan
+        if plan.red:
+            stored = self._reduce(value, dtype, used_later)
+            red = set(plan.red)
+            space = Space(
+                {v: self.tile.sizes[v] for v in plan.out},
+                tuple(a for a in self.space.constraints if not set(a.names()) & red),
+            )
+            src_pos = self.out_pos
+            if self.tile.partial:
+                self._combine(stored, name, dtype, space)
+        else:
+            stored = self._as_stored(value, dtype, False)
+            space, src_pos = self.space, self.pos
+        assert stored.buf is not None
+        src = Placement(offset_buf(stored.buf, stored.offset), dtype, space.fold(src_pos))
+        access = self.tile.local(store.access.offset)
+        self.tiler.write_window(space, self._run(plan.out), name, access, src)
+
+    def _reduce(self, value: Val, dtype: DType, used_later: bool) -> Val:
+        """One element per output point: fill non-existent points with the identity, then
+        reduce each row (the value's buffer is folded in place, so it must be private)."""
+        plan = self.plan
+        lowering = self.values
+        count = 1
+        for v in plan.red:
+            count *= self.tile.sizes[v]
+        in_place = bool(self.space.live_constraints) or count > lowering.lanes(dtype)
+        stored = self._as_stored(value, dtype, private=in_place and used_later)
+        assert stored.buf is not None
+        run = plan.red[-1]
+        identity = IDENTITY[plan.agg] if dtype is not DType.I32 else INT_IDENTITY[plan.agg]
+        placement = Placement(
+            offset_buf(stored.buf, stored.offset), dtype, self.space.fold(self.pos)
+        )
+        fill = self.ctx.mover.fill_invalid(self.space, run, placement, identity, "identity")
+        if fill is not None:
+            self.ops.append(fill)
+        reduced = ValueEmitter(self.rows, self.ctx.repeat_bytes, self.arena, self.ops, "reduced")
+        out = self.arena.alloc(reduced.vec_bytes(dtype), "reduced")
+        helper = self.ctx.mover.helper(f"r{plan.agg}", dtype)
+        stmt = call(helper, out.ptr(dtype), stored.ptr(), self.rows, self.row, count)
+        self.ops.append(
+            Op(
+                "PIPE_V",
+                (stmt,),
+                (lowering.region(stored),),
+                (out.region(), lowering.region(stored)),
+                f"reduce {plan.agg}",
+            )
+        )
+        return Val("vec", dtype, out)
+
+    def _combine(self, partial: Val, name: str, dtype: DType, space: Space) -> None:
+        """`partial` (one element per output point) op= what earlier parts of the cut
+        reduction left in the output."""
+        access = space.fold(self.tile.local(self.kernel.stores()[0].access.offset))
+        window = self.tiler.window(space, name, [access])
+        buf = self.tiler.read_window(window)
+        reduced = ValueEmitter(self.rows, self.ctx.repeat_bytes, self.arena, self.ops, "combine")
+        before = reduced.alloc_vec(dtype, "partial so far")
+        assert before.buf is not None
+        self.tiler.move(
+            space,
+            self._run(self.plan.out),
+            Placement(before.buf, dtype, space.fold(self.out_pos)),
+            Placement(buf, dtype, window.to_ub(access)),
+            (0, self.rows),
+            False,
+            "partial so far",
+        )
+        reduced.binary(FOLD[self.plan.agg], partial, partial, before)
+
+
+def _uses(stmt: object) -> list[str]:
+    if isinstance(stmt, KOp):
+        return list(stmt.args)
+    if isinstance(stmt, KStore):
+        return [stmt.src]
+    return []

@@ -1,0 +1,203 @@
+"""Value types of a kernel on the NPU's vector unit, and which intrinsics the unit can run.
+
+Every kernel value is one of
+* a *vector*: one element per iteration point, in one of the vector unit's lane types
+  (fp16, fp32, int32); a `bool` loaded from a temporary is an int32 vector of 0/1 (`boolean`);
+* a *mask*: the bits a comparison leaves (one per lane), consumed by `cond`;
+* a *scalar*: a constant, folded at compile time with the interpreter's own intrinsics, so weak
+  (`(int)`/`(float)`) and strong literals promote exactly as numpy 2 does for the interpreter.
+
+Types follow the interpreter (numpy 2 promotion); a type the unit has no lanes for (fp64 from
+`i32 + fp32`, any 8/16/64-bit integer) or an intrinsic outside its ISA is a CompileError naming
+the operation. `tanh` and friends fail here unless a pass rewrote them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from plaidc.backends.npu.kernels import Buffer, KConst, Kernel, KLoad, KOp, KStore, error
+from plaidc.interp import apply_intrinsic, cast_to, constant_value, numpy_dtype
+from plaidc.stripe.ir import DType
+
+# Lane types of the vector unit, by Stripe dtype.
+LANE_TYPES = (DType.FP16, DType.FP32, DType.I32)
+
+BINARY = ("add", "sub", "mul", "div", "max", "min")
+UNARY = ("neg", "exp", "log", "abs", "relu", "sqrt", "recip", "sigmoid")
+FLOAT_ONLY = ("div", "exp", "log", "sqrt", "recip", "sigmoid")
+COMPARE = ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_gt", "cmp_le", "cmp_ge")
+PASSTHROUGH = ("assign", "ident")
+SUPPORTED = (*BINARY, *UNARY, *COMPARE, *PASSTHROUGH, "cond", "as_float", "as_bool")
+
+
+@dataclass(frozen=True)
+class VType:
+    """`kind` is `vec`, `mask` or `scalar`. Vectors and masks have a lane `dtype` (a mask's is
+    the type its comparison ran in); scalars carry their folded `value` (a Python number when
+    weakly typed, a numpy scalar otherwise)."""
+
+    kind: str
+    dtype: DType | None = None
+    boolean: bool = False
+    value: object = None
+
+    @property
+    def is_vec(self) -> bool:
+        return self.kind == "vec"
+
+    @property
+    def is_scalar(self) -> bool:
+        return self.kind == "scalar"
+
+    @property
+    def weak(self) -> bool:
+        return self.kind == "scalar" and isinstance(self.value, (bool, int, float))
+
+
+def vec(dtype: DType, boolean: bool = False) -> VType:
+    return VType("vec", dtype, boolean)
+
+
+def storage_dtype(buf: Buffer) -> DType:
+    """The lane type a buffer's elements are kept in (bool temporaries as int32 0/1)."""
+    if buf.dtype in LANE_TYPES:
+        return buf.dtype
+    if buf.dtype is DType.BOOL and not (buf.is_input or buf.is_output):
+        return DType.I32
+    what = "program input/output" if buf.is_input or buf.is_output else "buffer"
+    raise error(
+        f"{what} '{buf.name}' has type {buf.dtype}, which the NPU vector unit has no lanes for "
+        "(it computes in fp16, fp32 and int32)"
+    )
+
+
+def _lane_dtype(np_dtype: np.dtype, what: str, kernel: Kernel) -> DType:
+    for dtype in LANE_TYPES:
+        if numpy_dtype(dtype) == np_dtype:
+            return dtype
+    raise error(
+        f"{kernel.name}: {what} computes in {np_dtype}, which the NPU vector unit has no lanes "
+        "for (fp16, fp32, int32)",
+        kernel.span,
+    )
+
+
+def _sample(t: VType) -> object:
+    """A value standing for `t` in numpy's type promotion."""
+    if t.is_scalar:
+        return t.value
+    assert t.dtype is not None
+    return np.zeros(1, numpy_dtype(t.dtype))
+
+
+def promote(types: list[VType], what: str, kernel: Kernel) -> DType:
+    """The lane type numpy gives an operation on `types` (at least one vector or mask)."""
+    samples: list[Any] = [_sample(t) for t in types if t.kind != "mask"]
+    result = np.result_type(*samples) if samples else np.dtype(np.bool_)
+    return _lane_dtype(result, what, kernel)
+
+
+def infer(kernel: Kernel, buffers: dict[str, Buffer]) -> dict[str, VType]:
+    """The type of every value of `kernel`; CompileError for what the vector unit cannot do."""
+    types: dict[str, VType] = {}
+
+    def get(name: str) -> VType:
+        if name not in types:
+            raise error(f"{kernel.name}: scalar '{name}' is used before it is defined", kernel.span)
+        return types[name]
+
+    for stmt in kernel.body:
+        if isinstance(stmt, KLoad):
+            buf = buffers[stmt.access.buffer]
+            types[stmt.dst] = vec(storage_dtype(buf), buf.dtype is DType.BOOL)
+        elif isinstance(stmt, KConst):
+            try:
+                value = constant_value(stmt.value, stmt.type)
+            except ValueError:
+                raise error(f"{kernel.name}: unknown constant type '{stmt.type}'") from None
+            types[stmt.dst] = VType("scalar", value=value)
+        elif isinstance(stmt, KOp):
+            types[stmt.dst] = _op_type(kernel, stmt, [get(a) for a in stmt.args])
+        elif isinstance(stmt, KStore):
+            _check_store(kernel, stmt, get(stmt.src), buffers[stmt.access.buffer])
+    return types
+
+
+def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
+    name = op.op
+    where = f"{kernel.name}: intrinsic '{name}'"
+    if name.startswith("cast_"):  # a point reading back what it stored: the stored type
+        return _cast_type(where, op, args[0], DType(name[5:]))
+    if name not in SUPPORTED:
+        raise error(
+            f"{where} is not in the NPU vector ISA (vadd vsub vmul vmax vmin vexp vln vabs vrelu "
+            "vrec vsqrt, compare/select, fp16<->fp32 conversion); rewrite it with a pass",
+            op.span,
+        )
+    if all(a.is_scalar for a in args):
+        try:
+            value = apply_intrinsic(name, [a.value for a in args], kernel.name)  # type: ignore[misc]
+        except Exception as err:  # the interpreter's own message is the best one
+            raise error(f"{where}: {err}", op.span) from None
+        return VType("scalar", value=value)
+    if name in PASSTHROUGH:
+        return args[0]
+    if any(a.boolean for a in args) and name not in ("cond", "as_bool", *COMPARE):
+        raise error(f"{where} on a bool value has no NPU mapping", op.span)
+    if name in COMPARE:
+        return VType("mask", promote(args, where, kernel))
+    if name == "as_bool":
+        return VType("mask", promote(args[:1], where, kernel))
+    if name == "cond":
+        if args[1].kind == "mask" or args[2].kind == "mask":
+            raise error(f"{where}: selecting between bool values has no NPU mapping", op.span)
+        dtype = promote(args[1:], where, kernel)
+        return vec(dtype)
+    if name == "as_float":
+        width = args[1].value if len(args) > 1 else 32
+        src = args[0]
+        if src.dtype not in (DType.FP16, DType.FP32) or width not in (16, 32):
+            raise error(f"{where}: only fp16 <-> fp32 conversions exist on the NPU", op.span)
+        return vec(DType.FP16 if width == 16 else DType.FP32)
+    if any(a.kind == "mask" for a in args):
+        raise error(f"{where} on a comparison result has no NPU mapping", op.span)
+    dtype = promote(args, where, kernel)
+    if name in FLOAT_ONLY and dtype is DType.I32:
+        raise error(f"{where} on int32 has no NPU vector instruction", op.span)
+    return vec(dtype)
+
+
+def _cast_type(where: str, op: KOp, value: VType, dtype: DType) -> VType:
+    if value.is_scalar:
+        return VType("scalar", value=cast_to(np.asarray(value.value), dtype)[()])
+    lane = DType.I32 if dtype is DType.BOOL else dtype
+    if value.kind == "mask" and dtype is DType.BOOL:
+        return value
+    if value.kind == "vec" and (value.dtype == lane or {value.dtype, lane} == FLOATS):
+        return vec(lane, dtype is DType.BOOL)
+    raise error(f"{where}: reading back a {dtype} store has no NPU mapping", op.span)
+
+
+FLOATS = {DType.FP16, DType.FP32}
+
+
+def _check_store(kernel: Kernel, store: KStore, value: VType, buf: Buffer) -> None:
+    target = storage_dtype(buf)
+    where = f"{kernel.name}: storing into '{buf.name}' ({buf.dtype})"
+    if value.is_scalar or value.kind == "mask":
+        return
+    if value.boolean and buf.dtype is not DType.BOOL and target is not DType.I32:
+        raise error(f"{where} from a bool value has no NPU mapping", kernel.span)
+    if value.dtype == target:
+        return
+    floats = (DType.FP16, DType.FP32)
+    if value.dtype in floats and target in floats:
+        return
+    raise error(
+        f"{where} from {value.dtype} needs a conversion the NPU lacks (only fp16 <-> fp32)",
+        kernel.span,
+    )

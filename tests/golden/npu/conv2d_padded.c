@@ -1,0 +1,192 @@
+#include "plaidc_npu.h"
+#include <math.h>
+
+static inline int64_t plaidc_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t plaidc_max(int64_t a, int64_t b) { return a > b ? a : b; }
+/* Floor division by a positive divisor (C's / truncates toward zero). */
+static inline int64_t plaidc_floordiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+static inline int64_t plaidc_gcd(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+/* Activate lanes [lo, hi) of the 128-lane vector mask. */
+static inline void plaidc_mask(int64_t lo, int64_t hi) {
+  uint64_t m[2] = {0, 0};
+  for (int64_t i = lo; i < hi; ++i) m[i / 64] |= (uint64_t)1 << (i % 64);
+  set_vector_mask(m[1], m[0]);
+}
+
+/* Stage B of a move: dst[i] <- lane 0 of block i of S, i in [0, n); dst starts on a block. */
+static inline void plaidc_collect_f32(__ubuf__ float *dst, __ubuf__ float *s, int64_t n) {
+  plaidc_mask(0, 1);
+  for (int64_t k = 0; k < n; k += 248)
+    vcmax(dst + k, s + k * 8, plaidc_min(248, n - k), 1, 1, 1);
+  plaidc_mask(0, 128);
+}
+
+/* dst[d0 + i] <- value, i in [0, n): vector_dup over whole repeats, masked at both ends. */
+static inline void plaidc_fill_f32(__ubuf__ float *dst, int64_t d0, double value, int64_t n) {
+  int64_t head = d0 % 8, end = head + n;
+  dst += d0 - head;
+  for (int64_t r = 0; r * 64 < end;) {
+    int64_t lo = r ? 0 : head, hi = plaidc_min(64, end - r * 64), count = 1;
+    if (!lo && hi == 64) count = plaidc_min(255, end / 64 - r);
+    plaidc_mask(lo, hi);
+    vector_dup(dst + r * 64, value, count, 1, 8);
+    r += count;
+  }
+  plaidc_mask(0, 128);
+}
+
+/* Stage A of a move: lane 0 of block (d0 + i*ds - w0) of S <- src[e0 + i*es], for the i in
+ * [0, n) whose block lies in the window [w0, w1) (ds > 0). Lane classes repeat every `period`
+ * elements of the run, and each class is one vcmax with a single active lane. */
+static inline void plaidc_spread_f32(__ubuf__ float *s, int64_t w0, int64_t w1, int64_t d0,
+                                     int64_t ds, __ubuf__ float *src, int64_t e0, int64_t es,
+                                     int64_t n) {
+  int64_t lo = d0 >= w0 ? 0 : (w0 - d0 + ds - 1) / ds;
+  int64_t hi = d0 >= w1 ? 0 : plaidc_min(n, (w1 - d0 + ds - 1) / ds);
+  if (lo >= hi) return;
+  int64_t period = es < 0 ? 0 : 8 / plaidc_gcd(es, 8);
+  int64_t src_step = period ? es * period / 8 : 0, dst_step = ds * period * 8;
+  if (!period || src_step > 65535 || dst_step > 65535) period = hi - lo, src_step = dst_step = 0;
+  for (int64_t t = lo; t < lo + period && t < hi; ++t) {
+    int64_t e = e0 + t * es, count = (hi - t + period - 1) / period;
+    plaidc_mask(e % 8, e % 8 + 1);
+    for (int64_t k = 0; k < count; k += 255) {
+      int64_t r = plaidc_min(255, count - k);
+      vcmax(s + (d0 + (t + k * period) * ds - w0) * 8, src + (e / 8 + k * src_step) * 8, r,
+            r > 1 ? dst_step : 0, 1, r > 1 ? src_step : 0);
+    }
+  }
+  plaidc_mask(0, 128);
+}
+
+/* stripe_program on the NPU */
+void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
+  /* kernel_0(I,K): O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - PH, y + j - PW, ci] * K[i, j, ci, co]) -- on the Cube */
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), I, 0, 1, 11, 0, 0);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x160), K, 0, 1, 12, 0, 0);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  for (int64_t w = 0; w < 1536; w += 512) {
+    int64_t w1 = plaidc_min(w + 512, 1536);
+    for (int64_t i_x = 0; i_x < 6; ++i_x) {
+      for (int64_t i_y = 0; i_y < 7; ++i_y) {
+        for (int64_t i_i = 0; i_i < 3; ++i_i) {
+          for (int64_t i_j = 0; i_j < 5; ++i_j) {
+            if (i_i + i_x - 1 >= 0 && -i_i - i_x + 6 >= 0 && i_j + i_y - 2 >= 0 && -i_j - i_y + 8 >= 0) {
+              plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x1ae0), w, w1, 10 * i_i + 2 * i_j + 224 * i_x + 32 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x0), 14 * i_i + 2 * i_j + 14 * i_x + 2 * i_y - 18, 1, 2);
+            }
+          }
+        }
+      }
+    }
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x2e0) + w, (__ubuf__ float *)(UB_BASE + 0x1ae0), w1 - w);
+  }
+  for (int64_t i_x = 0; i_x < 6; ++i_x) {
+    for (int64_t i_y = 0; i_y < 7; ++i_y) {
+      for (int64_t i_i = 0; i_i < 3; ++i_i) {
+        for (int64_t i_j = 0; i_j < 5; ++i_j) {
+          if (!(i_i + i_x - 1 >= 0 && -i_i - i_x + 6 >= 0 && i_j + i_y - 2 >= 0 && -i_j - i_y + 8 >= 0)) {
+            plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x2e0), 10 * i_i + 2 * i_j + 224 * i_x + 32 * i_y, 0.0, 2);
+          }
+        }
+      }
+    }
+  }
+  for (int64_t r = 0; r < 42; ++r) {
+    plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x2e0), r * 32 + 30, 0.0, 2);
+  }
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
+  {
+    for (int64_t i_i = 0; i_i < 3; ++i_i) {
+      for (int64_t i_j = 0; i_j < 5; ++i_j) {
+        for (int64_t i_ci = 0; i_ci < 2; ++i_ci) {
+          plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x22e0), 0, 512, 16 * i_ci + 160 * i_i + 32 * i_j, 1, (__ubuf__ float *)(UB_BASE + 0x160), 3 * i_ci + 30 * i_i + 6 * i_j, 1, 3);
+        }
+      }
+    }
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x1ae0), (__ubuf__ float *)(UB_BASE + 0x22e0), 512);
+  }
+  plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x2260), 0, 0.0, 32);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x22e0), (__ubuf__ float *)(UB_BASE + 0x2e0), 24, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x2ee0), (__ubuf__ half *)(UB_BASE + 0x22e0), 24, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0x2ee0), (__ubuf__ float *)(UB_BASE + 0x2e0), (__ubuf__ float *)(UB_BASE + 0x2ee0), 24, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x2ee0), (__ubuf__ float *)(UB_BASE + 0x2ee0), 2048.0, 24, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x46e0), (__ubuf__ float *)(UB_BASE + 0x2ee0), 24, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x22e0), 0, 48, 1, 1, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0x2300), 0, 48, 1, 1, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 2, 3, 0, 0);
+  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x400), (__cbuf__ half *)(L1_BASE + 0x0), 1, 2, 3, 0, 0);
+  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x800), (__cbuf__ half *)(L1_BASE + 0x0), 2, 2, 3, 0, 0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0xc00), (__ubuf__ half *)(UB_BASE + 0x46e0), 0, 48, 1, 1, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1200), (__ubuf__ half *)(UB_BASE + 0x4700), 0, 48, 1, 1, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0xc00), (__cbuf__ half *)(L1_BASE + 0xc00), 0, 2, 3, 0, 0);
+  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x1000), (__cbuf__ half *)(L1_BASE + 0xc00), 1, 2, 3, 0, 0);
+  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x1400), (__cbuf__ half *)(L1_BASE + 0xc00), 2, 2, 3, 0, 0);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x2ee0), (__ubuf__ float *)(UB_BASE + 0x1ae0), 8, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x32e0), (__ubuf__ half *)(UB_BASE + 0x2ee0), 8, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0x32e0), (__ubuf__ float *)(UB_BASE + 0x1ae0), (__ubuf__ float *)(UB_BASE + 0x32e0), 8, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x32e0), (__ubuf__ float *)(UB_BASE + 0x32e0), 2048.0, 8, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x3ae0), (__ubuf__ float *)(UB_BASE + 0x32e0), 8, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1800), (__ubuf__ half *)(UB_BASE + 0x2ee0), 0, 32, 1, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x1800), 0, 1, 2, 0, 1);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x200), (__cbuf__ half *)(L1_BASE + 0x1800), 1, 1, 2, 0, 1);
+  set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1c00), (__ubuf__ half *)(UB_BASE + 0x3ae0), 0, 32, 1, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x400), (__cbuf__ half *)(L1_BASE + 0x1c00), 0, 1, 2, 0, 1);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x600), (__cbuf__ half *)(L1_BASE + 0x1c00), 1, 1, 2, 0, 1);
+  set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
+  wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  mad((__cc__ float *)(L0C_BASE + 0x0), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x0), 48, 32, 16, 1);
+  set_flag(PIPE_M, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
+  mad((__cc__ float *)(L0C_BASE + 0xc00), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x400), 48, 32, 16, 1);
+  mad((__cc__ float *)(L0C_BASE + 0xc00), (__ca__ half *)(L0A_BASE + 0xc00), (__cb__ half *)(L0B_BASE + 0x0), 48, 32, 16, 0);
+  set_flag(PIPE_M, PIPE_V, EVENT_ID1);
+  wait_flag(PIPE_M, PIPE_V, EVENT_ID0);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20000), (__cc__ float *)(L0C_BASE + 0x0), 0, 1, 3, 0, 0, CC_MODE_F32);
+  wait_flag(PIPE_M, PIPE_V, EVENT_ID1);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20c00), (__cc__ float *)(L0C_BASE + 0xc00), 0, 1, 3, 0, 0, CC_MODE_F32);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20c00), (__ubuf__ float *)(UB_BASE + 0x20c00), 0x1.0000000000000p-11, 12, 1, 1, 8, 8);
+  vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20c00), 12, 1, 1, 1, 8, 8, 8);
+  plaidc_mask(0, 16);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x21800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 48, 1, 1, 2, 2);
+  plaidc_mask(0, 128);
+  {
+    for (int64_t i_x = 0; i_x < 6; ++i_x) {
+      for (int64_t i_y = 0; i_y < 7; ++i_y) {
+        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x22600), 0, 128, 21 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x21800), 112 * i_x + 16 * i_y, 1, 3);
+      }
+    }
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x22400), (__ubuf__ float *)(UB_BASE + 0x22600), 128);
+  }
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  copy_ubuf_to_gm(O, (__ubuf__ float *)(UB_BASE + 0x22400), 0, 1, 16, 0, 0);
+  pipe_barrier(PIPE_ALL);
+}

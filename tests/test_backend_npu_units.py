@@ -1,0 +1,299 @@
+"""Parts of the NPU backend one at a time: sync insertion, data-movement paths, what the vector
+ISA lacks, options, other machines, tiling, the CLI, and that every inserted flag is needed."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.backends.npu import NpuArtifact, build
+from plaidc.backends.npu.moves import Space, choose_path
+from plaidc.backends.npu.ops import Op, Region
+from plaidc.backends.npu.sync import EVENTS, insert_sync
+from plaidc.backends.npu_sim import NpuSimError
+from plaidc.diagnostics import CompileError
+from plaidc.interp import program_io, run_program
+from plaidc.stripe.ir import Affine, Block, DType
+from plaidc.targets import TargetConfig, load_target
+from plaidc.tile import compile_tile
+
+from .conftest import EXAMPLES, REPO
+from .test_backend_c import load_program, program_inputs
+
+# --------------------------------------------------------------------------------------------
+# Sync insertion
+
+
+def op(pipe: str, reads: tuple[Region, ...] = (), writes: tuple[Region, ...] = ()) -> Op:
+    return Op(pipe, (), reads, writes)
+
+
+UB = Region("UB", 0, 256)
+UB2 = Region("UB", 256, 512)
+GM = Region("GM:A", 0, 256)
+
+
+def flags(ops: list[Op]) -> list[tuple[int, int, str, str]]:
+    """(set after op, wait before op, src, dst) of every flag."""
+    synced = insert_sync(ops)
+    found = []
+    for j, waits in enumerate(synced.waits_before):
+        for flag in waits:
+            after = next(i for i, sets in enumerate(synced.sets_after) if flag in sets)
+            found.append((after, j, flag.src, flag.dst))
+    return found
+
+
+def test_sync_orders_each_cross_pipe_conflict() -> None:
+    ops = [
+        op("PIPE_MTE2", (GM,), (UB,)),  # load
+        op("PIPE_V", (UB,), (UB2,)),  # compute: RAW on UB
+        op("PIPE_MTE3", (UB2,), (GM,)),  # store: RAW on UB2
+    ]
+    assert flags(ops) == [(0, 1, "PIPE_MTE2", "PIPE_V"), (1, 2, "PIPE_V", "PIPE_MTE3")]
+
+
+def test_sync_leaves_one_pipe_and_disjoint_bytes_alone() -> None:
+    ops = [op("PIPE_V", (), (UB,)), op("PIPE_V", (UB,), (UB2,)), op("PIPE_MTE2", (GM,), (UB2,))]
+    # V -> V is in order; the load into UB2 is a WAW/WAR with op 1 only.
+    assert flags(ops) == [(1, 2, "PIPE_V", "PIPE_MTE2")]
+    assert flags([op("PIPE_MTE2", (), (UB,)), op("PIPE_V", (UB2,), ())]) == []
+    assert flags([op("PIPE_V", (UB,), ()), op("PIPE_MTE3", (UB,), ())]) == []  # two reads
+
+
+def test_sync_adds_no_flag_for_a_dependence_already_ordered() -> None:
+    ops = [
+        op("PIPE_MTE2", (), (UB,)),
+        op("PIPE_V", (UB,), (UB2,)),  # waits for MTE2
+        op("PIPE_MTE3", (UB2, UB), ()),  # waits for V, which already waited for MTE2
+    ]
+    assert flags(ops) == [(0, 1, "PIPE_MTE2", "PIPE_V"), (1, 2, "PIPE_V", "PIPE_MTE3")]
+
+
+def test_sync_reuses_events_and_never_raises_one_twice() -> None:
+    ops: list[Op] = []
+    for k in range(3 * EVENTS):  # many outstanding MTE2 -> V dependences
+        ops.append(op("PIPE_MTE2", (), (Region("UB", 512 * k, 512 * k + 32),)))
+    for k in range(3 * EVENTS):
+        ops.append(op("PIPE_V", (Region("UB", 512 * k, 512 * k + 32),), ()))
+    synced = insert_sync(ops)
+    raised: set[tuple[str, str, int]] = set()
+    for k in range(len(ops)):
+        for flag in synced.waits_before[k]:
+            assert (flag.src, flag.dst, flag.event) in raised
+            raised.discard((flag.src, flag.dst, flag.event))
+        for flag in synced.sets_after[k]:
+            key = (flag.src, flag.dst, flag.event)
+            assert key not in raised
+            raised.add(key)
+    # Each of the first EVENTS compute ops waits for its own load (set right after it); then
+    # all events are in flight, so the next flag is set once one is free, late enough to cover
+    # every load: the rest need no flag.
+    assert synced.flag_count == EVENTS + 1
+
+
+# --------------------------------------------------------------------------------------------
+# Data movement paths
+
+
+@pytest.mark.parametrize(
+    ("dst", "src", "path"),
+    [
+        (Affine.of({"i": 8, "j": 1}), Affine.of({"i": 16, "j": 1}, 8), "copy"),  # same offsets
+        (Affine.of({"i": 8, "j": 1}), Affine.of({"i": 5, "j": 1}), "spread"),  # a shift
+        (Affine.of({"i": 8, "j": 1}), Affine.of({"i": 1}), "lanes"),  # a broadcast
+        (Affine.of({"i": 8, "j": 1}), Affine.of({"i": 1, "j": 16}), "lanes"),  # a transpose
+        (Affine.of({"i": 8, "j": 1}), Affine.of({"i": 1, "j": 5}), "spread"),
+        (Affine.of({"i": 5, "j": 1}), Affine.of({"i": 1}), "spread"),  # unaligned rows
+    ],
+)
+def test_move_paths(dst: Affine, src: Affine, path: str) -> None:
+    space = Space({"i": 4, "j": 8})
+    assert choose_path(space, "j", dst, src, DType.FP32) == path
+
+
+# --------------------------------------------------------------------------------------------
+# What has no NPU mapping
+
+
+def tile_program(text: str, shapes: dict[str, tuple[str, tuple[int, ...]]]) -> Block:
+    typed = {name: (DType(dt), dims) for name, (dt, dims) in shapes.items()}
+    return compile_tile(text, "test.tile", shapes=typed).program
+
+
+@pytest.mark.parametrize(
+    ("text", "dtype", "message"),
+    [
+        ("function (X[N]) -> (Y) { Y = tanh(X); }", "fp32", "'tanh' is not in the NPU vector ISA"),
+        ("function (X[N]) -> (Y) { Y = X / 2; }", "i32", "'div' on int32"),
+        ("function (X[N]) -> (Y) { Y = X + 0.5; }", "i32", "float64"),
+        ("function (X[N]) -> (Y) { Y = as_int(X, 32); }", "fp32", "'as_int'"),
+        ("function (X[N]) -> (Y) { Y = X * 2; }", "i8", "type i8"),
+    ],
+)
+def test_unmapped_constructs_are_named(text: str, dtype: str, message: str) -> None:
+    program = tile_program(text, {"X": (dtype, (10,))})
+    with pytest.raises(CompileError, match=message):
+        get_backend("npu").compile(program, load_target("npu"))
+
+
+@pytest.mark.parametrize("op", ["+", ">"])
+def test_reductions_longer_than_ub_are_cut(op: str) -> None:
+    """Rows of 70001 fp32 (280 KB) exceed UB: the reduction runs in parts whose partial
+    results are combined through the output."""
+    program = tile_program(
+        f"function (X[M, N]) -> (S) {{ S[m : M] = {op}(X[m, n]); }}", {"X": ("fp32", (2, 70001))}
+    )
+    artifact = run_checked(program, load_target("npu"))
+    assert artifact.source.count("/* tile ") > 2
+
+
+# --------------------------------------------------------------------------------------------
+# Options, machines, tiling
+
+
+def with_changes(hardware: dict[str, int] | None = None, **codegen: object) -> TargetConfig:
+    base = load_target("npu")
+    return dataclasses.replace(
+        base,
+        hardware={**base.hardware, **(hardware or {})},
+        codegen={**base.codegen, **codegen},
+    )
+
+
+def run_checked(program: Block, target: TargetConfig, seed: int = 3) -> NpuArtifact:
+    artifact = get_backend("npu").compile(program, target)
+    assert isinstance(artifact, NpuArtifact)
+    inputs = driver.random_inputs(program_io(program).inputs, seed)
+    got = artifact.run(inputs)
+    mismatches = driver.compare_outputs(run_program(program, inputs), got)
+    assert not mismatches, mismatches[0].message
+    return artifact
+
+
+def test_unknown_codegen_key_is_an_error() -> None:
+    with pytest.raises(CompileError, match="unknown key"):
+        get_backend("npu").compile(load_program("tile/matmul"), with_changes(cube=True))
+
+
+def test_fp32_contractions_on_the_vector_unit_when_asked() -> None:
+    artifact = run_checked(load_program("tile/matmul"), with_changes(fp32_contraction="vector"))
+    assert artifact.last_report is not None and artifact.last_report.macs == 0
+
+
+@pytest.mark.parametrize("program_id", ["tile/softmax", "tile/conv2d_padded", "tile/concat"])
+def test_a_small_machine_with_short_vectors(program_id: str) -> None:
+    """Every size comes from [hardware]: a machine with 16 KiB of UB, small L0 buffers and
+    128-byte vector repeats still runs every kernel, within its capacities."""
+    small = {
+        "ub_bytes": 16384,
+        "l1_bytes": 65536,
+        "l0a_bytes": 8192,
+        "l0b_bytes": 8192,
+        "l0c_bytes": 16384,
+        "vector_repeat_bytes": 128,
+    }
+    artifact = run_checked(load_program(program_id), with_changes(small))
+    report = artifact.last_report
+    assert report is not None and report.peak_bytes["UB"] <= small["ub_bytes"]
+
+
+def test_a_multi_core_machine_runs_the_program_on_core_zero() -> None:
+    """Nothing orders cores, so dependent kernels cannot be spread over them (yet): the
+    kernel runs on block_idx 0 and the other cores return, which the simulator accepts."""
+    artifact = run_checked(load_program("tile/softmax"), with_changes({"cores": 2}))
+    assert "if (block_idx == 0)" in artifact.source
+
+
+def test_large_kernels_are_tiled_and_double_buffered() -> None:
+    program = tile_program((EXAMPLES / "softmax.tile").read_text(), {"X": ("fp32", (96, 700))})
+    artifact = run_checked(program, load_target("npu"))
+    assert "/* tile 2 of" in artifact.source
+    report = artifact.last_report
+    assert report is not None
+    # Loads of the next tile overlap the current one: the pipes' busy time exceeds the total.
+    assert sum(report.busy_cycles.values()) > report.total_cycles
+
+
+def test_fp32_split_matches_fp32_and_fp16_uses_the_cube() -> None:
+    text = (EXAMPLES / "matmul.tile").read_text()
+    rng = np.random.default_rng(5)
+    for dtype, rtol in (("fp32", 1e-6), ("fp16", 2e-3)):
+        program = tile_program(text, {"A": (dtype, (40, 130)), "B": (dtype, (130, 24))})
+        artifact = get_backend("npu").compile(program, load_target("npu"))
+        assert isinstance(artifact, NpuArtifact)
+        np_type = np.float32 if dtype == "fp32" else np.float16
+        a = rng.uniform(-1, 1, (40, 130)).astype(np_type)
+        b = rng.uniform(-1, 1, (130, 24)).astype(np_type)
+        got = artifact.run({"A": a, "B": b})["C"].astype(np.float64)
+        exact = a.astype(np.float64) @ b.astype(np.float64)
+        assert np.max(np.abs(got - exact)) <= rtol * np.max(np.abs(exact))
+        assert artifact.last_report is not None and artifact.last_report.macs > 0
+
+
+# --------------------------------------------------------------------------------------------
+# Sync: every flag is needed
+
+
+@pytest.mark.parametrize("program_id", ["tile/softmax", "tile/matmul", "tile/concat"])
+def test_every_flag_is_needed(program_id: str) -> None:
+    """Removing any one set_flag/wait_flag pair makes the simulator report a hazard."""
+    program = load_program(program_id)
+    artifact = get_backend("npu").compile(program, load_target("npu"))
+    assert isinstance(artifact, NpuArtifact)
+    inputs = program_inputs(program_id, program)
+    lines = artifact.source.splitlines()
+    waits = [k for k, line in enumerate(lines) if line.strip().startswith("wait_flag(")]
+    assert waits
+    params = [artifact.c_names[n] for n in sorted(artifact.buffers)]
+    for wait in waits:
+        flag = lines[wait].strip().removeprefix("wait_").removesuffix(";")
+        setter = max(k for k in range(wait) if lines[k].strip() == f"set_{flag};")
+        source = "\n".join(line for k, line in enumerate(lines) if k not in (wait, setter))
+        bare = dataclasses.replace(artifact, source=source, kernel=build(source + "\n", params))
+        with pytest.raises(NpuSimError, match="hazard"):
+            bare.run(inputs)
+
+
+# --------------------------------------------------------------------------------------------
+# The command line and the artifact
+
+
+def test_plaidc_run_npu_check_prints_the_cycle_report() -> None:
+    command = [
+        str(Path(sys.executable).parent / "plaidc"),
+        "run",
+        str(EXAMPLES / "matmul.tile"),
+        "-t",
+        "npu",
+        "-D",
+        "M=32",
+        "-D",
+        "K=48",
+        "-D",
+        "N=16",
+        "--random-inputs",
+        "0",
+        "--check",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "NPU simulation:" in done.stdout
+    assert "Cube: 73728 MACs" in done.stdout  # 3 GEMMs of 32x48x16: the fp32 split
+    assert "check: outputs match the interpreter" in done.stderr
+
+
+def test_emit_and_save_library(tmp_path: Path) -> None:
+    program = load_program("tile/dense")
+    artifact = get_backend("npu").compile(program, load_target("npu"))
+    assert artifact.source.startswith('#include "plaidc_npu.h"')
+    assert artifact.report() is None  # nothing ran yet
+    artifact.save_library(tmp_path / "dense.so")
+    assert (tmp_path / "dense.so").stat().st_size > 0
