@@ -92,7 +92,7 @@ from plaidc.stripe.ir import (
     Tags,
     TensorShape,
 )
-from plaidc.stripe.uses import used_index_names
+from plaidc.stripe.uses import statement_ref_names, used_index_names
 
 __all__ = [
     "CacheOptions",
@@ -555,12 +555,4 @@ def _assemble(frame: Block, name: str, load: Block | None, store: Block | None) 
 
 
 def _mentions(stmt: Statement, name: str) -> bool:
-    if isinstance(stmt, Load):
-        return stmt.from_ == name
-    if isinstance(stmt, Store):
-        return stmt.into == name
-    if isinstance(stmt, Special):
-        return name in stmt.inputs or name in stmt.outputs
-    if isinstance(stmt, Block):
-        return any(r.from_ == name for r in stmt.refs)
-    return False
+    return name in statement_ref_names(stmt)

@@ -38,7 +38,8 @@ from plaidc.analysis import AnalysisError, DomainCache
 from plaidc.analysis.fusion import cross_point_flow, relative_box
 from plaidc.passes.registry import register
 from plaidc.passes.selection import map_sub_blocks, matches
-from plaidc.stripe.ir import Affine, Block, Load, RefDir, Refinement, Special, Store, TensorShape
+from plaidc.stripe.ir import Affine, Block, RefDir, Refinement, Statement, TensorShape
+from plaidc.stripe.uses import statement_ref_names
 
 
 @dataclass(frozen=True)
@@ -90,16 +91,8 @@ def _localize_block(chain: tuple[Block, ...], opts: LocalizeOptions) -> Block:
     return block
 
 
-def _uses(stmt: object, name: str) -> bool:
-    if isinstance(stmt, Load):
-        return stmt.from_ == name
-    if isinstance(stmt, Store):
-        return stmt.into == name
-    if isinstance(stmt, Special):
-        return name in stmt.inputs or name in stmt.outputs
-    if isinstance(stmt, Block):
-        return any(r.from_ == name for r in stmt.refs)
-    return False
+def _uses(stmt: Statement, name: str) -> bool:
+    return name in statement_ref_names(stmt)
 
 
 def _move_into(

@@ -46,19 +46,25 @@ def used_index_names(block: Block) -> set[str]:
     return {name for aff in affines for name in aff.names()}
 
 
+def statement_ref_names(stmt: Statement) -> set[str]:
+    """Refinements of the enclosing block that one statement uses (for a nested block: the
+    parent refinements its own refinements refine)."""
+    if isinstance(stmt, Load):
+        return {stmt.from_}
+    if isinstance(stmt, Store):
+        return {stmt.into}
+    if isinstance(stmt, Special):
+        return {*stmt.inputs, *stmt.outputs}
+    if isinstance(stmt, Block):
+        return {r.from_ for r in stmt.refs if r.from_ is not None}
+    return set()
+
+
 def used_ref_names(block: Block) -> set[str]:
     """Refinements of `block` that its statements or its children's refinements use."""
     used: set[str] = set()
     for stmt in block.stmts:
-        if isinstance(stmt, Load):
-            used.add(stmt.from_)
-        elif isinstance(stmt, Store):
-            used.add(stmt.into)
-        elif isinstance(stmt, Special):
-            used.update(stmt.inputs)
-            used.update(stmt.outputs)
-        elif isinstance(stmt, Block):
-            used.update(r.from_ for r in stmt.refs if r.from_ is not None)
+        used |= statement_ref_names(stmt)
     return used
 
 
