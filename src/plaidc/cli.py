@@ -7,6 +7,7 @@ mismatch; 4 internal compiler error (traceback only with `--debug`).
 from __future__ import annotations
 
 import functools
+import json
 import statistics
 import sys
 import time
@@ -26,6 +27,7 @@ from plaidc.stripe.printer import print_stripe
 
 EXIT_USER, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERNAL = 1, 2, 3, 4
 EMITS = ["stripe", "stripe-opt", "c", "llvm", "opencl", "npu", "lib"]
+CODE_SUFFIXES = {"c": ".c", "llvm": ".ll", "opencl": ".cl", "npu": ".npu.c", "lib": ".so"}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -157,8 +159,18 @@ shape_option = click.option("--shape", "shapes", multiple=True, help="NAME=DTYPE
 @config_option
 @define_option
 @shape_option
-@click.option("--emit", type=click.Choice(EMITS), default="stripe-opt", show_default=True)
-@click.option("-o", "output", default="-", help="Output file (default: standard output).")
+@click.option(
+    "--emit",
+    type=click.Choice(EMITS),
+    default=None,
+    help="What to write (default: the target's code, or stripe-opt for interp).",
+)
+@click.option(
+    "-o",
+    "output",
+    default=None,
+    help="Output file (default: PROGRAM.<ext> for code, standard output for Stripe; - = stdout).",
+)
 @click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
 @click.option("--verify-each", is_flag=True)
 @click.option("--entry", default=None, help="Entry function of a multi-function Tile file.")
@@ -170,8 +182,8 @@ def compile_cmd(
     config: str | None,
     defines: tuple[str, ...],
     shapes: tuple[str, ...],
-    emit: str,
-    output: str,
+    emit: str | None,
+    output: str | None,
     dump_dir: str | None,
     verify_each: bool,
     entry: str | None,
@@ -180,6 +192,10 @@ def compile_cmd(
     """Compile a Tile (or Stripe) program and emit one of its stages."""
     # `--emit c` alone means the c target's pipeline and backend.
     cfg = _target_config(target or (emit if emit in BACKEND_NAMES else None), config)
+    if emit is None:
+        emit = cfg.backend if cfg.backend in BACKEND_NAMES else "stripe-opt"
+    if output is None:
+        output = "-" if emit.startswith("stripe") else Path(program).stem + CODE_SUFFIXES[emit]
     block = driver.load_program(session, program, _bindings(defines, shapes, {}), entry)
     if emit != "stripe":
         steps = driver.resolve_steps(cfg.stage("default"))
@@ -200,6 +216,8 @@ def compile_cmd(
         artifact.save_library(Path(output))
     else:
         _write_text(output, artifact.source)
+    if output != "-":
+        click.echo(f"plaidc: wrote {output}", err=True)
 
 
 def _write_text(output: str, text: str) -> None:
@@ -220,6 +238,7 @@ def _write_text(output: str, text: str) -> None:
 @click.option("--output-dir", type=click.Path(file_okay=False), default=None)
 @click.option("--check", is_flag=True, help="Compare with the interpreter (exit 3 on mismatch).")
 @click.option("--bench", type=click.IntRange(min=1), default=None, help="Time N runs.")
+@click.option("--report", "report_file", default=None, help="Write the run report as JSON.")
 @click.option("--entry", default=None)
 @debug_option
 @guarded
@@ -234,6 +253,7 @@ def run_cmd(
     output_dir: str | None,
     check: bool,
     bench: int | None,
+    report_file: str | None,
     entry: str | None,
     session: driver.Session,
 ) -> None:
@@ -257,6 +277,11 @@ def run_cmd(
     report = artifact.report() if artifact is not None else None
     if report:
         click.echo(report)
+    if report_file is not None:
+        data = artifact.report_json() if artifact is not None else None
+        if data is None:
+            raise click.UsageError(f"--report: target '{cfg.name}' produces no run report")
+        Path(report_file).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
     if output_dir is not None:
         Path(output_dir).mkdir(parents=True, exist_ok=True)
         for name, value in outputs.items():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -44,6 +44,10 @@ class Artifact(Protocol):
 
     def report(self) -> str | None:
         """A human-readable report of the last run (e.g. simulated cycles), if any."""
+        ...
+
+    def report_json(self) -> dict[str, Any] | None:
+        """The same report as JSON-able data (`plaidc run --report FILE`), if any."""
         ...
 
     def save_library(self, path: Path) -> None:

@@ -54,6 +54,9 @@ class CArtifact:
     def report(self) -> str | None:
         return None
 
+    def report_json(self) -> dict[str, Any] | None:
+        return None
+
     def save_library(self, path: Path) -> None:
         shutil.copyfile(self.library, path)
 

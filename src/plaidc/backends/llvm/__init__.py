@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +48,9 @@ class LLVMArtifact:
         return run_plan(self.plan, self.jitted.entry, inputs)
 
     def report(self) -> str | None:
+        return None
+
+    def report_json(self) -> dict[str, Any] | None:
         return None
 
     def save_library(self, path: Path) -> None:

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -68,6 +69,9 @@ class NpuArtifact:
 
     def report(self) -> str | None:
         return self.last_report.render() if self.last_report is not None else None
+
+    def report_json(self) -> dict[str, Any] | None:
+        return self.last_report.to_json() if self.last_report is not None else None
 
     def save_library(self, path: Path) -> None:
         shutil.copyfile(self.kernel.library, path)
