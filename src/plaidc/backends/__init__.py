@@ -70,5 +70,7 @@ def get_backend(name: str) -> Backend:
         if err.name == f"plaidc.backends.{name}":
             raise BackendUnavailable(f"the '{name}' backend is not built yet") from None
         raise
-    backend: Backend = module.BACKEND
+    backend: Backend | None = getattr(module, "BACKEND", None)
+    if backend is None:
+        raise BackendUnavailable(f"the '{name}' backend is not built yet")
     return backend
