@@ -128,15 +128,15 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x22e0), 0, 48, 1, 1, 0);
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0x2300), 0, 48, 1, 1, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0xc00), (__ubuf__ half *)(UB_BASE + 0x46e0), 0, 48, 1, 1, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1200), (__ubuf__ half *)(UB_BASE + 0x4700), 0, 48, 1, 1, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 2, 3, 0, 0);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x400), (__cbuf__ half *)(L1_BASE + 0x0), 1, 2, 3, 0, 0);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x800), (__cbuf__ half *)(L1_BASE + 0x0), 2, 2, 3, 0, 0);
-  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0xc00), (__ubuf__ half *)(UB_BASE + 0x46e0), 0, 48, 1, 1, 0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1200), (__ubuf__ half *)(UB_BASE + 0x4700), 0, 48, 1, 1, 0);
-  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0xc00), (__cbuf__ half *)(L1_BASE + 0xc00), 0, 2, 3, 0, 0);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x1000), (__cbuf__ half *)(L1_BASE + 0xc00), 1, 2, 3, 0, 0);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x1400), (__cbuf__ half *)(L1_BASE + 0xc00), 2, 2, 3, 0, 0);
@@ -150,14 +150,14 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1800), (__ubuf__ half *)(UB_BASE + 0x2ee0), 0, 32, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1c00), (__ubuf__ half *)(UB_BASE + 0x3ae0), 0, 32, 1, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x1800), 0, 1, 2, 0, 1);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x200), (__cbuf__ half *)(L1_BASE + 0x1800), 1, 1, 2, 0, 1);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
-  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1c00), (__ubuf__ half *)(UB_BASE + 0x3ae0), 0, 32, 1, 0, 0);
-  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x400), (__cbuf__ half *)(L1_BASE + 0x1c00), 0, 1, 2, 0, 1);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x600), (__cbuf__ half *)(L1_BASE + 0x1c00), 1, 1, 2, 0, 1);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
@@ -175,18 +175,18 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   vmuls((__ubuf__ float *)(UB_BASE + 0x20c00), (__ubuf__ float *)(UB_BASE + 0x20c00), 0x1.0000000000000p-11, 12, 1, 1, 8, 8);
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20c00), 12, 1, 1, 1, 8, 8, 8);
   plaidc_mask(0, 16);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x21800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 48, 1, 1, 2, 2);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20c00), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 48, 1, 1, 2, 2);
   plaidc_mask(0, 128);
   {
     for (int64_t i_x = 0; i_x < 6; ++i_x) {
       for (int64_t i_y = 0; i_y < 7; ++i_y) {
-        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x22600), 0, 128, 21 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x21800), 112 * i_x + 16 * i_y, 1, 3);
+        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21a00), 0, 128, 21 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20c00), 112 * i_x + 16 * i_y, 1, 3);
       }
     }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x22400), (__ubuf__ float *)(UB_BASE + 0x22600), 128);
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21800), (__ubuf__ float *)(UB_BASE + 0x21a00), 128);
   }
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm(O, (__ubuf__ float *)(UB_BASE + 0x22400), 0, 1, 16, 0, 0);
+  copy_ubuf_to_gm(O, (__ubuf__ float *)(UB_BASE + 0x21800), 0, 1, 16, 0, 0);
   pipe_barrier(PIPE_ALL);
 }

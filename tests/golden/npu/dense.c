@@ -103,12 +103,12 @@ void plaidc_kernel(__gm__ float *Bias, __gm__ float *W, __gm__ float *X, __gm__ 
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x8e0), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 1, 1, 0, 0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x200), (__ubuf__ half *)(UB_BASE + 0xee0), 0, 16, 1, 0, 0);
-  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 1, 1, 0, 0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x200), (__cbuf__ half *)(L1_BASE + 0x200), 0, 1, 1, 0, 0);
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xae0), (__ubuf__ float *)(UB_BASE + 0x4e0), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
@@ -120,13 +120,13 @@ void plaidc_kernel(__gm__ float *Bias, __gm__ float *W, __gm__ float *X, __gm__ 
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x400), (__ubuf__ half *)(UB_BASE + 0xae0), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0xce0), 0, 16, 1, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x400), 0, 1, 1, 0, 1);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
-  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0xce0), 0, 16, 1, 0, 0);
-  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x200), (__cbuf__ half *)(L1_BASE + 0x600), 0, 1, 1, 0, 1);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
   wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
@@ -143,28 +143,28 @@ void plaidc_kernel(__gm__ float *Bias, __gm__ float *W, __gm__ float *X, __gm__ 
   vmuls((__ubuf__ float *)(UB_BASE + 0x20400), (__ubuf__ float *)(UB_BASE + 0x20400), 0x1.0000000000000p-11, 4, 1, 1, 8, 8);
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20400), 4, 1, 1, 1, 8, 8, 8);
   plaidc_mask(0, 16);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 16, 1, 1, 2, 2);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20400), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 16, 1, 1, 2, 2);
   plaidc_mask(0, 128);
   {
     for (int64_t i_i1 = 0; i_i1 < 4; ++i_i1) {
-      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x20d00), 0, 20, 5 * i_i1, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 16 * i_i1, 1, 5);
+      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x20900), 0, 20, 5 * i_i1, 1, (__ubuf__ float *)(UB_BASE + 0x20400), 16 * i_i1, 1, 5);
     }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x20c00), (__ubuf__ float *)(UB_BASE + 0x20d00), 20);
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20900), 20);
   }
   set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20d00), Bias, 0, 1, 1, 0, 0);
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20900), Bias, 0, 1, 1, 0, 0);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   {
     for (int64_t i_i1 = 0; i_i1 < 4; ++i_i1) {
-      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x20e20), 0, 20, 5 * i_i1, 1, (__ubuf__ float *)(UB_BASE + 0x20d00), 0, 1, 5);
+      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x20a20), 0, 20, 5 * i_i1, 1, (__ubuf__ float *)(UB_BASE + 0x20900), 0, 1, 5);
     }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x20d20), (__ubuf__ float *)(UB_BASE + 0x20e20), 20);
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x20920), (__ubuf__ float *)(UB_BASE + 0x20a20), 20);
   }
-  vadd((__ubuf__ float *)(UB_BASE + 0x20e20), (__ubuf__ float *)(UB_BASE + 0x20c00), (__ubuf__ float *)(UB_BASE + 0x20d20), 1, 1, 1, 1, 8, 8, 8);
+  vadd((__ubuf__ float *)(UB_BASE + 0x20a20), (__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20920), 1, 1, 1, 1, 8, 8, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm(Y, (__ubuf__ float *)(UB_BASE + 0x20e20), 0, 1, 3, 0, 0);
+  copy_ubuf_to_gm(Y, (__ubuf__ float *)(UB_BASE + 0x20a20), 0, 1, 3, 0, 0);
   pipe_barrier(PIPE_ALL);
 }

@@ -93,6 +93,12 @@ class Options:
     max_tiles: int = 4096
     # Fraction of a buffer one tile may use: 2 = half (double buffering), 1 = all.
     buffering: int = 2
+    # Keep a contraction's left operand in L1 (as fp16 fractals) across the output tiles that
+    # share it, instead of loading and converting it again for each of them.
+    reuse: bool = True
+    # A pipe_barrier(PIPE_ALL) after every op instead of the minimal flags: no two pipes ever
+    # overlap (the naive schedule benchmarks compare against).
+    serialise: bool = False
 
     @staticmethod
     def from_codegen(codegen: dict[str, Any]) -> Options:
@@ -117,6 +123,7 @@ class Context:
     options: Options
     used: set[tuple[str, DType]] = field(default_factory=set)
     tiles: int = 0
+    groups: int = 0  # groups of tiles sharing a resident operand so far (`cube`)
 
     def __post_init__(self) -> None:
         self.storage = {name: storage_dtype(buf) for name, buf in self.buffers.items()}
@@ -127,20 +134,28 @@ class Context:
     def repeat_bytes(self) -> int:
         return self.machine.vector_repeat_bytes
 
-    def arena(self, mem: str, parity: int | None = None) -> Arena:
+    def arena(
+        self, mem: str, parity: int | None = None, lo: int = 0, hi: int | None = None
+    ) -> Arena:
         """The window of `mem` the next tile allocates from: halves alternate between tiles
-        (double buffering) when `buffering` is 2 (`parity` overrides the tile count)."""
+        (double buffering) when `buffering` is 2 (`parity` overrides the tile count). `lo`
+        and `hi` narrow the memory to a byte range first (aligned by the caller)."""
+        size, align = self.capacity(mem)
+        size = (size if hi is None else hi) - lo
+        part = size // self.options.buffering // align * align
+        base = lo + part * ((self.tiles if parity is None else parity) % self.options.buffering)
+        return Arena(mem, base, part, align)
+
+    def capacity(self, mem: str) -> tuple[int, int]:
+        """`(bytes, alignment)` of an on-chip memory."""
         m = self.machine
-        size, align = {
+        return {
             "UB": (m.ub_bytes, m.ub_align),
             "L1": (m.l1_bytes, m.l1_align),
             "L0A": (m.l0a_bytes, m.l0ab_align),
             "L0B": (m.l0b_bytes, m.l0ab_align),
             "L0C": (m.l0c_bytes, m.l0c_align),
         }[mem]
-        part = size // self.options.buffering // align * align
-        base = part * ((self.tiles if parity is None else parity) % self.options.buffering)
-        return Arena(mem, base, part, align)
 
     def gm(self, name: str, element: int) -> c.Expr:
         ident = c.Ident(self.gm_names[name])

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.kernels import Access, Kernel, KLoad, KOp, KStore
 from plaidc.backends.npu.moves import Placement, Space
-from plaidc.backends.npu.ops import Buf, Op, OutOfMemory, call, elems_per_block, lit
+from plaidc.backends.npu.ops import Arena, Buf, Op, OutOfMemory, call, elems_per_block, lit
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.staging import Tiler, offset_buf
 from plaidc.backends.npu.valops import Val, ValueEmitter
@@ -162,11 +162,13 @@ def lower_contraction(
     def extent(tilings: list[list[dict]], index: int) -> int:
         return _count(tuple(tilings[index][0]), {v: n for v, (_, n) in tilings[index][0].items()})
 
-    fitting = [
-        (mi, ni, ki)
-        for mi, ni, ki in choices
-        if _fits(ctx, con, extent(m_tilings, mi), extent(n_tilings, ni), extent(k_tilings, ki))
-    ]
+    def fits(mi: int, ni: int, ki: int) -> bool:
+        m, n, k = extent(m_tilings, mi), extent(n_tilings, ni), extent(k_tilings, ki)
+        uses = len(n_tilings[ni])
+        resident = _resident_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses) is not None
+        return _fits(ctx, con, m, n, k, resident)
+
+    fitting = [(mi, ni, ki) for mi, ni, ki in choices if fits(mi, ni, ki)]
     for mi, ni, ki in fitting[:32]:
         count = len(batches) * len(m_tilings[mi]) * len(n_tilings[ni])
         if count * len(k_tilings[ki]) > ctx.options.max_tiles:
@@ -175,16 +177,21 @@ def lower_contraction(
         try:
             ops: list[Op] = []
             tiles = [
-                {v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt | nt
+                ({v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt, nt)
                 for batch in batches
                 for mt, nt in itertools.product(m_tilings[mi], n_tilings[ni])
             ]
-            for k, tile in enumerate(tiles):
+            resident: _Resident | None = None
+            for k, (outer, nt) in enumerate(tiles):
+                tile = outer | nt
                 if len(tiles) > 1:
                     starts = {v: s for v, (s, _) in tile.items()}
                     sizes = {v: n for v, (_, n) in tile.items()}
                     ops.append(tile_comment(k, len(tiles), starts, sizes, ranges))
-                ops.extend(Gemm(ctx, kernel, con, tile, epilogue).lower(k_tilings[ki]))
+                if resident is None or resident.outer != outer:
+                    resident = _resident(ctx, con, outer, k_tilings[ki], len(n_tilings[ni]))
+                gemm = Gemm(ctx, kernel, con, tile, epilogue, resident)
+                ops.extend(gemm.lower(k_tilings[ki]))
             return ops
         except OutOfMemory:
             ctx.tiles = first
@@ -194,24 +201,77 @@ def lower_contraction(
     return None
 
 
-def _fits(ctx: Context, con: Contraction, m: int, n: int, k: int) -> bool:
+def _fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool) -> bool:
     """Whether a GEMM tile of m x n x k plausibly fits every buffer's share (a filter on the
-    tilings to try; planning the tile decides)."""
+    tilings to try; planning the tile decides). With A `resident` in L1, the tile's own L1
+    buffers get half of L1, and A and B take UB one after the other."""
     mach, share = ctx.machine, ctx.options.buffering
     f = mach.cube_m
     mp, np_, kp = up(m, f), up(n, f), up(k, f)
     parts = 2 if con.split else 1
     size = con.dtype.byte_size
     per_elem = size + (2 + 4 + 2 if con.split else 0)
-    ub_step = (mp + np_) * kp * per_elem + (m + n) * k * size
-    ub_out = parts * mp * np_ * 4 + mp * np_ * (size + 4)
+    steps = [mp * kp * per_elem + m * k * size, np_ * kp * per_elem + n * k * size]
+    ub_step = max(steps) if resident else sum(steps)
+    ub_out = max(parts, 2) * mp * np_ * 4
+    l1_tile = parts * (np_ if resident else mp + np_) * kp * 2
     return (
         parts * mp * kp * 2 <= mach.l0a_bytes // share
         and parts * np_ * kp * 2 <= mach.l0b_bytes // share
         and parts * mp * np_ * 4 <= mach.l0c_bytes // share
-        and parts * (mp + np_) * kp * 2 <= mach.l1_bytes // share
+        and l1_tile <= mach.l1_bytes // (2 if resident else 1) // share
         and max(ub_step, ub_out) <= mach.ub_bytes // share
     )
+
+
+_Tile = dict[str, tuple[int, int]]  # index -> (start, extent)
+
+
+@dataclass
+class _Resident:
+    """The left operand's fp16 parts in L1 for every K step of the output tiles that share
+    it (one batch point and M block, `outer`): the first of them loads and converts it, the
+    others only bring its fractals from L1 to L0A. Groups alternate between the halves of
+    the lower half of L1 (`arena`), so the next group's operand loads while this one's last
+    tile computes; the tiles' own L1 buffers live in the upper half."""
+
+    outer: _Tile
+    arena: Arena
+    streaming: int  # where the tiles' own L1 buffers start
+    steps: dict[int, tuple[Matrix, list[Buf]]] = dataclasses.field(default_factory=dict)
+
+
+def _resident(
+    ctx: Context, con: Contraction, outer: _Tile, k_tiles: list[_Tile], uses: int
+) -> _Resident | None:
+    """A residency for the left operand of the tiles sharing `outer`, when `[codegen] reuse`
+    is on, more than one tile uses it and all its K steps fit a quarter of L1 (an eighth
+    with single buffering: half of L1 stays for the tiles' own transfers)."""
+    half = _resident_bytes(ctx, con, outer, k_tiles, uses)
+    if half is None:
+        return None
+    arena = ctx.arena("L1", parity=ctx.groups, hi=half)
+    ctx.groups += 1
+    return _Resident(outer, arena, half)
+
+
+def _resident_bytes(
+    ctx: Context, con: Contraction, outer: _Tile, k_tiles: list[_Tile], uses: int
+) -> int | None:
+    """Where L1's residencies end (its half), or None when the left operand of the tiles
+    sharing `outer` is not to be resident (see `_resident`)."""
+    if not ctx.options.reuse or uses < 2:
+        return None
+    size, align = ctx.capacity("L1")
+    half = size // 2 // align * align
+    f = ctx.machine.cube_m
+    rows = up(_count(con.m, {v: n for v, (_, n) in outer.items() if v in con.m}), f)
+    parts = 2 if con.split else 1
+    need = sum(
+        up(parts * rows * up(_count(con.k, {v: n for v, (_, n) in kt.items()}), f) * 2, align)
+        for kt in k_tiles
+    )
+    return half if need <= half // ctx.options.buffering // align * align else None
 
 
 def _dense(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> Affine:
@@ -270,8 +330,10 @@ class Gemm:
         con: Contraction,
         tile: dict,
         epilogue: Epilogue | None = None,
+        resident: _Resident | None = None,
     ) -> None:
         self.ctx, self.kernel, self.con, self.epilogue = ctx, kernel, con, epilogue
+        self.resident = resident
         self.frac = ctx.machine.cube_m
         self.starts = {v: s for v, (s, _) in tile.items()}
         self.sizes = {v: n for v, (_, n) in tile.items()}
@@ -289,7 +351,7 @@ class Gemm:
         c_bytes = mo * no * self.frac * self.frac * 4
         accumulators = [l0c.alloc(c_bytes, "C") for _ in range(2 if con.split else 1)]
         for step, k_tile in enumerate(k_tiles):
-            self._k_step(k_tile, accumulators, step == 0)
+            self._k_step(k_tile, step, accumulators)
             ctx.tiles += 1
         self._store(accumulators)
         ctx.tiles += 1
@@ -450,26 +512,54 @@ class Gemm:
                 )
         return Op("PIPE_MTE1", tuple(stmts), (l1.region(),), (l0.region(),), f"{which} fractals")
 
-    def _k_step(self, k_tile: dict, accumulators: list[Buf], init: bool) -> None:
-        con, ctx = self.con, self.ctx
+    def _fp16_to_l1(self, tiler: Tiler, which: str, mat: Matrix, l1: Arena) -> list[Buf]:
+        """The matrix's fp16 parts, converted in UB, in new L1 buffers of `l1`."""
+        assert mat.buf is not None
+        parts = []
+        fractals = mat.rows * mat.cols // (self.frac * self.frac)
+        for part in self._to_fp16(tiler, mat.buf, mat.rows * mat.cols):
+            parts.append(l1.alloc(fractals * self.frac * self.frac * 2, f"{which} in L1"))
+            self.ops.append(self._to_l1(part, mat, parts[-1]))
+        return parts
+
+    def _resident_a(self, tiler: Tiler, read: _Operand, step: int) -> None:
+        """Step `step` of the left operand into its L1 residency."""
+        assert self.resident is not None
+        mat = self._matrix(tiler, read)
+        self.resident.steps[step] = (mat, self._fp16_to_l1(tiler, "a", mat, self.resident.arena))
+
+    def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf]) -> None:
+        con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
         tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
-        # Both windows first, so that MTE2 brings B while the vector unit gathers A.
-        read_a = self._read(tiler, con.a, con.m, k_tile, con.a_cons)
+        cached = res.steps.get(step) if res is not None else None
+        # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
+        # when A goes to its residency: then A and B take UB one after the other (only the
+        # group's first tile pays that, and the K steps can be twice as long).
+        read_a = self._read(tiler, con.a, con.m, k_tile, con.a_cons) if cached is None else None
+        if read_a is not None and res is not None:
+            self._resident_a(tiler, read_a, step)
+            cached, read_a = res.steps[step], None
+            tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
         read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons)
-        mat_a, mat_b = self._matrix(tiler, read_a), self._matrix(tiler, read_b)
-        kp = mat_a.rows if mat_a.k_rows else mat_a.cols
-        frac_bytes = self.frac * self.frac * 2
-        l1, l0a, l0b = ctx.arena("L1"), ctx.arena("L0A"), ctx.arena("L0B")
+        mat_a = self._matrix(tiler, read_a) if read_a is not None else None
+        mat_b = self._matrix(tiler, read_b)
+        l1 = ctx.arena("L1", lo=res.streaming) if res is not None else ctx.arena("L1")
+        l0a, l0b = ctx.arena("L0A"), ctx.arena("L0B")
         l0: dict[str, list[Buf]] = {"a": [], "b": []}
         for which, mat, arena in (("a", mat_a, l0a), ("b", mat_b, l0b)):
-            assert mat.buf is not None
-            for part in self._to_fp16(tiler, mat.buf, mat.rows * mat.cols):
-                fractals = mat.rows * mat.cols // (self.frac * self.frac)
-                l1_buf = l1.alloc(fractals * frac_bytes, f"{which} in L1")
-                self.ops.append(self._to_l1(part, mat, l1_buf))
-                dst = arena.alloc(fractals * frac_bytes, f"{which} in L0")
-                self.ops.append(self._to_l0(which, mat, l1_buf, dst))
+            if mat is None:  # the left operand, resident in L1 since the group's first tile
+                assert cached is not None
+                mat_a, l1_parts = cached
+            else:
+                l1_parts = self._fp16_to_l1(tiler, which, mat, l1)
+            for l1_buf in l1_parts:
+                use = mat_a if which == "a" else mat
+                assert use is not None
+                dst = arena.alloc(l1_buf.size, f"{which} in L0")
+                self.ops.append(self._to_l0(which, use, l1_buf, dst))
                 l0[which].append(dst)
+        assert mat_a is not None
+        kp = mat_a.rows if mat_a.k_rows else mat_a.cols
         # fp16: C = A.B; split: C0 = Ahi.Bhi, C1 = Ahi.Blo + Alo.Bhi (scaled by 2^11)
         terms = [(0, 0, 0)] if not con.split else [(0, 0, 0), (1, 0, 1), (1, 1, 0)]
         for c_index, ai, bi in terms:
@@ -517,6 +607,7 @@ class Gemm:
         if con.split:
             values.with_scalar("vmuls", fractals[1], fractals[1], 2.0**-SPLIT_SHIFT)
             values.binary("vadd", result, result, fractals[1])
+            tiler.arena.release(fractals[1].buf)  # type: ignore[arg-type]
         if out_t is DType.FP16:
             half = values.alloc_vec(DType.FP16, "C fp16")
             values.convert(half, result)

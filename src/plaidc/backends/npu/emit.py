@@ -2,7 +2,9 @@
 
 The kernel is one function taking every program buffer as a `__gm__` pointer (sorted by name),
 whose body is the synced op list: for each op its waits, its instructions and the flags it
-sets, ending with `pipe_barrier(PIPE_ALL)`. The helpers it calls (`clib`) come first.
+sets, ending with `pipe_barrier(PIPE_ALL)`; with `[codegen] serialise` (the naive schedule
+benchmarks compare against) a barrier follows every op instead. The helpers it calls (`clib`)
+come first.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ def emit_kernel(ctx: Context, synced: Synced, title: str) -> str:
     """The C source of the whole program."""
     body: list[c.Stmt] = []
     for op, waits, sets in zip(synced.ops, synced.waits_before, synced.sets_after, strict=True):
+        if ctx.options.serialise:  # the naive schedule: each op after everything before it
+            body.extend(op.stmts)
+            if op.pipe:
+                body.append(call("pipe_barrier", "PIPE_ALL"))
+            continue
         body.extend(_flag("wait_flag", f) for f in waits)
         body.extend(op.stmts)
         body.extend(_flag("set_flag", f) for f in sets)
