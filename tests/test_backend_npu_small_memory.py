@@ -1,0 +1,55 @@
+"""Issue #7: the same code on a smaller chip. A user config with UB = 64 KiB and L1 = 256 KiB
+(everything else as `npu.toml`) compiles and runs every program the default NPU runs: the tiles
+shrink, nothing overflows (the simulator rejects any access beyond a buffer's capacity), and the
+outputs still match the interpreter."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.backends.npu import NpuArtifact
+from plaidc.interp import run_program
+from plaidc.targets import TargetConfig, parse_config
+
+from .test_backend_c import PROGRAMS, load_program, program_inputs
+from .test_backend_npu import EXPECTED_ERRORS
+
+SMALL = {"ub_bytes": 64 * 1024, "l1_bytes": 256 * 1024}
+
+
+def small_chip() -> TargetConfig:
+    text = (resources.files("plaidc") / "targets" / "npu.toml").read_text()
+    for key, value in SMALL.items():
+        text, count = re.subn(rf"(?m)^{key}\s*=\s*\d+", f"{key} = {value}", text)
+        assert count == 1, f"npu.toml has no single `{key} = ...` line"
+    return parse_config(text, "small_npu.toml")
+
+
+def test_small_chip_really_is_smaller() -> None:
+    cfg = small_chip()
+    assert cfg.hardware["ub_bytes"] == SMALL["ub_bytes"]
+    assert cfg.hardware["l1_bytes"] == SMALL["l1_bytes"]
+
+
+@pytest.mark.parametrize("program_id", [p for p in PROGRAMS if p not in EXPECTED_ERRORS])
+def test_small_chip_runs_every_mappable_program(program_id: str) -> None:
+    cfg = small_chip()
+    program = load_program(program_id)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    artifact = get_backend("npu").compile(compiled, cfg)
+    assert isinstance(artifact, NpuArtifact)
+    inputs = program_inputs(program_id, program)
+    got = artifact.run({k: v.copy() for k, v in inputs.items()})
+    mismatches = driver.compare_outputs(run_program(program, inputs), got)
+    assert not mismatches, mismatches[0].message
+    report = artifact.report_json()
+    assert report is not None
+    # The simulator ran with the small capacities, and nothing used more than them.
+    for memory, limit in (("UB", SMALL["ub_bytes"]), ("L1", SMALL["l1_bytes"])):
+        assert report["capacity"][memory] == limit
+        assert report["peak_bytes"][memory] <= limit
