@@ -542,7 +542,7 @@ e3.body:
   store float              0x0, ptr %".50", align 4
   %".52" = add i64 %"e3", 1
   store i64 %".52", ptr %"e3.slot"
-  br label %"e3.head"
+  br label %"e3.head", !llvm.loop !2
 e3.exit:
   %".55" = add i64 %"e1", 1
   store i64 %".55", ptr %"e1.slot"
@@ -615,7 +615,7 @@ i4.body:
   store float %"X_T6_1", ptr %".106", align 4
   %".108" = add i64 %"i4", 1
   store i64 %".108", ptr %"i4.slot"
-  br label %"i4.head"
+  br label %"i4.head", !llvm.loop !3
 i4.exit:
   %".111" = add i64 %"i2", 1
   store i64 %".111", ptr %"i2.slot"
@@ -644,3 +644,8 @@ entry:
   call void @"plaidc_main"(ptr %".4", ptr %".6", ptr %".8", ptr %".10", ptr %".12")
   ret void
 }
+
+!0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
+!1 = !{ !"llvm.loop.unroll.disable" }
+!2 = distinct !{ !2, !0, !1 }
+!3 = distinct !{ !3, !0, !1 }

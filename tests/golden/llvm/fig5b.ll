@@ -60,7 +60,7 @@ e2.body:
   store i8 0, ptr %".30", align 1
   %".32" = add i64 %"e2", 1
   store i64 %".32", ptr %"e2.slot"
-  br label %"e2.head"
+  br label %"e2.head", !llvm.loop !2
 e2.exit:
   %".35" = add i64 %"e1", 1
   store i64 %".35", ptr %"e1.slot"
@@ -179,7 +179,7 @@ c_1.body:
   store i8 %".117", ptr %"O_acc"
   %".119" = add i64 %"c_1", 1
   store i64 %".119", ptr %"c_1.slot"
-  br label %"c_1.head"
+  br label %"c_1.head", !llvm.loop !3
 c_1.exit:
   %".122" = mul i64 %"x", 768
   %".123" = add i64 %"k_1", %".122"
@@ -257,3 +257,8 @@ entry:
   call void @"plaidc_main"(ptr %".4", ptr %".6", ptr %".8", ptr %".10")
   ret void
 }
+
+!0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
+!1 = !{ !"llvm.loop.unroll.disable" }
+!2 = distinct !{ !2, !0, !1 }
+!3 = distinct !{ !3, !0, !1 }

@@ -133,7 +133,7 @@ j.body:
   store float %".55", ptr %".59", align 4
   %".61" = add i64 %"j", 1
   store i64 %".61", ptr %"j.slot"
-  br label %"j.head"
+  br label %"j.head", !llvm.loop !2
 j.exit:
   store i64 16, ptr %"j_1.slot"
   br label %"j_1.head"
@@ -149,7 +149,7 @@ j_1.body:
   store float              0x0, ptr %".71", align 4
   %".73" = add i64 %"j_1", 1
   store i64 %".73", ptr %"j_1.slot"
-  br label %"j_1.head"
+  br label %"j_1.head", !llvm.loop !3
 j_1.exit:
   %".76" = add i64 %"k_2", 1
   store i64 %".76", ptr %"k_2.slot"
@@ -755,7 +755,7 @@ j_2.body:
   store float %".650", ptr %".654", align 4
   %".656" = add i64 %"j_2", 1
   store i64 %".656", ptr %"j_2.slot"
-  br label %"j_2.head"
+  br label %"j_2.head", !llvm.loop !4
 j_2.exit:
   store i64 0, ptr %"j_3.slot"
   br label %"j_3.head"
@@ -774,7 +774,7 @@ j_3.body:
   store float %".665", ptr %".669", align 4
   %".671" = add i64 %"j_3", 1
   store i64 %".671", ptr %"j_3.slot"
-  br label %"j_3.head"
+  br label %"j_3.head", !llvm.loop !5
 j_3.exit:
   store i64 0, ptr %"j_4.slot"
   br label %"j_4.head"
@@ -793,7 +793,7 @@ j_4.body:
   store float %".680", ptr %".684", align 4
   %".686" = add i64 %"j_4", 1
   store i64 %".686", ptr %"j_4.slot"
-  br label %"j_4.head"
+  br label %"j_4.head", !llvm.loop !6
 j_4.exit:
   store i64 0, ptr %"j_5.slot"
   br label %"j_5.head"
@@ -812,7 +812,7 @@ j_5.body:
   store float %".695", ptr %".699", align 4
   %".701" = add i64 %"j_5", 1
   store i64 %".701", ptr %"j_5.slot"
-  br label %"j_5.head"
+  br label %"j_5.head", !llvm.loop !7
 j_5.exit:
   store i64 0, ptr %"j_6.slot"
   br label %"j_6.head"
@@ -831,7 +831,7 @@ j_6.body:
   store float %".710", ptr %".714", align 4
   %".716" = add i64 %"j_6", 1
   store i64 %".716", ptr %"j_6.slot"
-  br label %"j_6.head"
+  br label %"j_6.head", !llvm.loop !8
 j_6.exit:
   store i64 0, ptr %"j_7.slot"
   br label %"j_7.head"
@@ -850,7 +850,7 @@ j_7.body:
   store float %".725", ptr %".729", align 4
   %".731" = add i64 %"j_7", 1
   store i64 %".731", ptr %"j_7.slot"
-  br label %"j_7.head"
+  br label %"j_7.head", !llvm.loop !9
 j_7.exit:
   store i64 0, ptr %"j_8.slot"
   br label %"j_8.head"
@@ -869,7 +869,7 @@ j_8.body:
   store float %".740", ptr %".744", align 4
   %".746" = add i64 %"j_8", 1
   store i64 %".746", ptr %"j_8.slot"
-  br label %"j_8.head"
+  br label %"j_8.head", !llvm.loop !10
 j_8.exit:
   store i64 0, ptr %"j_9.slot"
   br label %"j_9.head"
@@ -888,7 +888,7 @@ j_9.body:
   store float %".755", ptr %".759", align 4
   %".761" = add i64 %"j_9", 1
   store i64 %".761", ptr %"j_9.slot"
-  br label %"j_9.head"
+  br label %"j_9.head", !llvm.loop !11
 j_9.exit:
   %".764" = add i64 %"i0", 8
   store i64 %".764", ptr %"i0.slot"
@@ -1006,3 +1006,16 @@ entry:
   call void @"plaidc_main"(ptr %".4", ptr %".6", ptr %".8", ptr %".10")
   ret void
 }
+
+!0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
+!1 = !{ !"llvm.loop.unroll.disable" }
+!2 = distinct !{ !2, !0, !1 }
+!3 = distinct !{ !3, !0, !1 }
+!4 = distinct !{ !4, !0, !1 }
+!5 = distinct !{ !5, !0, !1 }
+!6 = distinct !{ !6, !0, !1 }
+!7 = distinct !{ !7, !0, !1 }
+!8 = distinct !{ !8, !0, !1 }
+!9 = distinct !{ !9, !0, !1 }
+!10 = distinct !{ !10, !0, !1 }
+!11 = distinct !{ !11, !0, !1 }

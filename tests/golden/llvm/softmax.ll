@@ -42,7 +42,7 @@ n_1.body:
   store float %".24", ptr %"X_00_acc"
   %".26" = add i64 %"n_1", 1
   store i64 %".26", ptr %"n_1.slot"
-  br label %"n_1.head"
+  br label %"n_1.head", !llvm.loop !2
 n_1.exit:
   %".29" = getelementptr inbounds float, ptr %"X_00", i64 %"b"
   %".30" = load float, ptr %".29", align 4
@@ -94,7 +94,7 @@ i2.body:
   store float %"X_T3", ptr %".25", align 4
   %".27" = add i64 %"i2", 1
   store i64 %".27", ptr %"i2.slot"
-  br label %"i2.head"
+  br label %"i2.head", !llvm.loop !3
 i2.exit:
   %".30" = add i64 %"i1", 1
   store i64 %".30", ptr %"i1.slot"
@@ -141,7 +141,7 @@ n_3.body:
   store float %".24", ptr %"X_03_acc"
   %".26" = add i64 %"n_3", 1
   store i64 %".26", ptr %"n_3.slot"
-  br label %"n_3.head"
+  br label %"n_3.head", !llvm.loop !4
 n_3.exit:
   %".29" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
   %".30" = load float, ptr %".29", align 4
@@ -192,7 +192,7 @@ i2_1.body:
   store float %"X_T5_1", ptr %".24", align 4
   %".26" = add i64 %"i2_1", 1
   store i64 %".26", ptr %"i2_1.slot"
-  br label %"i2_1.head"
+  br label %"i2_1.head", !llvm.loop !5
 i2_1.exit:
   %".29" = add i64 %"i1_1", 1
   store i64 %".29", ptr %"i1_1.slot"
@@ -240,3 +240,9 @@ entry:
 }
 
 @"llvm.compiler.used" = appending global [3 x ptr] [ptr @"_ZGVbN4v_expf", ptr @"_ZGVdN8v_expf", ptr @"_ZGVeN16v_expf"], section "llvm.metadata"
+!0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
+!1 = !{ !"llvm.loop.unroll.disable" }
+!2 = distinct !{ !2, !0, !1 }
+!3 = distinct !{ !3, !0, !1 }
+!4 = distinct !{ !4, !0, !1 }
+!5 = distinct !{ !5, !0, !1 }

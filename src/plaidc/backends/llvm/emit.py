@@ -6,7 +6,8 @@ registers by the optimiser), and `plaidc_entry(ptr args)` exported. A parallel l
 outlined into a function of a context record and run on threads with libgomp's
 `GOMP_parallel`, each thread taking one contiguous chunk of iterations. Accumulators of
 reduction loops combine with `reassoc` fast-math flags, which lets LLVM vectorise them; no
-other fast-math flag is used.
+other fast-math flag is used. Loops the plan marks `vector` carry `llvm.loop` metadata that
+asks for vectorisation and forbids unrolling them first (see `ModuleEmitter.vector_loop_id`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,25 @@ def _named(value: ir.Value, name: str) -> ir.Value:
     if isinstance(value, ir.Instruction) and (not value.name or value.name.startswith(".")):
         value.name = name
     return value
+
+
+class _LoopID(ir.MDValue):
+    """A `distinct` loop-ID node whose first operand is itself, as LLVM requires (llvmlite's
+    `add_metadata` makes only uniqued nodes, which cannot refer to themselves)."""
+
+    def __init__(self, module: ir.Module, properties: list[ir.MDValue]) -> None:
+        super().__init__(module, [], name=str(len(module.metadata)))
+        self.operands = (self, *properties)
+
+    def descr(self, buf: list[str]) -> None:
+        buf.append("distinct ")
+        super().descr(buf)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
 
 
 @dataclass
@@ -213,7 +233,9 @@ class FunctionEmitter:
         self.stmts(s.body)
         self.reduction_vars = saved
         b.store(b.add(value, ir.Constant(I64, s.step)), counter)
-        b.branch(head)
+        latch = b.branch(head)
+        if s.vector:
+            latch.set_metadata("llvm.loop", self.module.vector_loop_id())
         b.position_at_end(exit_)
 
     def branch(self, s: p.If) -> None:
@@ -360,6 +382,19 @@ class ModuleEmitter:
     kept: list[ir.Function] = field(default_factory=list)
     uses_threads: bool = False
     _outlined: int = 0
+
+    def vector_loop_id(self) -> ir.MDValue:
+        """A fresh loop ID asking LLVM to vectorise the loop.
+
+        Without it, LLVM fully unrolls short constant-trip inner loops (e.g. the 16 lanes of a
+        tile's innermost dimension) before the loop vectoriser runs, and then vectorises the
+        next loop out with gathers and scatters."""
+        md = self.module
+        enable = md.add_metadata(
+            [ir.MetaDataString(md, "llvm.loop.vectorize.enable"), ir.Constant(I1, 1)]
+        )
+        no_unroll = md.add_metadata([ir.MetaDataString(md, "llvm.loop.unroll.disable")])
+        return _LoopID(md, [enable, no_unroll])
 
     def new_function(self, hint: str, params: list[ir.Type]) -> ir.Function:
         self._outlined += 1
