@@ -1,8 +1,9 @@
 """`make bench`: the QUALITY.md workloads on the CPU targets, timed against numpy in one run.
 
-For every workload and every CPU target (`c`, `llvm`) it compiles the program (Tile ->
-Stripe -> the target's default pipeline -> the backend; the compile time includes the C
-compiler or the LLVM JIT, with a fresh artifact cache so nothing is reused), checks the outputs
+For every workload and every target (`c`, `llvm`, and `opencl` on the OpenCL runtime here,
+pocl's CPU device) it compiles the program (Tile -> Stripe -> the target's default pipeline ->
+the backend; the compile time includes the C compiler, the LLVM JIT or the OpenCL build, with
+fresh artifact caches so nothing is reused), checks the outputs
 against the numpy reference, then times numpy and each target in blocks of runs, in rotating
 order with a pause before each block (so machine noise hits all of them alike and OpenBLAS's
 idle-spinning threads do not steal a core from the next runner), and reports median times and
@@ -13,7 +14,7 @@ Results also go to `bench/results.json`.
 form PlaidML's CPU pipeline produces (thread block, k tiles, a #mac_inner stencil block), for
 the micro-kernel; the other rows run the Tile programs through the targets' own pipelines.
 
-Usage: `python bench/run.py [--runs N] [--only SUBSTRING] [--targets c,llvm]`.
+Usage: `python bench/run.py [--runs N] [--only SUBSTRING] [--targets c,llvm,opencl]`.
 """
 
 from __future__ import annotations
@@ -182,10 +183,10 @@ def _bench(workload: Workload, targets: list[str], runs: int) -> Result:
     for target in targets:
         try:
             artifact, seconds = _compile(program, target)
+            outputs = artifact.run(inputs)  # a missing OpenCL runtime shows here
         except Exception as err:  # reported in the table, the other targets still run
             result.targets[target] = {"error": f"{type(err).__name__}: {err}"}
             continue
-        outputs = artifact.run(inputs)
         (got,) = outputs.values()
         # Errors relative to the output's scale: long fp32 sums differ in the last bits,
         # which near-zero elements (relu outputs) magnify under an element-wise rtol.
@@ -241,13 +242,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--only", default="")
-    parser.add_argument("--targets", default="c,llvm")
+    parser.add_argument("--targets", default="c,llvm,opencl")
     parser.add_argument("--no-npu", action="store_true", help="skip the NPU section")
     args = parser.parse_args(argv)
     targets = [t for t in args.targets.split(",") if t]
     sys.path.insert(0, str(ROOT / "src"))
     # A fresh artifact cache, so compile times include the C compiler / the LLVM optimiser.
     os.environ["PLAIDC_CACHE_DIR"] = tempfile.mkdtemp(prefix="plaidc-bench-")
+    # pocl keeps its own cache of built OpenCL programs.
+    os.environ["POCL_CACHE_DIR"] = os.path.join(os.environ["PLAIDC_CACHE_DIR"], "pocl")
     header = [f"{'workload':32}", f"{'numpy ms':>10}"]
     header += [f"{t + ': ms  ratio  compile':>30}" for t in targets]
     print(" ".join(header))

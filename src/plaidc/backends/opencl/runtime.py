@@ -1,0 +1,222 @@
+"""The OpenCL host runtime (pyopencl): device choice, program builds, buffers and launches.
+
+The platform is `$PLAIDC_OPENCL_PLATFORM` (a case-insensitive part of the platform's name, or
+its index in `pyopencl.get_platforms()`), else the first platform with a device; the device is
+that platform's first. One context and in-order queue per platform serves the whole process
+(`open_device` is memoised): programs and buffers belong to a context, and creating one costs
+more than a small kernel run.
+
+A run lays the program's buffers out as the CPU backends do (`plaidc.backends.loopnest.runtime.
+run_plan`: interpreter layout, poison in outputs), wraps that host memory in OpenCL buffers
+(`USE_HOST_PTR`: no copies on CPU devices), launches the kernels in order, and maps the written
+buffers back so the host sees every result before they are read.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from plaidc.backends import BackendUnavailable
+from plaidc.backends.c.build import cache_dir
+from plaidc.backends.loopnest.plan import STATUS, BufferParam
+from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.backends.loopnest.scalars import storage
+from plaidc.backends.opencl.kernels import AllocStep, KernelProgram, LaunchStep
+from plaidc.diagnostics import CompileError, Diagnostic, InternalError
+from plaidc.interp import numpy_dtype
+from plaidc.stripe.ir import DType
+
+INSTALL = (
+    "install pyopencl and an OpenCL runtime, e.g. `pip install pyopencl "
+    "pocl-binary-distribution` (the `opencl` extra: `pip install -e '.[opencl]'`, which "
+    "`make install` does)"
+)
+
+
+def _pyopencl() -> Any:
+    try:
+        import pyopencl
+    except ImportError as err:
+        raise BackendUnavailable(f"the OpenCL backend needs pyopencl ({err}): {INSTALL}") from None
+    return pyopencl
+
+
+@dataclass(frozen=True)
+class Device:
+    """An OpenCL device with its context and in-order command queue."""
+
+    context: Any
+    queue: Any
+    device: Any
+    platform: str
+
+    @property
+    def description(self) -> str:
+        return f"{self.platform}: {self.device.name.strip()}"
+
+
+def _choose_platform(platforms: list[Any], choice: str | None) -> Any:
+    with_devices = []
+    for platform in platforms:
+        try:
+            devices = platform.get_devices()
+        except Exception:  # a broken ICD entry must not hide the others
+            devices = []
+        if devices:
+            with_devices.append(platform)
+    if choice:
+        if choice.isdigit() and int(choice) < len(platforms):
+            return platforms[int(choice)]
+        for platform in platforms:
+            if choice.lower() in platform.name.lower():
+                return platform
+        names = ", ".join(p.name for p in platforms) or "none"
+        raise BackendUnavailable(
+            f"PLAIDC_OPENCL_PLATFORM={choice!r} matches no OpenCL platform (found: {names})"
+        )
+    if not with_devices:
+        raise BackendUnavailable(f"no OpenCL platform with a device was found: {INSTALL}")
+    return with_devices[0]
+
+
+@cache
+def open_device(choice: str | None) -> Device:
+    """The device of the chosen platform (module docstring), with its context and queue."""
+    cl = _pyopencl()
+    try:
+        platforms = cl.get_platforms()
+    except Exception as err:  # pyopencl raises its own LogicError when no ICD is installed
+        raise BackendUnavailable(f"no OpenCL platform is available ({err}): {INSTALL}") from None
+    platform = _choose_platform(platforms, choice)
+    devices = platform.get_devices()
+    if not devices:
+        raise BackendUnavailable(f"the OpenCL platform '{platform.name}' has no device")
+    context = cl.Context([devices[0]])
+    return Device(context, cl.CommandQueue(context), devices[0], platform.name)
+
+
+def default_device() -> Device:
+    return open_device(os.environ.get("PLAIDC_OPENCL_PLATFORM") or None)
+
+
+def build_options(device: Device, extra: tuple[str, ...]) -> list[str]:
+    """Compiler options: correctly rounded `/` and `sqrt` where the device offers them (numpy's
+    results), then the config's."""
+    cl = _pyopencl()
+    options = []
+    if device.device.single_fp_config & cl.device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT:
+        options.append("-cl-fp32-correctly-rounded-divide-sqrt")
+    return [*options, *extra]
+
+
+def build_program(device: Device, source: str, options: list[str]) -> Any:
+    """Compile OpenCL C for `device`; binaries are cached on disk by source and options (by
+    pyopencl under plaidc's cache directory, or by the runtime itself, as pocl does).
+    A program that does not compile is an internal error carrying the compiler's log."""
+    cl = _pyopencl()
+    folder = cache_dir() / "opencl"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with warnings.catch_warnings():
+            # pyopencl warns about any non-empty build log (pocl's remarks included); a
+            # failed build is reported below with its log.
+            warnings.simplefilter("ignore", cl.CompilerWarning)
+            return cl.Program(device.context, source).build(options=options, cache_dir=str(folder))
+    except cl.RuntimeError as err:
+        log = "\n".join(str(err).strip().splitlines()[:30])
+        raise InternalError(f"the generated OpenCL C does not compile:\n{log}") from None
+
+
+@dataclass
+class Executable:
+    """A built kernel program, ready to run on numpy arrays."""
+
+    program: KernelProgram
+    device: Device
+    binary: Any
+    kernels: dict[str, Any] = field(default_factory=dict)
+    temporaries: dict[str, Any] = field(default_factory=dict)
+    scratch: dict[str, list[Any]] = field(default_factory=dict)
+    written: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        cl = _pyopencl()
+        for kernel in self.program.kernels:
+            self.kernels[kernel.function] = cl.Kernel(self.binary, kernel.function)
+            self.scratch[kernel.function] = [
+                self._buffer(s.size * kernel.work_items, s.dtype, s.buffer) for s in kernel.scratch
+            ]
+        for function in self.program.plan.functions:
+            if function.name in self.kernels:
+                self.written.update(
+                    p.name for p in function.params if isinstance(p, BufferParam) and p.writes
+                )
+        for step in self.program.steps:
+            if isinstance(step, AllocStep):
+                self.temporaries[step.buffer] = self._buffer(step.size, step.dtype, step.buffer)
+
+    def _buffer(self, elements: int, dtype: DType, what: str) -> Any:
+        """A device buffer of `elements` elements (contents undefined)."""
+        cl = _pyopencl()
+        nbytes = max(elements, 1) * numpy_dtype(storage(dtype)).itemsize
+        try:
+            return cl.Buffer(self.device.context, cl.mem_flags.READ_WRITE, nbytes)
+        except cl.Error as err:
+            raise CompileError(
+                [Diagnostic(f"cannot allocate {nbytes} bytes for '{what}' on the device: {err}")]
+            ) from None
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return run_plan(self.program.plan, self._execute, inputs)
+
+    def _execute(self, pointers: Any) -> None:
+        """Run every step on the host arrays at `pointers` (one per program buffer, then the
+        status word, as `run_plan` passes them)."""
+        cl = _pyopencl()
+        plan = self.program.plan
+        hosts: dict[str, np.ndarray] = {}
+        for k, buf in enumerate(plan.buffers):
+            dtype = numpy_dtype(storage(buf.dtype))
+            hosts[buf.name] = _host_view(pointers[k], max(buf.region, 1) * dtype.itemsize)
+        hosts[STATUS] = _host_view(pointers[len(plan.buffers)], 4)
+        flags = cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR
+        buffers = {
+            name: cl.Buffer(self.device.context, flags, hostbuf=host)
+            for name, host in hosts.items()
+        }
+        buffers.update(self.temporaries)
+        by_name = {k.function: k for k in self.program.kernels}
+        queue = self.device.queue
+        try:
+            for step in self.program.steps:
+                if not isinstance(step, LaunchStep):
+                    continue
+                spec = by_name[step.kernel]
+                if 0 in spec.global_size:
+                    continue
+                kernel = self.kernels[step.kernel]
+                kernel.set_args(*(buffers[name] for name in step.args), *self.scratch[step.kernel])
+                cl.enqueue_nd_range_kernel(queue, kernel, spec.global_size, spec.local_size)
+            for name in sorted(self.written & set(hosts)):
+                # Mapping makes the device's writes visible in the host memory (a no-op
+                # where they share it).
+                mapped, _ = cl.enqueue_map_buffer(
+                    queue, buffers[name], cl.map_flags.READ, 0, hosts[name].shape, np.uint8
+                )
+                mapped.base.release(queue)
+            queue.finish()
+        except cl.Error as err:
+            raise CompileError([Diagnostic(f"the OpenCL run failed: {err}")]) from None
+
+
+def _host_view(pointer: int, nbytes: int) -> np.ndarray:
+    """The bytes at `pointer` as a writable numpy array (no copy)."""
+    return np.ctypeslib.as_array((ctypes.c_ubyte * nbytes).from_address(pointer))

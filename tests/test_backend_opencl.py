@@ -1,0 +1,220 @@
+"""The OpenCL backend against the interpreter, on a real OpenCL runtime (pocl's CPU device here).
+
+* Every example program, every PlaidML dump stage and every op-library program on `-t opencl`
+  (the programs of `test_backend_c.py`; op-library programs also against their numpy
+  references), and the final dumps and examples after the target's pipeline.
+* The work-group form (thread blocks on work-items, `__local` copies, barriers): the final
+  dumps, the examples and the op library after a pipeline that splits every kernel into
+  work-groups of at most 8 work-items and caches every refinement in local memory.
+* Temporaries in global slices (a config whose private memory holds nothing), GEMM
+  micro-kernels on OpenCL vectors, and the kernels' NDRange structure.
+
+Skipped, saying how to install one, when no OpenCL runtime is present.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.backends import BackendUnavailable, get_backend
+from plaidc.backends.opencl import OpenCLArtifact, codegen_options
+from plaidc.backends.opencl.kernels import KernelProgram
+from plaidc.backends.opencl.lower import kernel_depth, lower_kernels
+from plaidc.backends.opencl.runtime import default_device
+from plaidc.interp import program_io
+from plaidc.stripe.ir import Block
+from plaidc.stripe.parser import parse_stripe
+from plaidc.targets import TargetConfig, load_target, parse_config
+
+from .test_backend_c import (
+    GEMM_CASES,
+    PIPELINED,
+    PROGRAMS,
+    check_program,
+    compile_and_compare,
+    load_program,
+    program_inputs,
+    tiled_matmul,
+)
+
+
+def _runtime_missing() -> str | None:
+    try:
+        default_device()
+    except BackendUnavailable as err:
+        return str(err)
+    return None
+
+
+MISSING = _runtime_missing()
+needs_opencl = pytest.mark.skipif(MISSING is not None, reason=f"no OpenCL runtime: {MISSING}")
+
+# Every kernel split into work-groups of at most 8 work-items (thread-inner), each kernel's
+# refinements copied into local memory (cache): exercises group code, barriers and __local.
+WORKGROUPS_CONFIG = """
+[target]
+name = "opencl-workgroups"
+backend = "opencl"
+description = "tests: every kernel on small work-groups with local copies"
+
+[codegen]
+thread_tags = ["gpu_thread"]
+max_work_group = 64
+local_mem_bytes = 65536
+
+[[stage.default.passes]]
+name = "threads"
+pass = "thread-inner"
+reqs = ["kernel"]
+threads = 8
+inner_set = ["gpu_thread"]
+
+[[stage.default.passes]]
+name = "cache"
+pass = "cache"
+reqs = ["kernel"]
+ref = ["all"]
+mem_loc = "LOCAL"
+"""
+
+
+def workgroups_target() -> TargetConfig:
+    return parse_config(WORKGROUPS_CONFIG, "workgroups.toml")
+
+
+def opencl_target(**codegen: object) -> TargetConfig:
+    """The opencl target with `[codegen]` entries replaced."""
+    cfg = load_target("opencl")
+    return TargetConfig(
+        cfg.name, cfg.backend, cfg.description, cfg.hardware, cfg.stages, {**cfg.codegen, **codegen}
+    )
+
+
+def compile_opencl(program: Block, target: TargetConfig | None = None) -> OpenCLArtifact:
+    artifact = get_backend("opencl").compile(program, target or load_target("opencl"))
+    assert isinstance(artifact, OpenCLArtifact)
+    return artifact
+
+
+# Programs for the variants: the final PlaidML dumps, the examples and the op library.
+VARIANT_PROGRAMS = [
+    p
+    for p in PROGRAMS
+    if p.endswith("15_prune_refs") or p.startswith("examples/") or p.startswith("tile/")
+]
+
+
+def check_with(target: TargetConfig, program_id: str) -> OpenCLArtifact:
+    program = load_program(program_id)
+    inputs = program_inputs(program_id, program)
+    steps = driver.resolve_steps(target.stage("default"))
+    program = driver.run_pipeline(program, steps)
+    compile_and_compare("opencl", program, inputs, target)
+    return compile_opencl(program, target)
+
+
+# --------------------------------------------------------------------------------------------
+# Differential tests
+
+
+@needs_opencl
+@pytest.mark.parametrize("program_id", PROGRAMS + PIPELINED)
+def test_opencl_matches_interpreter(program_id: str) -> None:
+    check_program("opencl", program_id)
+
+
+@needs_opencl
+@pytest.mark.parametrize("program_id", VARIANT_PROGRAMS)
+def test_opencl_workgroups_match_interpreter(program_id: str) -> None:
+    check_with(workgroups_target(), program_id)
+
+
+@needs_opencl
+@pytest.mark.parametrize(
+    "program_id",
+    ["softmax/09_localize_main", "matmul/15_prune_refs", "conv_bias_relu/09_localize_main"],
+)
+def test_opencl_global_temporaries(program_id: str) -> None:
+    """Every temporary in slices of a global buffer, one per work-item."""
+    artifact = check_with(opencl_target(private_bytes=1), program_id)
+    assert any(k.scratch for k in artifact.program.kernels)
+    assert "_slices" in artifact.source
+
+
+@needs_opencl
+def test_opencl_workgroups_are_used() -> None:
+    artifact = check_with(workgroups_target(), "tile/conv2d_bias_relu")
+    cooperative = [k for k in artifact.program.kernels if k.local_size is not None]
+    assert cooperative and all(k.local_size and k.local_size[0] <= 8 for k in cooperative)
+    assert "barrier(CLK_LOCAL_MEM_FENCE" in artifact.source
+    assert "__local float" in artifact.source
+    assert "get_local_id(0)" in artifact.source and "get_group_id(0)" in artifact.source
+
+
+@needs_opencl
+@pytest.mark.parametrize("case", GEMM_CASES, ids=lambda c: "x".join(map(str, c)))
+def test_opencl_gemm_micro_kernel(case: tuple[int, int, int, int, int, str]) -> None:
+    m, n, k, mt, kt, dtype = case
+    program = parse_stripe(tiled_matmul(m, n, k, mt, kt, dtype), "tiled.stripe")
+    inputs = driver.random_inputs(program_io(program).inputs, seed=1)
+    artifact = compile_opencl(program)
+    assert "micro-kernel" in artifact.source
+    lanes = 32 // (4 if dtype == "fp32" else 8)
+    assert f"{'float' if dtype == 'fp32' else 'double'}{lanes} " in artifact.source
+    got = compile_and_compare("opencl", program, inputs)
+    np.testing.assert_allclose(got["C"], inputs["A"] @ inputs["B"], rtol=1e-4, atol=1e-4)
+
+
+# --------------------------------------------------------------------------------------------
+# Kernel structure
+
+
+def test_kernels_use_independent_indices_for_the_ndrange() -> None:
+    """An untiled matmul: `m` and `n` write distinct elements (work-items), `k` does not (a
+    loop in each work-item); the sum's initialisation is a kernel launched before."""
+    program = load_program("tile/matmul")
+    kernels = lower(program)
+    init, main = kernels.kernels
+    assert init.role == "init" and init.global_size == (6, 7)
+    assert main.role == "kernel" and main.global_size == (6, 7) and main.local_size is None
+    assert [s.kernel for s in kernels.steps] == [init.function, main.function]
+    source = compile_opencl(program).source
+    assert "for (int64_t k = 0; k < 5; ++k)" in source
+
+
+def test_kernel_depth_follows_the_program_shape() -> None:
+    assert kernel_depth(load_program("examples/fig5a")) == 1
+    assert kernel_depth(load_program("matmul/15_prune_refs")) == 2
+
+
+def test_workgroup_fallback_when_groups_are_too_large() -> None:
+    """Work-groups larger than `max_work_group` fall back to plain work-items."""
+    cfg = workgroups_target()
+    program = driver.run_pipeline(
+        load_program("tile/matmul"), driver.resolve_steps(cfg.stage("default"))
+    )
+    roomy = lower(program, cfg)
+    assert any(k.local_size for k in roomy.kernels)
+    small = TargetConfig(
+        cfg.name, cfg.backend, "", {}, cfg.stages, {**cfg.codegen, "max_work_group": 2}
+    )
+    assert not any(k.local_size for k in lower(program, small).kernels)
+
+
+def test_source_is_deterministic_and_needs_no_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
+    program = load_program("conv_bias_relu/15_prune_refs")
+    first = compile_opencl(program).source
+    monkeypatch.setenv("PLAIDC_OPENCL_PLATFORM", "no such platform")
+    artifact = compile_opencl(program)
+    assert artifact.source == first
+    assert artifact.executable is None
+    with pytest.raises(BackendUnavailable, match="matches no OpenCL platform"):
+        artifact.run(program_inputs("conv_bias_relu/15_prune_refs", program))
+
+
+def lower(program: Block, target: TargetConfig | None = None) -> KernelProgram:
+    cfg = target or load_target("opencl")
+    options = codegen_options(cfg.codegen, cfg.name)
+    return lower_kernels(program, options.kernels, options.lowering)

@@ -1,0 +1,90 @@
+"""Scalar semantics of the OpenCL backend: the cases of `test_backend_c_scalars.py` (every
+intrinsic on every element type, weakly typed constants, casts, stores that convert), on a
+real OpenCL device.
+
+An OpenCL build costs far more than a C compile, so the cases of one input type share one
+program and one kernel: a block over `i` computing every case, `O<k>[i] = op(X<k>[i], Y<k>[i])`
+for case `k`, on that case's inputs. A mismatch names the case.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.interp import run_program
+from plaidc.stripe.parser import parse_stripe
+
+from .test_backend_c_scalars import CASES, FLOATS, INTS, N, _ids, inputs
+from .test_backend_opencl import compile_opencl, needs_opencl
+
+Case = tuple[str, str, int, str, str | None]
+
+
+def case_inputs(case: Case) -> dict[str, np.ndarray]:
+    """`run_case`'s inputs for `case` (values whose conversion C leaves undefined avoided)."""
+    op, dtype, _, out, _ = case
+    values = inputs(dtype, op)
+    if out in INTS and dtype in FLOATS:
+        values = {k: np.nan_to_num(np.clip(v, -100, 100), nan=1.0) for k, v in values.items()}
+    if op in ("as_int", "as_uint") and dtype in FLOATS:
+        values = {k: np.nan_to_num(np.clip(v, 0, 100), nan=1.0) for k, v in values.items()}
+    return values
+
+
+def batch_program(cases: list[Case]) -> str:
+    """One program, one kernel block, computing every case (refinements X<k>, Y<k>, O<k>)."""
+    outer, inner, body = [], [], []
+    for k, (op, dtype, arity, out, constant) in enumerate(cases):
+        for name, ty, direction in (("X", dtype, "in"), ("Y", dtype, "in"), ("O", out, "out")):
+            outer.append(f"    {direction} {name}{k}[0] {ty}({N}):(1)")
+            inner.append(f"      {direction} {name}{k}[i] {ty}(1):(1)")
+        body += [f"$x{k} = load(X{k})", f"$y{k} = load(Y{k})"]
+        args = [f"$x{k}"] if arity == 1 else [f"$x{k}", f"$c{k}" if constant else f"$y{k}"]
+        if constant:
+            body.append(f"$c{k} = {constant}")
+        if op == "cond":
+            args = [f"$x{k}", f"$y{k}", f"$x{k}"]
+        body += [f"$r{k} = {op}({', '.join(args)})", f"O{k} = store($r{k})"]
+    stmts = "\n".join(f"    {s}" for s in body)
+    return (
+        "block [] (\n"
+        + "\n".join(outer)
+        + "\n) {\n  0:\n  block [i:"
+        + str(N)
+        + "] (\n"
+        + "\n".join(inner)
+        + "\n  ) {\n"
+        + stmts
+        + "\n  }\n}\n"
+    )
+
+
+BATCHES: dict[str, list[Case]] = {}
+for _case in CASES:
+    BATCHES.setdefault(_case[1], []).append(_case)
+
+
+@needs_opencl
+@pytest.mark.parametrize("dtype", sorted(BATCHES))
+def test_opencl_scalar_semantics(dtype: str) -> None:
+    cases = BATCHES[dtype]
+    program = parse_stripe(batch_program(cases), f"scalars_{dtype}.stripe")
+    values: dict[str, np.ndarray] = {}
+    for k, case in enumerate(cases):
+        case_values = case_inputs(case)
+        values[f"X{k}"], values[f"Y{k}"] = case_values["X"], case_values["Y"]
+    artifact = compile_opencl(program)
+    assert len(artifact.program.kernels) == 1, "one kernel for all the cases of a type"
+    got = artifact.run(values)
+    want = run_program(program, values)
+    failures = []
+    for k, case in enumerate(cases):
+        name = f"O{k}"
+        mismatches = driver.compare_outputs({name: want[name]}, {name: got[name]})
+        if mismatches:
+            failures.append(f"{_ids(case)}: {mismatches[0].message}")
+        elif got[name].dtype != want[name].dtype:
+            failures.append(f"{_ids(case)}: dtype {got[name].dtype}, expected {want[name].dtype}")
+    assert not failures, "\n".join(failures)
