@@ -234,3 +234,27 @@ def test_c_save_library(tmp_path: Path) -> None:
     target = tmp_path / "softmax.so"
     artifact.save_library(target)
     assert target.read_bytes()[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+def test_child_block_empty_for_some_parent_points(target: str) -> None:
+    """Regression: loop bounds of a child block must keep the guard for parent points where the
+    child has no points (isl's AST context is the parent's domain, not the child's projection).
+    avgpool2d_padded split into work-items and cached locally has such blocks at the edges."""
+    from plaidc.passes import get_pass, make_options
+
+    spec = MANIFEST["avgpool2d_padded"]
+    session = driver.Session()
+    program = driver.load_program(session, str(spec.path), driver.Bindings(dims=spec.defines))
+    split = get_pass("thread-inner")
+    cache_pass = get_pass("cache")
+    staged = split.run(
+        program,
+        make_options(split, {"reqs": "[kernel]", "threads": "8", "inner_set": "[gpu_thread]"}),
+    )
+    staged = cache_pass.run(
+        staged, make_options(cache_pass, {"reqs": "[kernel]", "ref": "[all]", "mem_loc": "LOCAL"})
+    )
+    inputs = driver.random_inputs(program_io(program).inputs, seed=0)
+    artifact = get_backend(target).compile(staged, load_target(target))
+    assert not driver.compare_outputs(run_program(program, inputs), artifact.run(inputs))

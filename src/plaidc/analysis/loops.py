@@ -49,7 +49,16 @@ def loop_ast(
     mspace = isl.Space.map_from_domain_and_range(space, target)
     schedule = isl.Map.from_multi_aff(isl.MultiAff.from_aff_list(mspace, affs))
     schedule = schedule.intersect_domain(dom)
-    build = isl.AstBuild.from_context(dom.params())
+    # The context is what holds for the ancestor point: it executes the parent. It must not be
+    # `dom.params()` (the ancestor points where this block has points at all): isl would then
+    # drop the guard that skips ancestor points where the block is empty.
+    if depth > 0:
+        parent = outer_as_params(cache.domain(chain[:-1]), depth)
+        assert isinstance(parent, isl.Set)
+        context = parent.params()
+    else:
+        context = dom.params()
+    build = isl.AstBuild.from_context(context)
     ids = isl.IdList.alloc(ctx, len(names))
     for name in loop_order:
         ids = ids.add(isl.Id(name, None, context=ctx))
