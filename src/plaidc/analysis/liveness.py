@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from plaidc.stripe.ir import Block, Load, Refinement, Special, Statement, Store
-from plaidc.stripe.uses import is_program_buffer
+from plaidc.stripe.ir import Block, Refinement
+from plaidc.stripe.uses import is_program_buffer, statement_ref_names
 
 __all__ = [
     "LiveRange",
@@ -34,7 +34,6 @@ __all__ = [
     "live_ranges",
     "peak_bytes",
     "statement_spans",
-    "statement_uses",
 ]
 
 
@@ -56,19 +55,6 @@ class LiveRange:
 def allocation_bytes(ref: Refinement) -> int:
     """Bytes an allocation occupies: the elements its strides span times the element size."""
     return ref.shape.extent * ref.shape.dtype.byte_size
-
-
-def statement_uses(stmt: Statement) -> set[str]:
-    """Names of the enclosing block's refinements that `stmt` uses."""
-    if isinstance(stmt, Load):
-        return {stmt.from_}
-    if isinstance(stmt, Store):
-        return {stmt.into}
-    if isinstance(stmt, Special):
-        return {*stmt.inputs, *stmt.outputs}
-    if isinstance(stmt, Block):
-        return {r.from_ for r in stmt.refs if r.from_ is not None}
-    return set()
 
 
 def statement_spans(block: Block, start: int = 0) -> tuple[list[tuple[int, int]], int]:
@@ -119,7 +105,7 @@ def _collect(
         if whole_block:
             out.append(LiveRange(path, label, ref, start, end))
             continue
-        users = [k for k, stmt in enumerate(block.stmts) if ref.into in statement_uses(stmt)]
+        users = [k for k, stmt in enumerate(block.stmts) if ref.into in statement_ref_names(stmt)]
         if users:
             out.append(LiveRange(path, label, ref, spans[users[0]][0], spans[users[-1]][1]))
         else:

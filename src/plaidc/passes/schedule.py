@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, resolve_view
-from plaidc.analysis.liveness import allocation_bytes, live_ranges, peak_bytes, statement_uses
+from plaidc.analysis.liveness import allocation_bytes, live_ranges, peak_bytes
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.passes.cache import copy_block, fresh_name, shift_deps
 from plaidc.passes.place import align_up, in_memory
@@ -63,7 +63,12 @@ from plaidc.stripe.ir import (
     Store,
     Tags,
 )
-from plaidc.stripe.uses import is_program_buffer, scalar_inputs, scalar_outputs
+from plaidc.stripe.uses import (
+    is_program_buffer,
+    scalar_inputs,
+    scalar_outputs,
+    statement_ref_names,
+)
 
 __all__ = ["ScheduleOptions", "schedule"]
 
@@ -203,7 +208,7 @@ def _facts(chain: tuple[Block, ...], ctx: _Context, local: set[str]) -> list[_St
             )
         out.append(
             _Stmt(
-                frozenset(statement_uses(stmt) & local),
+                frozenset(statement_ref_names(stmt) & local),
                 inner,
                 frozenset(reads),
                 frozenset(writes),

@@ -35,6 +35,17 @@ _INT_KEYS = (
 _TAG_KEYS = ("parallel_tags", "gemm_tags")
 
 
+def positive_int(where: str, key: str, value: Any) -> int:
+    """A `[codegen]` entry that must be a positive integer; a CompileError naming it otherwise."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise _error(where, f"'{key}' must be an integer, not {value!r}") from None
+    if number < 1:
+        raise _error(where, f"'{key}' must be positive, not {number}")
+    return number
+
+
 def _error(where: str, message: str) -> CompileError:
     return CompileError([Diagnostic(f"{where}: [codegen] {message}")])
 
@@ -47,13 +58,7 @@ def lowering_options(
     extra: dict[str, Any] = {}
     for key, value in codegen.items():
         if key in _INT_KEYS:
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise _error(where, f"'{key}' must be an integer, not {value!r}") from None
-            if number < 1:
-                raise _error(where, f"'{key}' must be positive, not {number}")
-            values[key] = number
+            values[key] = positive_int(where, key, value)
         elif key in _TAG_KEYS:
             if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
                 raise _error(where, f"'{key}' must be a list of tag names")

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends import BackendUnavailable
-from plaidc.backends.loopnest.options import lowering_options
+from plaidc.backends.loopnest.options import lowering_options, positive_int
 from plaidc.backends.loopnest.scope import LoweringOptions
 from plaidc.backends.opencl.emit import emit_opencl
 from plaidc.backends.opencl.kernels import KernelProgram
@@ -75,13 +75,7 @@ def codegen_options(codegen: Mapping[str, Any], where: str) -> CodegenOptions:
     build: tuple[str, ...] = ()
     for key, value in extra.items():
         if key in _INT_KEYS:
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise _error(where, f"'{key}' must be an integer, not {value!r}") from None
-            if number < 1:
-                raise _error(where, f"'{key}' must be positive, not {number}")
-            values[key] = number
+            values[key] = positive_int(where, key, value)
         else:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise _error(where, f"'{key}' must be a list of strings")
