@@ -203,6 +203,40 @@ def test_conversions() -> None:
     np.testing.assert_array_equal(out.buffers["G"], hin.astype(np.float32))
 
 
+def test_integer_conversions() -> None:
+    f = np.concatenate([[0.0, -0.0, 2.5, -2.5, 0.999, -0.999, 1e10, -1e10, np.nan, 16777217.0]])
+    f = np.concatenate([f, f32(118) * 1e5]).astype(np.float32)
+    iin = np.concatenate([[0, 1, -1, 127, 128, -128, -129, 255, 256, 2**31 - 1, -(2**31)]])
+    iin = np.concatenate([iin, RNG.integers(-(2**31), 2**31, 117)]).astype(np.int32)
+    s8 = RNG.integers(-128, 128, 128).astype(np.int8)
+    u8 = RNG.integers(0, 256, 128).astype(np.uint8)
+    out = run(
+        "convert_int.c",
+        "convert_int",
+        {
+            "F": f,
+            "I": np.zeros(128, np.int32),
+            "IIN": iin,
+            "G": np.zeros(128, np.float32),
+            "S8IN": s8,
+            "W": np.zeros(128, np.int32),
+            "U8IN": u8,
+            "V": np.zeros(128, np.int32),
+            "S": np.zeros(128, np.int8),
+            "U": np.zeros(128, np.uint8),
+        },
+    )
+    # truncation toward zero; saturation out of range; NaN -> 0
+    want = np.trunc(np.nan_to_num(f.astype(np.float64), nan=0.0))
+    want = np.clip(want, -(2**31), 2**31 - 1).astype(np.int32)
+    np.testing.assert_array_equal(out.buffers["I"], want)
+    np.testing.assert_array_equal(out.buffers["G"], iin.astype(np.float32))
+    np.testing.assert_array_equal(out.buffers["W"], s8.astype(np.int32))
+    np.testing.assert_array_equal(out.buffers["V"], u8.astype(np.int32))
+    np.testing.assert_array_equal(out.buffers["S"], iin.astype(np.int8))  # the low 8 bits
+    np.testing.assert_array_equal(out.buffers["U"], iin.astype(np.uint8))
+
+
 def test_reductions() -> None:
     x, xh = f32(4, 64), f16(2, 128)
     x[3, 5] = 100.0

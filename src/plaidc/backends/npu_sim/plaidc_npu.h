@@ -15,7 +15,8 @@
  * (the scalar unit's own loads and stores are not modelled).
  *
  * Element types come from the C pointer types (C11 _Generic): `half *` (IEEE binary16),
- * `float *`, `int32_t *`; `uint8_t *` for the bit masks of vcmp_* / vsel.
+ * `float *`, `int32_t *`; `int8_t *` / `uint8_t *` for 8-bit integers (conversions only) and
+ * `uint8_t *` for the bit masks of vcmp_* / vsel.
  */
 #ifndef PLAIDC_NPU_H
 #define PLAIDC_NPU_H
@@ -126,7 +127,14 @@ typedef struct plaidc_npu_site {
 
 #define PLAIDC_SITE(name) ((plaidc_npu_site){(name), __FILE__, __LINE__})
 
-enum plaidc_npu_dtype { PLAIDC_DT_NONE, PLAIDC_DT_F16, PLAIDC_DT_F32, PLAIDC_DT_S32, PLAIDC_DT_U8 };
+enum plaidc_npu_dtype {
+  PLAIDC_DT_NONE,
+  PLAIDC_DT_F16,
+  PLAIDC_DT_F32,
+  PLAIDC_DT_S32,
+  PLAIDC_DT_U8,
+  PLAIDC_DT_S8
+};
 
 /* The element type an operand's C pointer type names (NONE for anything else, e.g. uint8_t * where
  * numbers are expected: the simulator reports it with the call site). */
@@ -140,6 +148,8 @@ enum plaidc_npu_dtype { PLAIDC_DT_NONE, PLAIDC_DT_F16, PLAIDC_DT_F32, PLAIDC_DT_
       const int32_t *: PLAIDC_DT_S32,                                                             \
       uint8_t *: PLAIDC_DT_U8,                                                                    \
       const uint8_t *: PLAIDC_DT_U8,                                                              \
+      int8_t *: PLAIDC_DT_S8,                                                                     \
+      const int8_t *: PLAIDC_DT_S8,                                                               \
       default: PLAIDC_DT_NONE)
 
 /* Vector operations (docs/NPU.md). */
@@ -148,6 +158,8 @@ enum plaidc_npu_vop {
   PLAIDC_VEXP, PLAIDC_VLN, PLAIDC_VABS, PLAIDC_VRELU, PLAIDC_VREC, PLAIDC_VSQRT, PLAIDC_VRSQRT,
   PLAIDC_VADDS, PLAIDC_VMULS, PLAIDC_VECTOR_DUP,
   PLAIDC_VCONV_F322F16, PLAIDC_VCONV_F162F32,
+  PLAIDC_VCONV_S322F32, PLAIDC_VCONV_F322S32Z,
+  PLAIDC_VCONV_S82S32, PLAIDC_VCONV_U82S32, PLAIDC_VCONV_S322S8, PLAIDC_VCONV_S322U8,
   PLAIDC_VCADD, PLAIDC_VCMAX, PLAIDC_VCMIN,
   PLAIDC_VCMP_EQ, PLAIDC_VCMP_NE, PLAIDC_VCMP_LT, PLAIDC_VCMP_LE, PLAIDC_VCMP_GT, PLAIDC_VCMP_GE,
   PLAIDC_VSEL,
@@ -288,6 +300,22 @@ int64_t plaidc_npu_block_num(void);
   PLAIDC_VUNARY("vconv_f322f16", PLAIDC_VCONV_F322F16, d, s, r, db, sb, dr, sr)
 #define vconv_f162f32(d, s, r, db, sb, dr, sr)                                                    \
   PLAIDC_VUNARY("vconv_f162f32", PLAIDC_VCONV_F162F32, d, s, r, db, sb, dr, sr)
+/* int32 -> fp32 rounds to nearest even; fp32 -> int32 truncates toward zero ("z"), saturating,
+ * NaN -> 0 (as Ascend's vconv_f322s32z). */
+#define vconv_s322f32(d, s, r, db, sb, dr, sr)                                                    \
+  PLAIDC_VUNARY("vconv_s322f32", PLAIDC_VCONV_S322F32, d, s, r, db, sb, dr, sr)
+#define vconv_f322s32z(d, s, r, db, sb, dr, sr)                                                   \
+  PLAIDC_VUNARY("vconv_f322s32z", PLAIDC_VCONV_F322S32Z, d, s, r, db, sb, dr, sr)
+/* 8-bit integers <-> int32: widening is exact; narrowing keeps the low 8 bits (modular, as a C
+ * cast to int8_t / uint8_t), so int32 lanes compute 8-bit arithmetic exactly modulo 256. */
+#define vconv_s82s32(d, s, r, db, sb, dr, sr)                                                     \
+  PLAIDC_VUNARY("vconv_s82s32", PLAIDC_VCONV_S82S32, d, s, r, db, sb, dr, sr)
+#define vconv_u82s32(d, s, r, db, sb, dr, sr)                                                     \
+  PLAIDC_VUNARY("vconv_u82s32", PLAIDC_VCONV_U82S32, d, s, r, db, sb, dr, sr)
+#define vconv_s322s8(d, s, r, db, sb, dr, sr)                                                     \
+  PLAIDC_VUNARY("vconv_s322s8", PLAIDC_VCONV_S322S8, d, s, r, db, sb, dr, sr)
+#define vconv_s322u8(d, s, r, db, sb, dr, sr)                                                     \
+  PLAIDC_VUNARY("vconv_s322u8", PLAIDC_VCONV_S322U8, d, s, r, db, sb, dr, sr)
 
 /* Reductions: repeat r reduces its active lanes into one element at dst + r*dstRep elements. */
 #define vcadd(d, s, r, dr, sb, sr) PLAIDC_VREDUCE("vcadd", PLAIDC_VCADD, d, s, r, dr, sb, sr)

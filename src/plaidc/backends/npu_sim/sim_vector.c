@@ -86,6 +86,8 @@ typedef enum vkind {
 #define T_S32 (1u << PLAIDC_DT_S32)
 #define T_FLOAT (T_F16 | T_F32)
 #define T_ANY (T_F16 | T_F32 | T_S32)
+#define T_U8 (1u << PLAIDC_DT_U8)
+#define T_S8 (1u << PLAIDC_DT_S8)
 
 typedef struct vop_info {
   vkind kind;
@@ -106,12 +108,33 @@ static const vop_info VOPS[PLAIDC_NVOPS] = {
     [PLAIDC_VCMP_EQ] = {VK_CMP, T_ANY},         [PLAIDC_VCMP_NE] = {VK_CMP, T_ANY},
     [PLAIDC_VCMP_LT] = {VK_CMP, T_ANY},         [PLAIDC_VCMP_LE] = {VK_CMP, T_ANY},
     [PLAIDC_VCMP_GT] = {VK_CMP, T_ANY},         [PLAIDC_VCMP_GE] = {VK_CMP, T_ANY},
-    [PLAIDC_VSEL] = {VK_SEL, T_ANY},
+    [PLAIDC_VSEL] = {VK_SEL, T_ANY},            [PLAIDC_VCONV_S322F32] = {VK_CONV, T_F32},
+    [PLAIDC_VCONV_F322S32Z] = {VK_CONV, T_S32}, [PLAIDC_VCONV_S82S32] = {VK_CONV, T_S32},
+    [PLAIDC_VCONV_U82S32] = {VK_CONV, T_S32},   [PLAIDC_VCONV_S322S8] = {VK_CONV, T_S8},
+    [PLAIDC_VCONV_S322U8] = {VK_CONV, T_U8},
 };
 
+/* The source and destination element types of each conversion. */
+typedef struct conv_info {
+  int src, dst;
+} conv_info;
+
+static conv_info conversion(int op) {
+  switch (op) {
+    case PLAIDC_VCONV_F322F16: return (conv_info){PLAIDC_DT_F32, PLAIDC_DT_F16};
+    case PLAIDC_VCONV_F162F32: return (conv_info){PLAIDC_DT_F16, PLAIDC_DT_F32};
+    case PLAIDC_VCONV_S322F32: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_F32};
+    case PLAIDC_VCONV_F322S32Z: return (conv_info){PLAIDC_DT_F32, PLAIDC_DT_S32};
+    case PLAIDC_VCONV_S82S32: return (conv_info){PLAIDC_DT_S8, PLAIDC_DT_S32};
+    case PLAIDC_VCONV_U82S32: return (conv_info){PLAIDC_DT_U8, PLAIDC_DT_S32};
+    case PLAIDC_VCONV_S322S8: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_S8};
+    default: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_U8}; /* VCONV_S322U8 */
+  }
+}
+
 static const char *const DTYPE_NAMES[] = {"an unsupported pointer type", "half *", "float *",
-                                          "int32_t *", "uint8_t *"};
-static const unsigned DTYPE_SIZE[] = {0, 2, 4, 4, 1};
+                                          "int32_t *", "uint8_t *", "int8_t *"};
+static const unsigned DTYPE_SIZE[] = {0, 2, 4, 4, 1, 1};
 
 /* ---- Operands -------------------------------------------------------------------------------- */
 
@@ -219,7 +242,11 @@ typedef union vval {
 
 static vval vload(const uint8_t *p, int dtype) {
   vval v;
-  if (dtype == PLAIDC_DT_F16) {
+  if (dtype == PLAIDC_DT_S8) {
+    v.i = (int8_t)*p;
+  } else if (dtype == PLAIDC_DT_U8) {
+    v.i = *p;
+  } else if (dtype == PLAIDC_DT_F16) {
     uint16_t h;
     memcpy(&h, p, 2);
     v.f = npu_half_to_float(h);
@@ -230,7 +257,9 @@ static vval vload(const uint8_t *p, int dtype) {
 }
 
 static void vstore(uint8_t *p, int dtype, vval v) {
-  if (dtype == PLAIDC_DT_F16) {
+  if (dtype == PLAIDC_DT_S8 || dtype == PLAIDC_DT_U8) {
+    *p = (uint8_t)(uint32_t)v.i; /* the low 8 bits */
+  } else if (dtype == PLAIDC_DT_F16) {
     uint16_t h = npu_float_to_half(v.f);
     memcpy(p, &h, 2);
   } else {
@@ -303,6 +332,21 @@ static int compare(int op, int is_float, vval a, vval b) {
   }
 }
 
+/* A conversion's value change (the store to the destination type does the rest: rounding to
+ * half, keeping the low 8 bits). */
+static vval convert(int op, vval a) {
+  vval r = a;
+  if (op == PLAIDC_VCONV_S322F32) {
+    r.f = (float)a.i;
+  } else if (op == PLAIDC_VCONV_F322S32Z) {
+    r.i = isnan(a.f)                ? 0
+          : a.f >= 2147483648.0f    ? INT32_MAX
+          : a.f <= -2147483648.0f   ? INT32_MIN
+                                    : (int32_t)a.f;
+  }
+  return r;
+}
+
 /* The scalar operand of vadds / vmuls / vector_dup, converted to the element type. */
 static vval scalar_value(vctx *v, int dtype, double x) {
   vval r;
@@ -331,7 +375,7 @@ static void run_repeat(vctx *v, int op, voperand *ops, int nops, vval scalar, ui
   const vkind kind = VOPS[op].kind;
   voperand *dst = &ops[0], *src0 = nops > 1 ? &ops[1] : NULL, *src1 = nops > 2 ? &ops[2] : NULL;
   const int in_dt = src0 ? src0->o.dtype : dst->o.dtype;
-  const int is_float = in_dt != PLAIDC_DT_S32;
+  const int is_float = in_dt == PLAIDC_DT_F16 || in_dt == PLAIDC_DT_F32;
   vval out[PLAIDC_NPU_MASK_LANES];
   uint8_t bits[PLAIDC_NPU_MASK_LANES / 8] = {0};
   vval acc = reduce_identity(op, is_float);
@@ -346,7 +390,7 @@ static void run_repeat(vctx *v, int op, voperand *ops, int nops, vval scalar, ui
       case VK_SCALAR: out[lane] = binary(op, is_float, a, scalar); break;
       case VK_UNARY: out[lane] = unary(op, is_float, a); break;
       case VK_DUP: out[lane] = scalar; break;
-      case VK_CONV: out[lane] = a; break; /* value-preserving; vstore rounds to the dst type */
+      case VK_CONV: out[lane] = convert(op, a); break;
       case VK_REDUCE: acc = binary(op, is_float, acc, a); break;
       case VK_CMP: bits[lane / 8] |= (uint8_t)(compare(op, is_float, a, b) << (lane % 8)); break;
       case VK_SEL: break;
@@ -398,7 +442,7 @@ void plaidc_npu_vector(plaidc_npu_site site, int op, plaidc_npu_vopnd dst, plaid
 
   /* The lanes' element type: the inputs' (a conversion's source type is fixed by its name). */
   int lane_dt = info->kind == VK_CMP ? ops[1].o.dtype : ops[0].o.dtype;
-  if (info->kind == VK_CONV) lane_dt = op == PLAIDC_VCONV_F322F16 ? PLAIDC_DT_F32 : PLAIDC_DT_F16;
+  if (info->kind == VK_CONV) lane_dt = conversion(op).src;
   if (info->kind != VK_CONV && !((info->types >> lane_dt) & 1u))
     npu_fail(s, site, "%s is %s, which %s does not support", info->kind == VK_CMP ? "src0" : "dst",
              DTYPE_NAMES[lane_dt], site.name);
@@ -414,8 +458,7 @@ void plaidc_npu_vector(plaidc_npu_site site, int op, plaidc_npu_vopnd dst, plaid
     const char *why = ops[i].layout == VL_BITS ? "one bit per lane"
                       : info->kind == VK_CONV  ? "the conversion's element type"
                                                : "all operands of the operation share one type";
-    if (info->kind == VK_CONV && i == 0)
-      want = op == PLAIDC_VCONV_F322F16 ? PLAIDC_DT_F16 : PLAIDC_DT_F32;
+    if (info->kind == VK_CONV && i == 0) want = conversion(op).dst;
     check_operand(&v, &ops[i], want, why);
   }
   uint32_t id = npu_issue(s, site, PIPE_V);
