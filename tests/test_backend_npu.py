@@ -25,11 +25,8 @@ from .test_oplib import assert_output_matches
 
 # What each program that cannot run on the NPU must say (a substring of the error).
 EXPECTED_ERRORS = {
-    "examples/fig5a": "type i8",  # no 8-bit lanes
-    "examples/fig5b": "type i8",
     "tile/argmax": "load_index",  # index values as data
     "tile/gather": "special 'gather'",  # a data-dependent address
-    "tile/one_hot": "type bool",  # a bool program output: no 8-bit lanes
 }
 
 # Contractions that must run on the Cube (fp32 through the hi/lo split).

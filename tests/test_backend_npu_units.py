@@ -132,10 +132,10 @@ def tile_program(text: str, shapes: dict[str, tuple[str, tuple[int, ...]]]) -> B
     ("text", "dtype", "message"),
     [
         ("function (X[N]) -> (Y) { Y = tanh(X); }", "fp32", "'tanh' is not in the NPU vector ISA"),
-        ("function (X[N]) -> (Y) { Y = X / 2; }", "i32", "'div' on int32"),
+        ("function (X[N]) -> (Y) { Y = X / 2; }", "i32", "'div' on i32"),
         ("function (X[N]) -> (Y) { Y = X + 0.5; }", "i32", "float64"),
-        ("function (X[N]) -> (Y) { Y = as_int(X, 32); }", "fp32", "'as_int'"),
-        ("function (X[N]) -> (Y) { Y = X * 2; }", "i8", "type i8"),
+        ("function (X[N]) -> (Y) { Y = as_int(X, 16); }", "fp32", "has type i16"),
+        ("function (X[N]) -> (Y) { Y = X * 2; }", "i16", "type i16"),
     ],
 )
 def test_unmapped_constructs_are_named(text: str, dtype: str, message: str) -> None:

@@ -96,40 +96,56 @@ def _title(kernel: Kernel) -> str:
     return f"{kernel.name}: {kernel.comment}" if kernel.comment else kernel.name
 
 
+@dataclass(frozen=True)
+class Generated:
+    """A program translated to CCE-like C, before the C compiler runs."""
+
+    source: str
+    ctx: Context
+    buffers: dict[str, Buffer]
+
+
+def generate(program: Block, target: TargetConfig) -> Generated:
+    """Stripe -> CCE-like C (a CompileError for what the NPU cannot do); nothing is built."""
+    machine = NpuMachine.from_hardware(target.hardware)
+    options = Options.from_codegen(dict(target.codegen))
+    kernels = lower_program(program)
+    ctx = Context(machine, kernels.buffers, options)
+    ops: list[Op] = []
+    readers = Counter(
+        name for k in kernels.kernels for name in {ld.access.buffer for ld in k.loads()}
+    )
+    todo = list(kernels.kernels)
+    while todo:
+        kernel = todo.pop(0)
+        title = _title(kernel)
+        # A contraction followed by an elementwise kernel on its result: both on one
+        # tile, the result staying in UB (the epilogue runs on the vector unit).
+        written = kernel.stores()[0].access.buffer if kernel.stores() else ""
+        fused = epilogue_for(ctx, kernel, todo[0], readers[written]) if todo else None
+        cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
+        if cube is not None and fused is not None:
+            todo.pop(0)
+            title += f", then {_title(fused.kernel)} on its result in UB"
+        else:
+            cube = lower_contraction(ctx, kernel)
+        unit = "the Cube" if cube is not None else "the vector unit"
+        ops.append(comment(f"{title} -- on {unit}"))
+        ops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
+    source = emit_kernel(ctx, insert_sync(ops), f"{program.name or 'program'} on the NPU")
+    return Generated(source, ctx, kernels.buffers)
+
+
 class NpuBackend:
     name = "npu"
 
     def compile(self, program: Block, target: TargetConfig) -> NpuArtifact:
-        machine = NpuMachine.from_hardware(target.hardware)
-        options = Options.from_codegen(dict(target.codegen))
-        kernels = lower_program(program)
-        ctx = Context(machine, kernels.buffers, options)
-        ops: list[Op] = []
-        readers = Counter(
-            name for k in kernels.kernels for name in {ld.access.buffer for ld in k.loads()}
-        )
-        todo = list(kernels.kernels)
-        while todo:
-            kernel = todo.pop(0)
-            title = _title(kernel)
-            # A contraction followed by an elementwise kernel on its result: both on one
-            # tile, the result staying in UB (the epilogue runs on the vector unit).
-            written = kernel.stores()[0].access.buffer if kernel.stores() else ""
-            fused = epilogue_for(ctx, kernel, todo[0], readers[written]) if todo else None
-            cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
-            if cube is not None and fused is not None:
-                todo.pop(0)
-                title += f", then {_title(fused.kernel)} on its result in UB"
-            else:
-                cube = lower_contraction(ctx, kernel)
-            unit = "the Cube" if cube is not None else "the vector unit"
-            ops.append(comment(f"{title} -- on {unit}"))
-            ops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
-        source = emit_kernel(ctx, insert_sync(ops), f"{program.name or 'program'} on the NPU")
-        names = sorted(kernels.buffers)
-        library = build(source, [ctx.gm_names[n] for n in names])
-        storage = {n: numpy_dtype(ctx.storage[n]) for n in names}
-        return NpuArtifact(source, library, machine, kernels.buffers, storage, ctx.gm_names)
+        gen = generate(program, target)
+        ctx = gen.ctx
+        names = sorted(gen.buffers)
+        library = build(gen.source, [ctx.gm_names[n] for n in names])
+        storage = {n: numpy_dtype(ctx.gm_type[n]) for n in names}
+        return NpuArtifact(gen.source, library, ctx.machine, gen.buffers, storage, ctx.gm_names)
 
 
 BACKEND = NpuBackend()

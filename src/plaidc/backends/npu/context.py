@@ -10,7 +10,7 @@ from typing import Any
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.kernels import Buffer, error
 from plaidc.backends.npu.moves import Mover
-from plaidc.backends.npu.ops import Arena, Buf, Op, Region, call, lit
+from plaidc.backends.npu.ops import Arena, lit
 from plaidc.backends.npu.vtypes import storage_dtype
 from plaidc.backends.npu_sim import NpuMachine
 from plaidc.stripe.ir import DType
@@ -126,7 +126,10 @@ class Context:
     groups: int = 0  # groups of tiles sharing a resident operand so far (`cube`)
 
     def __post_init__(self) -> None:
+        # Lane type each buffer computes in, and its element type in GM (they differ for
+        # 8-bit and bool buffers, converted at the window by `staging`).
         self.storage = {name: storage_dtype(buf) for name, buf in self.buffers.items()}
+        self.gm_type = {name: buf.dtype for name, buf in self.buffers.items()}
         self.gm_names = {name: c_param_name(name) for name in self.buffers}
         self.mover = Mover(self.machine.vector_repeat_bytes, self.used)
 
@@ -160,19 +163,3 @@ class Context:
     def gm(self, name: str, element: int) -> c.Expr:
         ident = c.Ident(self.gm_names[name])
         return ident if element == 0 else c.Binary("+", ident, lit(element))
-
-    def dma(self, direction: str, name: str, first: int, count: int, buf: Buf) -> Op:
-        """GM elements `[first, first + count)` of buffer `name` to (`in`) or from (`out`) a
-        buffer in UB or L1, as whole 32-B blocks (`first` lies on a block)."""
-        dtype = self.storage[name]
-        size = dtype.byte_size
-        blocks = -(-count * size // 32)
-        gm_region = Region(f"GM:{name}", first * size, first * size + blocks * 32)
-        local = Region(buf.mem, buf.offset, buf.offset + blocks * 32)
-        gm = self.gm(name, first)
-        if direction == "in":
-            intr = "copy_gm_to_ubuf" if buf.mem == "UB" else "copy_gm_to_cbuf"
-            stmt = call(intr, buf.ptr(dtype), gm, 0, 1, blocks, 0, 0)
-            return Op("PIPE_MTE2", (stmt,), (gm_region,), (local,), f"load {name}")
-        stmt = call("copy_ubuf_to_gm", gm, buf.ptr(dtype), 0, 1, blocks, 0, 0)
-        return Op("PIPE_MTE3", (stmt,), (local,), (gm_region,), f"store {name}")

@@ -36,9 +36,18 @@ from dataclasses import dataclass
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.kernels import Access, Kernel, KLoad, KOp, KStore
 from plaidc.backends.npu.moves import Placement, Space
-from plaidc.backends.npu.ops import Arena, Buf, Op, OutOfMemory, call, elems_per_block, lit
+from plaidc.backends.npu.ops import (
+    Arena,
+    Buf,
+    Op,
+    OutOfMemory,
+    call,
+    elems_per_block,
+    lit,
+    offset_buf,
+)
 from plaidc.backends.npu.ops import round_up as up
-from plaidc.backends.npu.staging import Tiler, offset_buf
+from plaidc.backends.npu.staging import Tiler
 from plaidc.backends.npu.valops import Val, ValueEmitter
 from plaidc.backends.npu.vector import Plan, Tile, TileLowering, analyse, tile_comment, var_tilings
 from plaidc.backends.npu.vtypes import infer

@@ -40,7 +40,7 @@ def emit_kernel(ctx: Context, synced: Synced, title: str) -> str:
         # be spread over cores: one core runs the whole program.
         body = [c.If(c.Binary("==", c.Ident("block_idx"), c.Literal("0")), tuple(body))]
     params = tuple(
-        c.Param(f"__gm__ {C_TYPES[ctx.storage[name]]} *", ctx.gm_names[name])
+        c.Param(f"__gm__ {C_TYPES[ctx.gm_type[name]]} *", ctx.gm_names[name])
         for name in sorted(ctx.buffers)
     )
     func = c.FunctionDef("void", ENTRY, params, tuple(body), static=False, comment=title)

@@ -22,7 +22,15 @@ from plaidc.stripe.ir import DType
 PIPES = ("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3")
 
 # C element types and helper suffixes of the lane types.
-C_TYPES = {DType.FP16: "half", DType.FP32: "float", DType.I32: "int32_t"}
+C_TYPES = {
+    DType.FP16: "half",
+    DType.FP32: "float",
+    DType.I32: "int32_t",
+    # 8-bit GM/UB types: converted to and from int32 lanes at the window (`staging`)
+    DType.I8: "int8_t",
+    DType.U8: "uint8_t",
+    DType.BOOL: "uint8_t",
+}
 SUFFIX = {DType.FP16: "f16", DType.FP32: "f32", DType.I32: "s32"}
 # The ISA's units (plaidc_npu.h): DMA bursts and vector strides count 32-B blocks; one vector
 # instruction runs at most 255 repeats. (A repeat's size is the machine's vector_repeat_bytes.)
@@ -92,6 +100,11 @@ class Buf:
         )
         addr = c.Binary("+", c.Ident(base), c.Literal(hex(self.offset + byte_offset)))
         return c.Cast(f"{qual} {ctype} *", addr)
+
+
+def offset_buf(buf: Buf, byte_offset: int) -> Buf:
+    """The part of `buf` from `byte_offset` on, as a buffer of its own."""
+    return Buf(buf.mem, buf.offset + byte_offset, buf.size - byte_offset)
 
 
 class Arena:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.moves import Placement, Space, choose_path
 from plaidc.backends.npu.ops import Arena, Buf, Op, Region, call, elems_per_block, round_up
-from plaidc.stripe.ir import Affine
+from plaidc.backends.npu.valops import CONVERSIONS, convert_op
+from plaidc.stripe.ir import Affine, DType
 
 MAX_BURSTS = 4095  # nBurst's field width (plaidc_npu.h)
 
@@ -97,8 +98,8 @@ class Tiler:
         for access in accesses[1:]:
             more = _bounds(space, access)
             lo, hi = min(lo, more[0]), max(hi, more[1])
-        size = self.ctx.storage[name].byte_size
-        g = elems_per_block(self.ctx.storage[name])
+        size = self.ctx.gm_type[name].byte_size
+        g = elems_per_block(self.ctx.gm_type[name])
         first = max(lo, 0) // g * g
         end = min(round_up(hi + 1, g), round_up(self.ctx.buffers[name].extent, g))
         best = Window(name, first, 1, end - first, end - first)
@@ -114,11 +115,33 @@ class Tiler:
                 best = Window(name, first, shape[0], stride, shape[1])
         return best
 
-    def dma(self, direction: str, window: Window, buf: Buf) -> Op:
-        """The window between GM and `buf` (UB or L1), in bursts."""
-        if window.rows == 1:
-            return self.ctx.dma(direction, window.name, window.first, window.width, buf)
-        dtype = self.ctx.storage[window.name]
+    def dma(self, direction: str, window: Window, buf: Buf) -> None:
+        """The window between GM and `buf` (UB or L1, in the buffer's lane type), in bursts.
+        8-bit and bool elements travel as bytes through a UB scratch and are converted to or
+        from int32 lanes there."""
+        lane, gm = self.ctx.storage[window.name], self.ctx.gm_type[window.name]
+        if lane == gm:
+            self.ops.append(self._transfer(direction, window, buf, gm))
+            return
+        n, rb = window.elements, self.ctx.repeat_bytes
+        scratch = self.arena.alloc(self._lane_room(window.name, n), f"{gm} {window.name}")
+        if direction == "in":
+            self.ops.append(self._transfer("in", window, scratch, gm))
+            self.ops.append(convert_op(CONVERSIONS[gm, lane], buf, lane, scratch, gm, n, rb))
+        else:
+            self.ops.append(convert_op(CONVERSIONS[lane, gm], scratch, gm, buf, lane, n, rb))
+            self.ops.append(self._transfer("out", window, scratch, gm))
+        self.arena.release(scratch)
+
+    def _lane_room(self, name: str, elements: int) -> int:
+        """Elements a UB buffer of `name`'s lanes needs for `elements`: whole conversion
+        repeats when the buffer converts at the window."""
+        if self.ctx.storage[name] == self.ctx.gm_type[name]:
+            return elements
+        return round_up(elements, self.ctx.repeat_bytes // 4)
+
+    def _transfer(self, direction: str, window: Window, buf: Buf, dtype: DType) -> Op:
+        """One DMA of the window's `dtype` elements between GM and `buf`."""
         size, g = dtype.byte_size, elems_per_block(dtype)
         blocks, gap = window.width // g, (window.stride - window.width) // g
         gm = self.ctx.gm(window.name, window.first)
@@ -136,8 +159,9 @@ class Tiler:
     def read_window(self, window: Window, room: int = 0) -> Buf:
         """The window in a new UB buffer of at least `room` elements."""
         size = self.ctx.storage[window.name].byte_size
-        buf = self.arena.alloc(max(window.elements, room) * size, f"window {window.name}")
-        self.ops.append(self.dma("in", window, buf))
+        elements = self._lane_room(window.name, max(window.elements, room))
+        buf = self.arena.alloc(elements * size, f"window {window.name}")
+        self.dma("in", window, buf)
         return buf
 
     def move(
@@ -181,16 +205,12 @@ class Tiler:
         ub_pos = window.to_ub(access)
         same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
         if covered and same and ub_pos.const == src.pos.const == 0:
-            self.ops.append(self.dma("out", window, src.buf))  # the value is the window
+            self.dma("out", window, src.buf)  # the value is the window
             return
-        staging = self.arena.alloc(window.elements * dtype.byte_size, f"window {name}")
+        room = self._lane_room(name, window.elements)
+        staging = self.arena.alloc(room * dtype.byte_size, f"window {name}")
         if not covered:  # keep what other tiles and kernels wrote around this tile's elements
-            self.ops.append(self.dma("in", window, staging))
+            self.dma("in", window, staging)
         dst = Placement(staging, dtype, ub_pos)
         self.move(space, run, dst, src, (0, window.elements), not covered, f"scatter {name}")
-        self.ops.append(self.dma("out", window, staging))
-
-
-def offset_buf(buf: Buf, byte_offset: int) -> Buf:
-    """The part of `buf` from `byte_offset` on, as a buffer of its own."""
-    return Buf(buf.mem, buf.offset + byte_offset, buf.size - byte_offset)
+        self.dma("out", window, staging)

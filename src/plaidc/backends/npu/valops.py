@@ -28,10 +28,11 @@ from plaidc.backends.npu.ops import (
     Op,
     Region,
     call,
+    offset_buf,
     round_up,
     scalar_literal,
 )
-from plaidc.backends.npu.vtypes import VType
+from plaidc.backends.npu.vtypes import CASTS, WRAPPING, VType
 from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType
 
@@ -183,29 +184,22 @@ class ValueEmitter:
         self._emit(dst.dtype, dst, [], make, f"dup {value}")
 
     def convert(self, dst: Val, a: Val) -> None:
-        """fp16 <-> fp32: one repeat holds as many elements as the fp32 side has lanes."""
-        assert dst.dtype is not None and a.dtype is not None
-        instr = "vconv_f322f16" if dst.dtype is DType.FP16 else "vconv_f162f32"
-        lanes = self.rb // 4
-        total = -(-self.n // lanes)
-        d_blk = lanes * dst.dtype.byte_size // BLOCK
-        s_blk = lanes * a.dtype.byte_size // BLOCK
-        stmts = []
-        for k in range(0, total, MAX_REPEAT):
-            r = min(MAX_REPEAT, total - k)
-            stmts.append(
-                call(
-                    instr,
-                    dst.ptr(k * d_blk * BLOCK),
-                    a.ptr(k * s_blk * BLOCK),
-                    r,
-                    1,
-                    1,
-                    d_blk,
-                    s_blk,
-                )
+        """`dst = a` in `dst`'s lane type (fp16, fp32, int32); fp16 <-> int32 go through an
+        fp32 scratch. Float -> int truncates toward zero, as the interpreter's casts do."""
+        assert dst.dtype is not None and a.dtype is not None and dst.buf and a.buf
+        steps = conversion_steps(a.dtype, dst.dtype)
+        src_buf, src_type = offset_buf(a.buf, a.offset), a.dtype
+        for k, (instr, to) in enumerate(steps):
+            last = k == len(steps) - 1
+            out = (
+                offset_buf(dst.buf, dst.offset)
+                if last
+                else self.arena.alloc(self.vec_bytes(to), "conversion")
             )
-        self.ops.append(Op("PIPE_V", tuple(stmts), (self.region(a),), (self.region(dst),), instr))
+            self.ops.append(convert_op(instr, out, to, src_buf, src_type, self.n, self.rb))
+            if k > 0:  # an fp32 intermediate
+                self.arena.release(src_buf)
+            src_buf, src_type = out, to
 
     def compare(self, instr: str, dst: Val, a: Val, b: Val) -> None:
         assert a.dtype is not None
@@ -250,6 +244,56 @@ class ValueEmitter:
             )
 
         self._emit(dst.dtype, dst, [mask, a, b], make, "vsel")
+
+
+# One conversion instruction per (source, destination) element type.
+CONVERSIONS = {
+    (DType.FP32, DType.FP16): "vconv_f322f16",
+    (DType.FP16, DType.FP32): "vconv_f162f32",
+    (DType.I32, DType.FP32): "vconv_s322f32",
+    (DType.FP32, DType.I32): "vconv_f322s32z",
+    (DType.I8, DType.I32): "vconv_s82s32",
+    (DType.U8, DType.I32): "vconv_u82s32",
+    (DType.BOOL, DType.I32): "vconv_u82s32",
+    (DType.I32, DType.I8): "vconv_s322s8",
+    (DType.I32, DType.U8): "vconv_s322u8",
+    (DType.I32, DType.BOOL): "vconv_s322u8",
+}
+
+
+def conversion_steps(src: DType, dst: DType) -> list[tuple[str, DType]]:
+    """The conversion instructions from `src` to `dst` elements, with each one's result type."""
+    if (src, dst) in CONVERSIONS:
+        return [(CONVERSIONS[src, dst], dst)]
+    if {src, dst} == {DType.FP16, DType.I32}:  # through fp32
+        return [(CONVERSIONS[src, DType.FP32], DType.FP32), (CONVERSIONS[DType.FP32, dst], dst)]
+    raise error(f"no NPU conversion from {src} to {dst}")
+
+
+def convert_op(instr: str, dst: Buf, to: DType, src: Buf, frm: DType, n: int, rb: int) -> Op:
+    """One conversion of `n` elements from `src` to `dst`: a repeat converts as many elements
+    as the 32-bit side has lanes, 255 repeats per instruction."""
+    lanes = rb // 4
+    total = -(-n // lanes)
+    d_blk, s_blk = lanes * to.byte_size // BLOCK, lanes * frm.byte_size // BLOCK
+    stmts = []
+    for k in range(0, total, MAX_REPEAT):
+        r = min(MAX_REPEAT, total - k)
+        stmts.append(
+            call(
+                instr,
+                dst.ptr(to, k * d_blk * BLOCK),
+                src.ptr(frm, k * s_blk * BLOCK),
+                r,
+                1,
+                1,
+                d_blk,
+                s_blk,
+            )
+        )
+    reads = (src.region(0, total * s_blk * BLOCK),)
+    writes = (dst.region(0, total * d_blk * BLOCK),)
+    return Op("PIPE_V", tuple(stmts), reads, writes, instr)
 
 
 def check_lanes(where: str, mask: VType, dtype: DType) -> None:
@@ -300,8 +344,49 @@ class IntrinsicLowering(ValueEmitter):
         self.scratch.append(out)
         return out
 
-    def intrinsic(self, name: str, t: VType, args: list[Val]) -> Val:
-        """The value of `name(args)`, whose type is `t` (a vector or mask)."""
+    def wrap(self, dst: Val, src: Val, narrow: DType) -> None:
+        """`dst` = the int32 lanes of `src` reduced to the range of `narrow` (i8, u8) through
+        an 8-bit scratch: what numpy's 8-bit arithmetic keeps of a wider result."""
+        assert dst.buf is not None and src.buf is not None
+        scratch = self.arena.alloc(self.repeats(DType.I32) * self.lanes(DType.I32), "8-bit")
+        there, back = CONVERSIONS[DType.I32, narrow], CONVERSIONS[narrow, DType.I32]
+        src_buf, dst_buf = offset_buf(src.buf, src.offset), offset_buf(dst.buf, dst.offset)
+        self.ops.append(convert_op(there, scratch, narrow, src_buf, DType.I32, self.n, self.rb))
+        self.ops.append(convert_op(back, dst_buf, DType.I32, scratch, narrow, self.n, self.rb))
+        self.arena.release(scratch)
+
+    def cast(self, v: Val, src: VType, to: VType) -> Val:
+        """`v` (of type `src`) converted to type `to`: lanes converted (float -> int truncates),
+        8-bit results wrapped, comparison results as 1 / 0."""
+        dt = to.dtype
+        assert dt is not None
+        if v.kind == "mask":
+            out = self.alloc_vec(dt, "bool")
+            self.select(out, v, self.const_vec(1, dt), self.const_vec(0, dt))
+            return out
+        needs_wrap = to.narrow is not None and src.narrow != to.narrow and not src.boolean
+        if v.dtype == dt and not needs_wrap:
+            return v
+        out = self.alloc_vec(dt, "cast")
+        if v.dtype != dt:
+            self.convert(out, v)
+            v = out
+        if needs_wrap:
+            assert to.narrow is not None
+            self.wrap(out, v, to.narrow)
+        return out
+
+    def intrinsic(
+        self, name: str, t: VType, args: list[Val], types: list[VType] | None = None
+    ) -> Val:
+        """The value of `name(args)`, whose type is `t` (a vector or mask); `types` are the
+        arguments' types (needed by casts)."""
+        out = self._intrinsic(name, t, args, types or [])
+        if t.narrow is not None and name in WRAPPING:
+            self.wrap(out, out, t.narrow)
+        return out
+
+    def _intrinsic(self, name: str, t: VType, args: list[Val], types: list[VType]) -> Val:
         dt = t.dtype
         assert dt is not None
         if name in COMPARE_INSTR or name == "as_bool":
@@ -312,14 +397,10 @@ class IntrinsicLowering(ValueEmitter):
             return out
         if name == "cond":
             return self._cond(t, args)
-        if name.startswith("cast_"):  # a store read back: the stored type
-            return args[0] if args[0].kind == "mask" else self.operand(args[0], dt)
-        if name == "as_float":
-            if args[0].dtype == dt:
-                return args[0]
-            out = self.alloc_vec(dt, name)
-            self.convert(out, args[0])
-            return out
+        if name.startswith("cast_") and args[0].kind == "mask":  # a bool store read back
+            return args[0]
+        if name.startswith("cast_") or name in CASTS:
+            return self.cast(args[0], types[0], t)
         out = self.alloc_vec(dt, name)
         if name in BINARY_INSTR or name == "div":
             self._binary(name, out, args[0], args[1])

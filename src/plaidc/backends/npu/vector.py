@@ -43,9 +43,10 @@ from plaidc.backends.npu.ops import (
     call,
     comment,
     elems_per_block,
+    offset_buf,
     round_up,
 )
-from plaidc.backends.npu.staging import Tiler, Window, offset_buf
+from plaidc.backends.npu.staging import Tiler, Window
 from plaidc.backends.npu.valops import IntrinsicLowering, Val, ValueEmitter, cast_scalar
 from plaidc.backends.npu.vtypes import VType, infer
 from plaidc.stripe.ir import Affine, DType
@@ -90,6 +91,8 @@ def analyse(ctx: Context, kernel: Kernel) -> Plan | None:
     red = tuple(v for v, _ in kernel.idxs if v not in out_set)
     aggs = {s.agg for s in stores}
     agg = aggs.pop() if len(aggs) == 1 else "mixed"
+    if agg == "add" and ctx.buffers[stores[0].access.buffer].dtype is DType.BOOL:
+        agg = "max"  # a bool sum is an or: the max of 0/1 values
     for store in stores:
         if not _injective(store.access.offset, ranges):
             raise error(
@@ -404,7 +407,7 @@ class TileLowering:
         if op.op in ("assign", "ident"):
             return args[0]
         lowering = self.values
-        out = lowering.intrinsic(op.op, t, args)
+        out = lowering.intrinsic(op.op, t, args, [self.plan.types[a] for a in op.args])
         for tmp in lowering.scratch:
             if tmp is not out and tmp.buf is not None:
                 self.arena.release(tmp.buf)
@@ -413,18 +416,29 @@ class TileLowering:
 
     # -- stores ---------------------------------------------------------------------------------
 
-    def _as_stored(self, value: Val, dtype: DType, private: bool) -> Val:
-        """The value as a layout vector of the buffer's storage type, in a buffer the store may
-        overwrite when `private`."""
+    def _as_stored(self, store: KStore, value: Val, private: bool) -> Val:
+        """The value as a layout vector of the buffer's lane type, in a buffer the store may
+        overwrite when `private` (a bool buffer stores `value != 0`)."""
         lowering = self.values
+        name = store.access.buffer
+        dtype, target = self.ctx.storage[name], self.ctx.buffers[name].dtype
         if value.kind == "scalar":
             out = lowering.alloc_vec(dtype, "broadcast")
-            lowering.dup(out, cast_scalar(value.scalar, dtype))
+            lowering.dup(out, cast_scalar(cast_scalar(value.scalar, target), dtype))
             return out
+        mask = None
+        if target is DType.BOOL and value.kind == "vec" and not self.plan.types[store.src].boolean:
+            assert value.dtype is not None
+            zero = lowering.const_vec(0, value.dtype)
+            mask = Val("mask", value.dtype, self.arena.alloc(lowering.mask_bytes(value.dtype)))
+            lowering.compare("vcmp_ne", mask, value, zero)
+            value = mask
         if value.kind == "mask":
             out = lowering.alloc_vec(dtype, "bool")
             one, zero = lowering.const_vec(1, dtype), lowering.const_vec(0, dtype)
             lowering.select(out, value, one, zero)
+            if mask is not None and mask.buf is not None:
+                self.arena.release(mask.buf)
             return out
         if value.dtype != dtype:
             out = lowering.alloc_vec(dtype, "conversion")
@@ -441,7 +455,7 @@ class TileLowering:
         dtype = self.ctx.storage[name]
         plan = self.plan
         if plan.red:
-            stored = self._reduce(value, dtype, used_later)
+            stored = self._reduce(store, value, used_later)
             red = set(plan.red)
             space = Space(
                 {v: self.tile.sizes[v] for v in plan.out},
@@ -451,23 +465,24 @@ class TileLowering:
             if self.tile.partial:
                 self._combine(stored, name, dtype, space)
         else:
-            stored = self._as_stored(value, dtype, False)
+            stored = self._as_stored(store, value, False)
             space, src_pos = self.space, self.pos
         assert stored.buf is not None
         src = Placement(offset_buf(stored.buf, stored.offset), dtype, space.fold(src_pos))
         access = self.tile.local(store.access.offset)
         self.tiler.write_window(space, self._run(plan.out), name, access, src)
 
-    def _reduce(self, value: Val, dtype: DType, used_later: bool) -> Val:
+    def _reduce(self, store: KStore, value: Val, used_later: bool) -> Val:
         """One element per output point: fill non-existent points with the identity, then
         reduce each row (the value's buffer is folded in place, so it must be private)."""
         plan = self.plan
         lowering = self.values
+        dtype = self.ctx.storage[store.access.buffer]
         count = 1
         for v in plan.red:
             count *= self.tile.sizes[v]
         in_place = bool(self.space.live_constraints) or count > lowering.lanes(dtype)
-        stored = self._as_stored(value, dtype, private=in_place and used_later)
+        stored = self._as_stored(store, value, private=in_place and used_later)
         assert stored.buf is not None
         run = plan.red[-1]
         identity = IDENTITY[plan.agg] if dtype is not DType.I32 else INT_IDENTITY[plan.agg]

@@ -2,14 +2,19 @@
 
 Every kernel value is one of
 * a *vector*: one element per iteration point, in one of the vector unit's lane types
-  (fp16, fp32, int32); a `bool` loaded from a temporary is an int32 vector of 0/1 (`boolean`);
+  (fp16, fp32, int32); a `bool` is an int32 vector of 0/1 (`boolean`); an 8-bit integer
+  (`i8`, `u8`) is an int32 vector whose values stay in the 8-bit range (`narrow`): operations
+  that can leave it (add, sub, mul, neg, abs) wrap their result back, so the lanes compute
+  exactly what numpy's 8-bit arithmetic does;
 * a *mask*: the bits a comparison leaves (one per lane), consumed by `cond`;
 * a *scalar*: a constant, folded at compile time with the interpreter's own intrinsics, so weak
   (`(int)`/`(float)`) and strong literals promote exactly as numpy 2 does for the interpreter.
 
 Types follow the interpreter (numpy 2 promotion); a type the unit has no lanes for (fp64 from
-`i32 + fp32`, any 8/16/64-bit integer) or an intrinsic outside its ISA is a CompileError naming
-the operation. `tanh` and friends fail here unless a pass rewrote them.
+`i32 + fp32`, 16/64-bit integers, uint32) or an intrinsic outside its ISA is a CompileError
+naming the operation. `tanh` and friends fail here unless a pass rewrote them. 8-bit and bool
+buffers keep one byte per element in GM and UB windows; `staging` converts them to and from
+int32 lanes.
 """
 
 from __future__ import annotations
@@ -25,13 +30,20 @@ from plaidc.stripe.ir import DType
 
 # Lane types of the vector unit, by Stripe dtype.
 LANE_TYPES = (DType.FP16, DType.FP32, DType.I32)
+# Integer types kept in int32 lanes within their own range.
+NARROW = (DType.I8, DType.U8)
+# Buffer element types converted to int32 lanes at the window (one byte each in GM).
+BYTE_TYPES = (*NARROW, DType.BOOL)
+# Operations whose 8-bit result can leave the 8-bit range in int32 lanes (wrapped back).
+WRAPPING = ("add", "sub", "mul", "neg", "abs")
 
 BINARY = ("add", "sub", "mul", "div", "max", "min")
 UNARY = ("neg", "exp", "log", "abs", "relu", "sqrt", "recip", "sigmoid")
 FLOAT_ONLY = ("div", "exp", "log", "sqrt", "recip", "sigmoid")
 COMPARE = ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_gt", "cmp_le", "cmp_ge")
 PASSTHROUGH = ("assign", "ident")
-SUPPORTED = (*BINARY, *UNARY, *COMPARE, *PASSTHROUGH, "cond", "as_float", "as_bool")
+CASTS = ("as_float", "as_int", "as_uint")
+SUPPORTED = (*BINARY, *UNARY, *COMPARE, *PASSTHROUGH, *CASTS, "cond", "as_bool")
 
 
 @dataclass(frozen=True)
@@ -44,6 +56,7 @@ class VType:
     dtype: DType | None = None
     boolean: bool = False
     value: object = None
+    narrow: DType | None = None  # i8 / u8 values in int32 lanes
 
     @property
     def is_vec(self) -> bool:
@@ -59,29 +72,39 @@ class VType:
 
 
 def vec(dtype: DType, boolean: bool = False) -> VType:
+    """A vector of (logical) type `dtype`: 8-bit integers in int32 lanes, bool as int32 0/1."""
+    if dtype in NARROW:
+        return VType("vec", DType.I32, boolean, narrow=dtype)
+    if dtype is DType.BOOL:
+        return VType("vec", DType.I32, True)
     return VType("vec", dtype, boolean)
 
 
+def lane_of(dtype: DType) -> DType:
+    """The lanes values of (logical) type `dtype` compute in."""
+    return DType.I32 if dtype in BYTE_TYPES else dtype
+
+
 def storage_dtype(buf: Buffer) -> DType:
-    """The lane type a buffer's elements are kept in (bool temporaries as int32 0/1)."""
+    """The lane type a buffer's elements are computed in (8-bit and bool ones in int32)."""
     if buf.dtype in LANE_TYPES:
         return buf.dtype
-    if buf.dtype is DType.BOOL and not (buf.is_input or buf.is_output):
+    if buf.dtype in BYTE_TYPES:
         return DType.I32
     what = "program input/output" if buf.is_input or buf.is_output else "buffer"
     raise error(
         f"{what} '{buf.name}' has type {buf.dtype}, which the NPU vector unit has no lanes for "
-        "(it computes in fp16, fp32 and int32)"
+        "(it computes in fp16, fp32 and int32, and converts i8, u8 and bool)"
     )
 
 
-def _lane_dtype(np_dtype: np.dtype, what: str, kernel: Kernel) -> DType:
-    for dtype in LANE_TYPES:
+def _logical_dtype(np_dtype: np.dtype, what: str, kernel: Kernel) -> DType:
+    for dtype in (*LANE_TYPES, *NARROW):
         if numpy_dtype(dtype) == np_dtype:
             return dtype
     raise error(
         f"{kernel.name}: {what} computes in {np_dtype}, which the NPU vector unit has no lanes "
-        "for (fp16, fp32, int32)",
+        "for (fp16, fp32, int32; i8 and u8 in int32 lanes)",
         kernel.span,
     )
 
@@ -91,14 +114,14 @@ def _sample(t: VType) -> object:
     if t.is_scalar:
         return t.value
     assert t.dtype is not None
-    return np.zeros(1, numpy_dtype(t.dtype))
+    return np.zeros(1, numpy_dtype(t.narrow or t.dtype))
 
 
 def promote(types: list[VType], what: str, kernel: Kernel) -> DType:
-    """The lane type numpy gives an operation on `types` (at least one vector or mask)."""
+    """The (logical) type numpy gives an operation on `types` (at least one vector or mask)."""
     samples: list[Any] = [_sample(t) for t in types if t.kind != "mask"]
     result = np.result_type(*samples) if samples else np.dtype(np.bool_)
-    return _lane_dtype(result, what, kernel)
+    return _logical_dtype(result, what, kernel)
 
 
 def infer(kernel: Kernel, buffers: dict[str, Buffer]) -> dict[str, VType]:
@@ -113,7 +136,8 @@ def infer(kernel: Kernel, buffers: dict[str, Buffer]) -> dict[str, VType]:
     for stmt in kernel.body:
         if isinstance(stmt, KLoad):
             buf = buffers[stmt.access.buffer]
-            types[stmt.dst] = vec(storage_dtype(buf), buf.dtype is DType.BOOL)
+            storage_dtype(buf)  # a CompileError for a type without lanes
+            types[stmt.dst] = vec(buf.dtype)
         elif isinstance(stmt, KConst):
             try:
                 value = constant_value(stmt.value, stmt.type)
@@ -135,7 +159,7 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
     if name not in SUPPORTED:
         raise error(
             f"{where} is not in the NPU vector ISA (vadd vsub vmul vmax vmin vexp vln vabs vrelu "
-            "vrec vsqrt, compare/select, fp16<->fp32 conversion); rewrite it with a pass",
+            "vrec vsqrt, compare/select, conversions); rewrite it with a pass",
             op.span,
         )
     if all(a.is_scalar for a in args):
@@ -146,58 +170,51 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
         return VType("scalar", value=value)
     if name in PASSTHROUGH:
         return args[0]
-    if any(a.boolean for a in args) and name not in ("cond", "as_bool", *COMPARE):
+    if any(a.boolean for a in args) and name not in ("cond", "as_bool", *COMPARE, *CASTS):
         raise error(f"{where} on a bool value has no NPU mapping", op.span)
     if name in COMPARE:
-        return VType("mask", promote(args, where, kernel))
+        return VType("mask", lane_of(promote(args, where, kernel)))
     if name == "as_bool":
-        return VType("mask", promote(args[:1], where, kernel))
+        return VType("mask", lane_of(promote(args[:1], where, kernel)))
     if name == "cond":
         if args[1].kind == "mask" or args[2].kind == "mask":
             raise error(f"{where}: selecting between bool values has no NPU mapping", op.span)
         dtype = promote(args[1:], where, kernel)
         return vec(dtype)
-    if name == "as_float":
+    if name in CASTS:
         width = args[1].value if len(args) > 1 else 32
-        src = args[0]
-        if src.dtype not in (DType.FP16, DType.FP32) or width not in (16, 32):
-            raise error(f"{where}: only fp16 <-> fp32 conversions exist on the NPU", op.span)
-        return vec(DType.FP16 if width == 16 else DType.FP32)
+        kind = {"as_float": "float", "as_int": "int", "as_uint": "uint"}[name]
+        target: DType | None = {
+            ("float", 16): DType.FP16,
+            ("float", 32): DType.FP32,
+            ("int", 8): DType.I8,
+            ("int", 32): DType.I32,
+            ("uint", 8): DType.U8,
+        }.get((kind, int(width)))  # type: ignore[call-overload]
+        if target is None:
+            raise error(f"{where}: {kind}{width} has no NPU vector lanes", op.span)
+        return vec(target)
     if any(a.kind == "mask" for a in args):
         raise error(f"{where} on a comparison result has no NPU mapping", op.span)
     dtype = promote(args, where, kernel)
-    if name in FLOAT_ONLY and dtype is DType.I32:
-        raise error(f"{where} on int32 has no NPU vector instruction", op.span)
+    if name in FLOAT_ONLY and dtype not in FLOATS:
+        raise error(f"{where} on {dtype} has no NPU vector instruction", op.span)
     return vec(dtype)
 
 
 def _cast_type(where: str, op: KOp, value: VType, dtype: DType) -> VType:
     if value.is_scalar:
         return VType("scalar", value=cast_to(np.asarray(value.value), dtype)[()])
-    lane = DType.I32 if dtype is DType.BOOL else dtype
     if value.kind == "mask" and dtype is DType.BOOL:
         return value
-    if value.kind == "vec" and (value.dtype == lane or {value.dtype, lane} == FLOATS):
-        return vec(lane, dtype is DType.BOOL)
+    if value.kind == "vec" and (dtype is not DType.BOOL or value.boolean):
+        return vec(dtype)
     raise error(f"{where}: reading back a {dtype} store has no NPU mapping", op.span)
 
 
-FLOATS = {DType.FP16, DType.FP32}
+FLOATS = (DType.FP16, DType.FP32)
 
 
 def _check_store(kernel: Kernel, store: KStore, value: VType, buf: Buffer) -> None:
-    target = storage_dtype(buf)
-    where = f"{kernel.name}: storing into '{buf.name}' ({buf.dtype})"
-    if value.is_scalar or value.kind == "mask":
-        return
-    if value.boolean and buf.dtype is not DType.BOOL and target is not DType.I32:
-        raise error(f"{where} from a bool value has no NPU mapping", kernel.span)
-    if value.dtype == target:
-        return
-    floats = (DType.FP16, DType.FP32)
-    if value.dtype in floats and target in floats:
-        return
-    raise error(
-        f"{where} from {value.dtype} needs a conversion the NPU lacks (only fp16 <-> fp32)",
-        kernel.span,
-    )
+    """Every store converts: between lane types, to 8-bit in the window, to bool by `!= 0`."""
+    storage_dtype(buf)
