@@ -21,6 +21,7 @@ from plaidc.backends.npu_sim import NpuSimError
 from plaidc.diagnostics import CompileError
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import Affine, Block, DType
+from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import TargetConfig, load_target
 from plaidc.tile import compile_tile
 
@@ -297,3 +298,28 @@ def test_emit_and_save_library(tmp_path: Path) -> None:
     assert artifact.report() is None  # nothing ran yet
     artifact.save_library(tmp_path / "dense.so")
     assert (tmp_path / "dense.so").stat().st_size > 0
+
+
+def test_index_values_come_from_a_constant_table() -> None:
+    """`load_index` of an affine with a negative coefficient and an offset (values -7 .. 12)
+    reads the table the compiler adds, shifted by the least value."""
+    text = """block []:1 (
+    in X[0, 0] i32(4, 6):(6, 1)
+    out O[0, 0] i32(4, 6):(6, 1)
+) {
+  0:
+  block [i:4, j:6] (
+      in X[i, j] i32(1, 1):(6, 1)
+      out O[i, j] i32(1, 1):(6, 1)
+  ) {
+    0: $x = load(X)
+    1: $k = load_index(2 - 3*i + 2*j)
+    2: $y = mul($x, $k)
+    3: O = store($y)
+  }
+}
+"""
+    program = parse_stripe(text, "index.stripe")
+    artifact = run_checked(program, load_target("npu"))
+    assert "index_table" in artifact.source
+    assert artifact.constants["index_table"].tolist() == list(range(20))

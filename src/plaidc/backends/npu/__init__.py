@@ -48,6 +48,7 @@ class NpuArtifact:
     buffers: dict[str, Buffer]
     storage: dict[str, np.dtype]
     c_names: dict[str, str]
+    constants: dict[str, np.ndarray] = field(default_factory=dict)
     last_report: NpuReport | None = field(default=None)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -57,6 +58,8 @@ class NpuArtifact:
             if buf.is_input:
                 values = cast_to(np.asarray(inputs[name]), buf.dtype).reshape(-1)
                 flat[buf.origin + element_offsets(buf.shape)] = values
+            elif name in self.constants:  # tables the compiler made (index values)
+                flat[: len(self.constants[name])] = self.constants[name]
             arrays[self.c_names[name]] = flat
         result = self.kernel.run(arrays, self.machine)
         self.last_report = result.report
@@ -103,6 +106,7 @@ class Generated:
     source: str
     ctx: Context
     buffers: dict[str, Buffer]
+    constants: dict[str, np.ndarray]
 
 
 def generate(program: Block, target: TargetConfig) -> Generated:
@@ -133,7 +137,7 @@ def generate(program: Block, target: TargetConfig) -> Generated:
         ops.append(comment(f"{title} -- on {unit}"))
         ops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
     source = emit_kernel(ctx, insert_sync(ops), f"{program.name or 'program'} on the NPU")
-    return Generated(source, ctx, kernels.buffers)
+    return Generated(source, ctx, kernels.buffers, kernels.constants)
 
 
 class NpuBackend:
@@ -145,7 +149,15 @@ class NpuBackend:
         names = sorted(gen.buffers)
         library = build(gen.source, [ctx.gm_names[n] for n in names])
         storage = {n: numpy_dtype(ctx.gm_type[n]) for n in names}
-        return NpuArtifact(gen.source, library, ctx.machine, gen.buffers, storage, ctx.gm_names)
+        return NpuArtifact(
+            gen.source,
+            library,
+            ctx.machine,
+            gen.buffers,
+            storage,
+            ctx.gm_names,
+            gen.constants,
+        )
 
 
 BACKEND = NpuBackend()

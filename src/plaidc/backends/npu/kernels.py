@@ -13,8 +13,9 @@ Containers (blocks with one point, no constraints and only blocks or specials in
 `main`) are walked through; a nest of blocks each holding exactly one child block (tiling) is
 flattened into one kernel whose aggregation is the nest's (sum of sums is a sum); the specials
 `zero`, `copy` and `reshape` become kernels of their own. Anything else that has no flat form
-(fused blocks with several children, per-point local buffers, `gather`, `load_index`, ...) is a
-CompileError naming it.
+(blocks holding both blocks and other statements, per-point buffers that are read before they are
+written, ...) is a CompileError naming it. `load_index` reads a constant GM table of index values
+the compiler adds to the program's buffers.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union
+
+import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 from plaidc.stripe.ir import (
@@ -122,10 +125,12 @@ class Kernel:
 @dataclass(frozen=True)
 class KernelProgram:
     """A whole program: its GM buffers (parameters of the generated kernel, sorted by name) and
-    its kernels in execution order."""
+    its kernels in execution order. `constants` holds the contents of the GM buffers the
+    compiler made (the index table of `load_index`), which the host fills before a run."""
 
     buffers: dict[str, Buffer]
     kernels: tuple[Kernel, ...]
+    constants: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def error(message: str, span: Span | None = None) -> CompileError:
@@ -233,6 +238,8 @@ class _Builder:
     def __init__(self, buffers: dict[str, Buffer]) -> None:
         self.kernels: list[Kernel] = []
         self.buffers = buffers
+        self.table: str | None = None  # the index table's buffer, once a kernel needs it
+        self.table_size = 0
 
     def allocate(self, ref: Refinement, flat: _Flat) -> _View:
         """A GM temporary for an allocation: one instance per point of the indices around it
@@ -299,7 +306,7 @@ class _Builder:
                 part = _Flat(list(flat.idxs), list(flat.constraints), set(flat.taken))
                 self.kernel(child, views, part, dict(subst), f"{label}/{_block_label(child)}")
             return
-        self.leaf(block, views, flat, local, label, top)
+        self.leaf(block, views, flat, local, label, top, subst)
 
     def leaf(
         self,
@@ -309,8 +316,10 @@ class _Builder:
         local: set[str],
         label: str,
         top: Block,
+        subst: dict[str, Affine],
     ) -> None:
-        """One kernel from the statements of an innermost block."""
+        """One kernel from the statements of an innermost block (`subst`: its indices as
+        affines of the kernel's)."""
         body: list[KStmt] = []
         stored: dict[str, str] = {}  # refinement -> the scalar this point stored there
         for stmt in block.stmts:
@@ -339,10 +348,7 @@ class _Builder:
                     raise error(f"{label}: intrinsic '{stmt.name}' with several outputs", stmt.span)
                 body.append(KOp(stmt.outputs[0], stmt.name, stmt.inputs, stmt.span))
             elif isinstance(stmt, LoadIndex):
-                raise error(
-                    f"{label}: load_index (index values as data) has no NPU vector mapping",
-                    stmt.span,
-                )
+                body.extend(self.index_values(stmt, stmt.affine.substitute(subst), flat))
             elif isinstance(stmt, Special):
                 if flat.idxs:
                     raise error(
@@ -360,6 +366,32 @@ class _Builder:
                     next((c.strip() for c in top.comments if c.strip()), ""),
                 )
             )
+
+    def index_values(self, stmt: LoadIndex, value: Affine, flat: _Flat) -> list[KStmt]:
+        """`load_index`: the vector unit has no lane-index instruction, so index values are
+        data: a constant GM table `0, 1, ..., n-1` (int32) the kernel loads at `value - lo`,
+        plus `lo` (the least value over the kernel's box)."""
+        ranges = dict(flat.idxs)
+        lo = value.const + sum(min(0, k * (ranges[v] - 1)) for v, k in value.terms)
+        hi = value.const + sum(max(0, k * (ranges[v] - 1)) for v, k in value.terms)
+        size = max(hi - lo + 1, self.table_size)
+        if self.table is None:
+            name = "index_table"
+            while name in self.buffers:
+                name += "_"
+            self.table = name
+        self.table_size = size
+        self.buffers[self.table] = Buffer(
+            self.table, DType.I32, TensorShape.dense(DType.I32, (size,)), size, 0, False, False
+        )
+        if lo == 0:
+            return [KLoad(stmt.into, Access(self.table, value))]
+        raw, base = f"{stmt.into}$table", f"{stmt.into}$lo"
+        return [
+            KLoad(raw, Access(self.table, value - lo)),
+            KConst(base, lo, "int"),
+            KOp(stmt.into, "add", (raw, base), stmt.span),
+        ]
 
     @staticmethod
     def _view(views: dict[str, _View], name: str, label: str, span: Span | None) -> _View:
@@ -484,7 +516,10 @@ def lower_program(program: Block) -> KernelProgram:
                 builder.kernel(stmt, env, _Flat(), {}, _block_label(stmt))
         elif not isinstance(stmt, Constant):
             raise error("the program's root holds a statement outside any block", stmt.span)
-    return KernelProgram(builder.buffers, tuple(builder.kernels))
+    constants = {}
+    if builder.table is not None:
+        constants[builder.table] = np.arange(builder.table_size, dtype=np.int32)
+    return KernelProgram(builder.buffers, tuple(builder.kernels), constants)
 
 
 __all__ = [
