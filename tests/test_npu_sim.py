@@ -237,6 +237,15 @@ def test_integer_conversions() -> None:
     np.testing.assert_array_equal(out.buffers["U"], iin.astype(np.uint8))
 
 
+def test_scalar_unit_gathers_through_ub() -> None:
+    v = f32(8)
+    idx = np.array([0, 7, 3, -5, 12, 1, 1, 6, 2, 5, 4, 0, 7, 9, -1, 3], np.int32)
+    out = run("scalar.c", "scalar_gather", {"V": v, "I": idx, "O": np.zeros(16, np.float32)})
+    np.testing.assert_array_equal(out.buffers["O"], v[np.clip(idx, 0, 7)])
+    assert out.report.instructions["PIPE_S"] == 48  # per element: load the index, load, store
+    assert out.report.busy_cycles["PIPE_S"] == 48
+
+
 def test_reductions() -> None:
     x, xh = f32(4, 64), f16(2, 128)
     x[3, 5] = 100.0

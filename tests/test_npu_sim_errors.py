@@ -79,6 +79,16 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
         "copy_ubuf_to_gm",
         ("read-after-write hazard", "src UB bytes [0x0, 0x100)", "vector_dup at errors.c:"),
     ),
+    "raw_mte2_s": (
+        "ld_ubuf",
+        (
+            "read-after-write hazard",
+            "UB bytes [0xc, 0x10) on PIPE_S",
+            "copy_gm_to_ubuf",
+            "PIPE_MTE2",
+        ),
+    ),
+    "scalar_store_to_l1": ("st_ubuf", ("illegal data path", "reach only UB")),
     "wrong_element_type": ("vadd", ("src0 is float *, but needs half *",)),
     "repeat_too_large": ("vexp", ("repeat = 256 is outside [1, 255]",)),
     "not_an_npu_address": ("copy_gm_to_ubuf", ("src", "is not an NPU address")),

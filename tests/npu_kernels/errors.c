@@ -122,3 +122,16 @@ void not_an_npu_address(__gm__ float *X) {
   static float host[64];
   copy_gm_to_ubuf((__ubuf__ float *)UB_BASE, host, 0, 1, 8, 0, 0); /* expect-error: not_an_npu_address */
 }
+
+/* The scalar unit reads an index MTE2 is still bringing in (no MTE2 -> S flag). */
+void raw_mte2_s(__gm__ float *X) {
+  __ubuf__ float *x = (__ubuf__ float *)UB_BASE;
+  copy_gm_to_ubuf(x, X, 0, 1, 8, 0, 0);
+  (void)ld_ubuf(x + 3); /* expect-error: raw_mte2_s */
+}
+
+/* The scalar unit's stores reach only UB. */
+void scalar_store_to_l1(__gm__ float *X) {
+  (void)X;
+  st_ubuf((__cbuf__ float *)(L1_BASE + 64), 1.0); /* expect-error: scalar_store_to_l1 */
+}

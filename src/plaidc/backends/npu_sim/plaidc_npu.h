@@ -12,7 +12,7 @@
  * kernel argument is an address in the GM window. The simulator decodes an address into
  * (memory, byte offset), so it knows which memory an operand lies in, whatever its C type says.
  * Kernels compute addresses and hand them to intrinsics; they never load or store through them
- * (the scalar unit's own loads and stores are not modelled).
+ * (the scalar unit reads and writes UB elements through ld_ubuf / st_ubuf).
  *
  * Element types come from the C pointer types (C11 _Generic): `half *` (IEEE binary16),
  * `float *`, `int32_t *`; `int8_t *` / `uint8_t *` for 8-bit integers (conversions only) and
@@ -195,6 +195,8 @@ void plaidc_npu_vector(plaidc_npu_site site, int op, plaidc_npu_vopnd dst, plaid
 void plaidc_npu_set_flag(plaidc_npu_site site, int64_t src_pipe, int64_t dst_pipe, int64_t event);
 void plaidc_npu_wait_flag(plaidc_npu_site site, int64_t src_pipe, int64_t dst_pipe, int64_t event);
 void plaidc_npu_pipe_barrier(plaidc_npu_site site, int64_t pipe);
+double plaidc_npu_scalar_load(plaidc_npu_site site, const void *p, int dtype);
+void plaidc_npu_scalar_store(plaidc_npu_site site, void *p, int dtype, double value);
 int64_t plaidc_npu_block_idx(void);
 int64_t plaidc_npu_block_num(void);
 
@@ -340,6 +342,13 @@ int64_t plaidc_npu_block_num(void);
   plaidc_npu_vector(PLAIDC_SITE("vsel"), PLAIDC_VSEL, PLAIDC_VOPND(d, db, dr),                  \
                     PLAIDC_VOPND(s0, s0b, s0r), PLAIDC_VOPND(s1, s1b, s1r),                      \
                     PLAIDC_VOPND(sel, 0, 0), 0.0, (r))
+
+/* Scalar unit (PIPE_S): one UB element read or written, for data-dependent addressing (an
+ * index read from UB picks the element to copy). The value travels as a double (exact for every
+ * element type); a store converts it to the element type (an int32 store needs an integral
+ * value). Elements must be aligned to their size; each access costs one cycle. */
+#define ld_ubuf(p) plaidc_npu_scalar_load(PLAIDC_SITE("ld_ubuf"), (p), PLAIDC_DT(p))
+#define st_ubuf(p, v) plaidc_npu_scalar_store(PLAIDC_SITE("st_ubuf"), (p), PLAIDC_DT(p), (v))
 
 /* Synchronisation. */
 #define set_flag(src, dst, ev) plaidc_npu_set_flag(PLAIDC_SITE("set_flag"), (src), (dst), (ev))

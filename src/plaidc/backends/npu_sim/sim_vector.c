@@ -1,5 +1,5 @@
 /*
- * sim_vector.c — the vector unit (PIPE_V) and IEEE binary16 conversions.
+ * sim_vector.c — the vector unit (PIPE_V), IEEE binary16, and the scalar unit's UB accesses
  *
  * A vector instruction runs `repeat` repeats. Each repeat processes E lanes, E = repeat bytes /
  * the widest element size among its lane operands (default 256 B: 128 fp16 or 64 fp32 lanes;
@@ -470,3 +470,47 @@ void plaidc_npu_vector(plaidc_npu_site site, int op, plaidc_npu_vopnd dst, plaid
   for (uint64_t r = 0; r < v.repeat; r++) run_repeat(&v, op, ops, nops, k, r);
   npu_retire(s, PIPE_V, v.repeat + s->machine->vector_latency);
 }
+
+/* ---- The scalar unit's UB accesses ------------------------------------------------------- */
+
+static npu_addr scalar_operand(npu_sim *s, plaidc_npu_site site, const void *p, int dtype) {
+  if (dtype == PLAIDC_DT_NONE)
+    npu_fail(s, site, "the element is %s; the scalar unit reads and writes numbers",
+             DTYPE_NAMES[dtype]);
+  uint64_t size = DTYPE_SIZE[dtype];
+  npu_addr at = npu_operand(s, site, "element", p, PLAIDC_MEM_UB,
+                            "the scalar unit's loads and stores reach only UB", size);
+  if (at.off % (int64_t)size != 0)
+    npu_fail(s, site, "misaligned element: UB byte %" PRId64 " is not a multiple of %u",
+             at.off, (unsigned)size);
+  return at;
+}
+
+double plaidc_npu_scalar_load(plaidc_npu_site site, const void *p, int dtype) {
+  npu_sim *s = npu_current();
+  npu_addr at = scalar_operand(s, site, p, dtype);
+  uint32_t id = npu_issue(s, site, PIPE_S);
+  const uint8_t *host = npu_access(s, id, "element", PLAIDC_MEM_UB, at.off, DTYPE_SIZE[dtype], 0);
+  vval v = vload(host, dtype);
+  npu_retire(s, PIPE_S, 1);
+  int is_float = dtype == PLAIDC_DT_F16 || dtype == PLAIDC_DT_F32;
+  return is_float ? (double)v.f : (double)v.i;
+}
+
+void plaidc_npu_scalar_store(plaidc_npu_site site, void *p, int dtype, double value) {
+  npu_sim *s = npu_current();
+  npu_addr at = scalar_operand(s, site, p, dtype);
+  vval v;
+  if (dtype == PLAIDC_DT_F16 || dtype == PLAIDC_DT_F32) {
+    v.f = (float)value;
+  } else {
+    if (!(value >= INT32_MIN && value <= INT32_MAX) || value != (double)(int32_t)value)
+      npu_fail(s, site, "scalar %g is not an integer element value", value);
+    v.i = (int32_t)value;
+  }
+  uint32_t id = npu_issue(s, site, PIPE_S);
+  uint8_t *host = npu_access(s, id, "element", PLAIDC_MEM_UB, at.off, DTYPE_SIZE[dtype], 1);
+  vstore(host, dtype, v);
+  npu_retire(s, PIPE_S, 1);
+}
+
