@@ -4,6 +4,7 @@
     lower     each kernel to pipe operations with exact footprints: the Cube for contractions
               (`cube`), the vector unit for everything else (`vector`, `valops`, `moves`)
     sync      a set_flag/wait_flag on every cross-pipe dependence (`sync`)
+              the scalar unit for `gather`'s data-dependent rows (`gather`)
     emit      CCE-like C against plaidc_npu.h (`emit`, `clib`)
     run       compile with the system C compiler against the simulator, run, report
 
@@ -28,7 +29,8 @@ import numpy as np
 from plaidc.backends.npu.context import Context, Options
 from plaidc.backends.npu.cube import epilogue_for, lower_contraction
 from plaidc.backends.npu.emit import ENTRY, emit_kernel
-from plaidc.backends.npu.kernels import Buffer, Kernel, lower_program
+from plaidc.backends.npu.gather import lower_gather
+from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program
 from plaidc.backends.npu.ops import Op, comment
 from plaidc.backends.npu.sync import insert_sync
 from plaidc.backends.npu.vector import lower_kernel
@@ -95,7 +97,7 @@ def build(source: str, params: list[str]) -> NpuKernel:
     return compile_kernel(source, ENTRY, params, filename="kernel.cce.c", cflags=KERNEL_CFLAGS)
 
 
-def _title(kernel: Kernel) -> str:
+def _title(kernel: Kernel | GatherKernel) -> str:
     return f"{kernel.name}: {kernel.comment}" if kernel.comment else kernel.name
 
 
@@ -116,17 +118,20 @@ def generate(program: Block, target: TargetConfig) -> Generated:
     kernels = lower_program(program)
     ctx = Context(machine, kernels.buffers, options)
     ops: list[Op] = []
-    readers = Counter(
-        name for k in kernels.kernels for name in {ld.access.buffer for ld in k.loads()}
-    )
+    readers = Counter(name for k in kernels.kernels for name in k.read_buffers())
     todo = list(kernels.kernels)
     while todo:
         kernel = todo.pop(0)
         title = _title(kernel)
+        if isinstance(kernel, GatherKernel):
+            ops.append(comment(f"{title} -- on the scalar unit"))
+            ops.extend(lower_gather(ctx, kernel))
+            continue
         # A contraction followed by an elementwise kernel on its result: both on one
         # tile, the result staying in UB (the epilogue runs on the vector unit).
         written = kernel.stores()[0].access.buffer if kernel.stores() else ""
-        fused = epilogue_for(ctx, kernel, todo[0], readers[written]) if todo else None
+        after = todo[0] if todo and isinstance(todo[0], Kernel) else None
+        fused = epilogue_for(ctx, kernel, after, readers[written]) if after else None
         cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
         if cube is not None and fused is not None:
             todo.pop(0)

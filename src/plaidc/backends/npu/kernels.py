@@ -15,7 +15,7 @@ flattened into one kernel whose aggregation is the nest's (sum of sums is a sum)
 `zero`, `copy` and `reshape` become kernels of their own. Anything else that has no flat form
 (blocks holding both blocks and other statements, per-point buffers that are read before they are
 written, ...) is a CompileError naming it. `load_index` reads a constant GM table of index values
-the compiler adds to the program's buffers.
+the compiler adds to the program's buffers; `gather` becomes a `GatherKernel`.
 """
 
 from __future__ import annotations
@@ -101,6 +101,15 @@ KStmt = Union[KLoad, KConst, KOp, KStore]
 
 
 @dataclass(frozen=True)
+class Operand:
+    """A view of a buffer: element 0 at element `offset` of `buffer`, then `shape`'s strides."""
+
+    buffer: str
+    offset: int
+    shape: TensorShape
+
+
+@dataclass(frozen=True)
 class Kernel:
     """One flat kernel: indices `[0, range)`, constraints `affine >= 0`, a straight-line body."""
 
@@ -121,6 +130,25 @@ class Kernel:
     def stores(self) -> list[KStore]:
         return [s for s in self.body if isinstance(s, KStore)]
 
+    def read_buffers(self) -> set[str]:
+        return {load.access.buffer for load in self.loads()}
+
+
+@dataclass(frozen=True)
+class GatherKernel:
+    """`out[p..., e...] = source[clamp(index[p...], 0, rows - 1), e...]`: the `gather`
+    special, whose row address is data (lowered through the scalar unit, `gather`)."""
+
+    name: str
+    source: Operand
+    index: Operand
+    out: Operand
+    span: Span | None = None
+    comment: str = ""
+
+    def read_buffers(self) -> set[str]:
+        return {self.source.buffer, self.index.buffer}
+
 
 @dataclass(frozen=True)
 class KernelProgram:
@@ -129,7 +157,7 @@ class KernelProgram:
     compiler made (the index table of `load_index`), which the host fills before a run."""
 
     buffers: dict[str, Buffer]
-    kernels: tuple[Kernel, ...]
+    kernels: tuple[Kernel | GatherKernel, ...]
     constants: dict[str, np.ndarray] = field(default_factory=dict)
 
 
@@ -236,7 +264,7 @@ class _Builder:
     """Walks a program and collects its kernels and the GM buffers they use."""
 
     def __init__(self, buffers: dict[str, Buffer]) -> None:
-        self.kernels: list[Kernel] = []
+        self.kernels: list[Kernel | GatherKernel] = []
         self.buffers = buffers
         self.table: str | None = None  # the index table's buffer, once a kernel needs it
         self.table_size = 0
@@ -429,8 +457,29 @@ class _Builder:
                 KStore(Access(dst.buffer, dst_off), "assign", "$v"),
             )
             self.kernels.append(Kernel(f"{stmt.name}_{stmt.outputs[0]}", idxs, (), body, stmt.span))
+        elif stmt.name == "gather":
+            if len(stmt.inputs) != 2 or len(stmt.outputs) != 1:
+                raise error(f"{where} takes two inputs and one output", stmt.span)
+            source, index, result = (
+                self._operand(views, name, label, stmt.span)
+                for name in (*stmt.inputs, stmt.outputs[0])
+            )
+            if not source.shape.sizes or result.shape.sizes != (
+                index.shape.sizes + source.shape.sizes[1:]
+            ):
+                raise error(f"{where}: the output must be shaped index + source[1:]", stmt.span)
+            name = f"gather_{stmt.outputs[0]}"
+            self.kernels.append(GatherKernel(name, source, index, result, stmt.span))
         else:
             raise error(f"{where} has no NPU mapping", stmt.span)
+
+    def _operand(
+        self, views: dict[str, _View], name: str, label: str, span: Span | None
+    ) -> Operand:
+        view = self._view(views, name, label, span)
+        if view.offset.terms:
+            raise error(f"{label}: '{name}' moves with an index around a special", span)
+        return Operand(view.buffer, view.offset.const, view.shape)
 
 
 def _is_dense(shape: TensorShape) -> bool:
@@ -525,6 +574,7 @@ def lower_program(program: Block) -> KernelProgram:
 __all__ = [
     "Access",
     "Buffer",
+    "GatherKernel",
     "KConst",
     "KLoad",
     "KOp",
@@ -532,6 +582,7 @@ __all__ = [
     "KStore",
     "Kernel",
     "KernelProgram",
+    "Operand",
     "error",
     "lower_program",
     "program_buffers",

@@ -124,7 +124,7 @@ class Tiler:
             self.ops.append(self._transfer(direction, window, buf, gm))
             return
         n, rb = window.elements, self.ctx.repeat_bytes
-        scratch = self.arena.alloc(self._lane_room(window.name, n), f"{gm} {window.name}")
+        scratch = self.arena.alloc(self.lane_room(window.name, n), f"{gm} {window.name}")
         if direction == "in":
             self.ops.append(self._transfer("in", window, scratch, gm))
             self.ops.append(convert_op(CONVERSIONS[gm, lane], buf, lane, scratch, gm, n, rb))
@@ -133,7 +133,7 @@ class Tiler:
             self.ops.append(self._transfer("out", window, scratch, gm))
         self.arena.release(scratch)
 
-    def _lane_room(self, name: str, elements: int) -> int:
+    def lane_room(self, name: str, elements: int) -> int:
         """Elements a UB buffer of `name`'s lanes needs for `elements`: whole conversion
         repeats when the buffer converts at the window."""
         if self.ctx.storage[name] == self.ctx.gm_type[name]:
@@ -159,7 +159,7 @@ class Tiler:
     def read_window(self, window: Window, room: int = 0) -> Buf:
         """The window in a new UB buffer of at least `room` elements."""
         size = self.ctx.storage[window.name].byte_size
-        elements = self._lane_room(window.name, max(window.elements, room))
+        elements = self.lane_room(window.name, max(window.elements, room))
         buf = self.arena.alloc(elements * size, f"window {window.name}")
         self.dma("in", window, buf)
         return buf
@@ -189,6 +189,15 @@ class Tiler:
         if scratch is not None:
             self.arena.release(scratch)
 
+    def covers(self, space: Space, window: Window) -> bool:
+        """Whether a store at every point of `space` (one element each, injective) writes every
+        element of `window` that exists (the padding after a buffer's last element needs no
+        keeping), so the window need not be read from GM first."""
+        valid = window.elements
+        if window.rows == 1:
+            valid = min(window.width, self.ctx.buffers[window.name].extent - window.first)
+        return space.point_count() == valid
+
     def write_window(
         self, space: Space, run: str | None, name: str, access: Affine, src: Placement
     ) -> None:
@@ -197,17 +206,13 @@ class Tiler:
         dtype = self.ctx.storage[name]
         window = self.window(space, name, [access])
         access = space.fold(access)
-        extent = self.ctx.buffers[name].extent
-        valid = window.elements
-        if window.rows == 1:  # the slot's padding after the last element needs no keeping
-            valid = min(window.width, extent - window.first)
-        covered = space.point_count() == valid
+        covered = self.covers(space, window)
         ub_pos = window.to_ub(access)
         same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
         if covered and same and ub_pos.const == src.pos.const == 0:
             self.dma("out", window, src.buf)  # the value is the window
             return
-        room = self._lane_room(name, window.elements)
+        room = self.lane_room(name, window.elements)
         staging = self.arena.alloc(room * dtype.byte_size, f"window {name}")
         if not covered:  # keep what other tiles and kernels wrote around this tile's elements
             self.dma("in", window, staging)
