@@ -15,7 +15,6 @@ import pytest
 from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
-from plaidc.diagnostics import CompileError
 from plaidc.interp import run_program
 from plaidc.targets import load_target
 
@@ -24,8 +23,6 @@ from .test_backend_c import MANIFEST, PROGRAMS, load_program, program_inputs
 from .test_oplib import assert_output_matches
 
 # What each program that cannot run on the NPU must say (a substring of the error).
-EXPECTED_ERRORS = {}
-
 # Contractions that must run on the Cube (fp32 through the hi/lo split).
 CUBE_PROGRAMS = {
     "tile/matmul",
@@ -46,7 +43,6 @@ CUBE_PROGRAMS = {
 
 
 def test_expectations_name_real_programs() -> None:
-    assert set(EXPECTED_ERRORS) <= set(PROGRAMS)
     assert set(PROGRAMS) >= CUBE_PROGRAMS
 
 
@@ -54,10 +50,6 @@ def test_expectations_name_real_programs() -> None:
 def test_npu_matches_interpreter(program_id: str) -> None:
     program = load_program(program_id)
     target = load_target("npu")
-    if program_id in EXPECTED_ERRORS:
-        with pytest.raises(CompileError, match=EXPECTED_ERRORS[program_id]):
-            get_backend("npu").compile(program, target)
-        return
     artifact = get_backend("npu").compile(program, target)
     assert isinstance(artifact, NpuArtifact)
     inputs = program_inputs(program_id, program)
