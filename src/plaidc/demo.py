@@ -51,7 +51,7 @@ def main() -> int:
                 print(f"{name:18} {target:7} unavailable: {err}")
                 continue
             except CompileError as err:
-                # A target may be unable to express a construct (e.g. i8 on the NPU): it says so.
+                # A target may be unable to express a construct (e.g. tanh on the NPU): it says so.
                 print(f"{name:18} {target:7} not mappable: {err.diagnostics[0].message}")
                 continue
             problems = driver.compare_outputs(reference, outputs)
