@@ -371,3 +371,25 @@ def test_gather_clamps_rows_through_the_scalar_unit(
     np.testing.assert_array_equal(got["O"], want["O"])
     if ub_bytes:
         assert artifact.source.count("gather_O: rows picked by I") > 1
+
+
+def test_cube_outputs_are_marked_reduced_precision() -> None:
+    """`--check` compares what the Cube computed (from fp16 operands) at fp16 tolerance: the
+    contraction's output and what is computed from it, not an independent output."""
+    program = tile_program(
+        "function (A[M, K], B[K, N], X[N]) -> (C, D, Y) {"
+        " C[m, n : M, N] = +(A[m, k] * B[k, n]); D = relu(C); Y = exp(X); }",
+        {"A": ("fp32", (16, 16)), "B": ("fp32", (16, 16)), "X": ("fp32", (16,))},
+    )
+    artifact = get_backend("npu").compile(program, load_target("npu"))
+    assert isinstance(artifact, NpuArtifact)
+    assert artifact.reduced_precision == {"C", "D"}
+    exact = get_backend("npu").compile(program, with_changes(fp32_contraction="vector"))
+    assert isinstance(exact, NpuArtifact) and exact.reduced_precision == frozenset()
+
+
+def test_reduced_precision_outputs_compare_at_fp16_tolerance() -> None:
+    want = {"C": np.array([1.0], np.float32)}
+    got = {"C": np.array([1.004], np.float32)}
+    assert driver.compare_outputs(want, got)
+    assert not driver.compare_outputs(want, got, reduced_precision={"C"})

@@ -51,6 +51,9 @@ class NpuArtifact:
     storage: dict[str, np.dtype]
     c_names: dict[str, str]
     constants: dict[str, np.ndarray] = field(default_factory=dict)
+    # Outputs computed from the Cube's fp16 operands (directly or downstream): `--check`
+    # compares them at fp16 tolerance, as NPU.md allows.
+    reduced_precision: frozenset[str] = frozenset()
     last_report: NpuReport | None = field(default=None)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -109,6 +112,7 @@ class Generated:
     ctx: Context
     buffers: dict[str, Buffer]
     constants: dict[str, np.ndarray]
+    reduced_precision: frozenset[str]  # buffers computed from fp16 Cube operands
 
 
 def generate(program: Block, target: TargetConfig) -> Generated:
@@ -120,9 +124,12 @@ def generate(program: Block, target: TargetConfig) -> Generated:
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())
     todo = list(kernels.kernels)
+    approximate: set[str] = set()  # buffers computed from fp16 Cube operands
     while todo:
         kernel = todo.pop(0)
         title = _title(kernel)
+        if kernel.read_buffers() & approximate:
+            approximate |= kernel.written_buffers()
         if isinstance(kernel, GatherKernel):
             ops.append(comment(f"{title} -- on the scalar unit"))
             ops.extend(lower_gather(ctx, kernel))
@@ -136,13 +143,16 @@ def generate(program: Block, target: TargetConfig) -> Generated:
         if cube is not None and fused is not None:
             todo.pop(0)
             title += f", then {_title(fused.kernel)} on its result in UB"
+            approximate |= fused.kernel.written_buffers()
         else:
             cube = lower_contraction(ctx, kernel)
+        if cube is not None:
+            approximate |= kernel.written_buffers()
         unit = "the Cube" if cube is not None else "the vector unit"
         ops.append(comment(f"{title} -- on {unit}"))
         ops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
     source = emit_kernel(ctx, insert_sync(ops), f"{program.name or 'program'} on the NPU")
-    return Generated(source, ctx, kernels.buffers, kernels.constants)
+    return Generated(source, ctx, kernels.buffers, kernels.constants, frozenset(approximate))
 
 
 class NpuBackend:
@@ -162,6 +172,7 @@ class NpuBackend:
             storage,
             ctx.gm_names,
             gen.constants,
+            frozenset(n for n in gen.reduced_precision if gen.buffers[n].is_output),
         )
 
 

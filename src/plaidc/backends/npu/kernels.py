@@ -133,6 +133,9 @@ class Kernel:
     def read_buffers(self) -> set[str]:
         return {load.access.buffer for load in self.loads()}
 
+    def written_buffers(self) -> set[str]:
+        return {store.access.buffer for store in self.stores()}
+
 
 @dataclass(frozen=True)
 class GatherKernel:
@@ -148,6 +151,9 @@ class GatherKernel:
 
     def read_buffers(self) -> set[str]:
         return {self.source.buffer, self.index.buffer}
+
+    def written_buffers(self) -> set[str]:
+        return {self.out.buffer}
 
 
 @dataclass(frozen=True)
