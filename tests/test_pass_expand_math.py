@@ -1,0 +1,120 @@
+"""`expand-math`: tanh and constant integer powers rewritten into exp/div/mul, checked by the
+interpreter (same outputs before and after) and on the NPU, whose ISA lacks both."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.backends.npu import NpuArtifact
+from plaidc.diagnostics import CompileError
+from plaidc.interp import run_program
+from plaidc.passes.registry import get_pass, make_options, parse_pass_spec
+from plaidc.stripe.ir import Block, DType, Intrinsic
+from plaidc.stripe.parser import parse_stripe
+from plaidc.targets import load_target
+from plaidc.tile import compile_tile
+
+
+def program(body: str, dtype: str = "fp32", n: int = 40) -> Block:
+    text = f"""block []:1 (
+    in X[0] {dtype}({n}):(1)
+    out Y[0] {dtype}({n}):(1)
+) {{
+  0:
+  block [i:{n}] (
+      in X[i] {dtype}(1):(1)
+      out Y[i] {dtype}(1):(1)
+  ) {{
+    0: $x = load(X)
+{body}
+    9: Y = store($y)
+  }}
+}}
+"""
+    return parse_stripe(text, "expand.stripe")
+
+
+def expand(prog: Block, spec: str = "expand-math") -> Block:
+    name, raw = parse_pass_spec(spec)
+    info = get_pass(name)
+    return info.run(prog, make_options(info, raw))
+
+
+def intrinsics(prog: Block) -> list[str]:
+    block = prog.stmts[0]
+    assert isinstance(block, Block)
+    return [s.name for s in block.stmts if isinstance(s, Intrinsic)]
+
+
+def values(dtype: str, n: int = 40) -> np.ndarray:
+    rng = np.random.default_rng(11)
+    special = [0.0, -0.0, 1e-4, -1e-4, 0.5, -3.0, 20.0, -20.0, 100.0, -100.0, np.inf, -np.inf]
+    x = np.concatenate([special, rng.uniform(-4, 4, n - len(special))])
+    if DType(dtype).is_float:
+        return x.astype(np.float16 if dtype == "fp16" else np.float32)
+    return rng.integers(-9, 9, n).astype(np.int32)
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "fp16"])
+def test_tanh_becomes_exp_and_division(dtype: str) -> None:
+    before = program("    1: $y = tanh($x)", dtype)
+    after = expand(before)
+    assert "tanh" not in intrinsics(after)
+    assert {"exp", "div"} <= set(intrinsics(after))
+    x = {"X": values(dtype)}
+    mismatches = driver.compare_outputs(run_program(before, x), run_program(after, x))
+    assert not mismatches, mismatches[0].message
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 13])
+@pytest.mark.parametrize("dtype", ["fp32", "i32"])
+def test_integer_powers_become_products(n: int, dtype: str) -> None:
+    before = program(f"    1: $c = (int){n}\n    2: $y = pow($x, $c)", dtype)
+    after = expand(before)
+    names = intrinsics(after)
+    assert "pow" not in names
+    assert names.count("mul") == (n.bit_length() - 1) + (bin(n).count("1") - 1)
+    x = {"X": values(dtype)}
+    mismatches = driver.compare_outputs(run_program(before, x), run_program(after, x))
+    assert not mismatches, mismatches[0].message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    1: $c = (float)0.5\n    2: $y = pow($x, $c)",  # not an integer
+        "    1: $c = (int)0\n    2: $y = pow($x, $c)",  # x ** 0 keeps x's type: left alone
+        "    1: $c = (int)40\n    2: $y = pow($x, $c)",  # above max_power
+        "    1: $y = pow($x, $x)",  # not a constant
+    ],
+)
+def test_other_powers_are_left_alone(body: str) -> None:
+    before = program(body)
+    assert expand(before) == before
+
+
+def test_ops_option_selects_rewrites() -> None:
+    before = program("    1: $t = tanh($x)\n    2: $c = (int)2\n    3: $y = pow($t, $c)")
+    only_pow = expand(before, "expand-math{ops=[pow]}")
+    assert "tanh" in intrinsics(only_pow) and "pow" not in intrinsics(only_pow)
+    with pytest.raises(CompileError, match="unknown op"):
+        expand(before, "expand-math{ops=[sin]}")
+
+
+def test_npu_pipeline_runs_tanh_and_powers() -> None:
+    """An MLP-style activation the NPU's ISA lacks, through the npu target's pipeline."""
+    prog = compile_tile(
+        "function (X[N, M]) -> (Y) { Y = tanh(X) + pow(X, 3); }",
+        "act.tile",
+        shapes={"X": (DType.FP32, (9, 70))},
+    ).program
+    cfg = load_target("npu")
+    compiled = driver.run_pipeline(prog, driver.resolve_steps(cfg.stage("default")))
+    artifact = get_backend("npu").compile(compiled, cfg)
+    assert isinstance(artifact, NpuArtifact)
+    x = {"X": np.random.default_rng(2).uniform(-5, 5, (9, 70)).astype(np.float32)}
+    mismatches = driver.compare_outputs(run_program(prog, x), artifact.run(x))
+    assert not mismatches, mismatches[0].message
