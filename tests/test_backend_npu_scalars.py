@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from plaidc import driver
 from plaidc.backends.npu import NpuArtifact, NpuBackend, generate
 from plaidc.diagnostics import CompileError
 from plaidc.interp import run_program
@@ -21,7 +20,7 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target
 
 from .test_backend_c_scalars import CASES, _ids, program
-from .test_backend_opencl_scalars import batch_program, case_inputs
+from .test_backend_opencl_scalars import batch_program, case_failures, case_inputs
 
 Case = tuple[str, str, int, str, str | None]
 
@@ -115,15 +114,7 @@ def test_npu_scalar_semantics(dtype: str) -> None:
     artifact = NpuBackend().compile(prog, load_target("npu"))
     assert isinstance(artifact, NpuArtifact)
     got = artifact.run(values)
-    want = run_program(prog, values)
-    failures = []
-    for k, case in enumerate(cases):
-        name = f"O{k}"
-        mismatches = driver.compare_outputs({name: want[name]}, {name: got[name]})
-        if mismatches:
-            failures.append(f"{_ids(case)}: {mismatches[0].message}")
-        elif got[name].dtype != want[name].dtype:
-            failures.append(f"{_ids(case)}: dtype {got[name].dtype}, expected {want[name].dtype}")
+    failures = case_failures(cases, run_program(prog, values), got)
     assert not failures, "\n".join(failures)
 
 

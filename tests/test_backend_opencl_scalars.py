@@ -78,7 +78,14 @@ def test_opencl_scalar_semantics(dtype: str) -> None:
     artifact = compile_opencl(program)
     assert len(artifact.program.kernels) == 1, "one kernel for all the cases of a type"
     got = artifact.run(values)
-    want = run_program(program, values)
+    failures = case_failures(cases, run_program(program, values), got)
+    assert not failures, "\n".join(failures)
+
+
+def case_failures(
+    cases: list[Case], want: dict[str, np.ndarray], got: dict[str, np.ndarray]
+) -> list[str]:
+    """One line per case whose output `O<k>` differs in value or dtype, naming the case."""
     failures = []
     for k, case in enumerate(cases):
         name = f"O{k}"
@@ -87,4 +94,4 @@ def test_opencl_scalar_semantics(dtype: str) -> None:
             failures.append(f"{_ids(case)}: {mismatches[0].message}")
         elif got[name].dtype != want[name].dtype:
             failures.append(f"{_ids(case)}: dtype {got[name].dtype}, expected {want[name].dtype}")
-    assert not failures, "\n".join(failures)
+    return failures
