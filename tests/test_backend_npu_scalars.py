@@ -61,6 +61,8 @@ OUT_OF_RANGE = {("as_float", "fp64"), ("as_uint", "u32"), ("as_int", "(int)16")}
 def must_map(case: Case) -> bool:
     """Cases on the NPU's types whose operation is in its vector ISA."""
     op, dtype, _, out, constant = case
+    if dtype == "bool" and out == "bool" and op in ("add", "mul", "max", "min", "abs", "ident"):
+        return True
     if dtype not in NPU_TYPES - {"bool"} or out not in NPU_TYPES:
         return False
     if (op, out) in OUT_OF_RANGE or (op, constant) in OUT_OF_RANGE:

@@ -32,7 +32,7 @@ from plaidc.backends.npu.ops import (
     round_up,
     scalar_literal,
 )
-from plaidc.backends.npu.vtypes import CASTS, WRAPPING, VType
+from plaidc.backends.npu.vtypes import BOOL_ARITHMETIC, CASTS, WRAPPING, VType
 from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType
 
@@ -381,6 +381,14 @@ class IntrinsicLowering(ValueEmitter):
     ) -> Val:
         """The value of `name(args)`, whose type is `t` (a vector or mask); `types` are the
         arguments' types (needed by casts)."""
+        if t.boolean and name in BOOL_ARITHMETIC:  # 0/1 lanes: or / and as max / min
+            instr = BOOL_ARITHMETIC[name]
+            if instr is None:
+                return args[0]
+            assert t.dtype is not None
+            out = self.alloc_vec(t.dtype, name)
+            self.binary(instr, out, args[0], args[1])
+            return out
         out = self._intrinsic(name, t, args, types or [])
         if t.narrow is not None and name in WRAPPING:
             self.wrap(out, out, t.narrow)

@@ -34,6 +34,8 @@ LANE_TYPES = (DType.FP16, DType.FP32, DType.I32)
 NARROW = (DType.I8, DType.U8)
 # Buffer element types converted to int32 lanes at the window (one byte each in GM).
 BYTE_TYPES = (*NARROW, DType.BOOL)
+# numpy's arithmetic on bools, as instructions on 0/1 lanes: add is or, mul is and.
+BOOL_ARITHMETIC = {"add": "vmax", "max": "vmax", "mul": "vmin", "min": "vmin", "abs": None}
 # Operations whose 8-bit result can leave the 8-bit range in int32 lanes (wrapped back).
 WRAPPING = ("add", "sub", "mul", "neg", "abs")
 
@@ -170,6 +172,8 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
         return VType("scalar", value=value)
     if name in PASSTHROUGH:
         return args[0]
+    if name in BOOL_ARITHMETIC and all(a.kind == "vec" and a.boolean for a in args):
+        return vec(DType.BOOL)
     if any(a.boolean for a in args) and name not in ("cond", "as_bool", *COMPARE, *CASTS):
         raise error(f"{where} on a bool value has no NPU mapping", op.span)
     if name in COMPARE:
