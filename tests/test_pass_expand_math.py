@@ -86,6 +86,8 @@ def test_integer_powers_become_products(n: int, dtype: str) -> None:
     "body",
     [
         "    1: $c = (float)0.5\n    2: $y = pow($x, $c)",  # not an integer
+        "    1: $c = (float)2\n    2: $y = pow($x, $c)",  # a float 2: x_i32 ** 2.0 is fp64
+        "    1: $c = (i32)2\n    2: $y = pow($x, $c)",  # strongly typed: may promote x
         "    1: $c = (int)0\n    2: $y = pow($x, $c)",  # x ** 0 keeps x's type: left alone
         "    1: $c = (int)40\n    2: $y = pow($x, $c)",  # above max_power
         "    1: $y = pow($x, $x)",  # not a constant

@@ -4,7 +4,7 @@ exp, ln, reciprocal and arithmetic, but no tanh or pow).
 * `tanh(x)` becomes `1 - 2 / (exp(2x) + 1)`: exact limits (+-1 when exp overflows or vanishes,
   NaN stays NaN), within a few ulp of the result's magnitude near 0 (absolute error ~1e-7 in
   fp32).
-* `pow(x, n)` with a constant integer exponent `1 <= n <= max_power` becomes multiplications
+* `pow(x, n)` with a weakly typed constant integer `1 <= n <= max_power` becomes multiplications
   by repeated squaring (one rounding per product). Other exponents are left alone:
   `exp(y * ln x)` is wrong for negative bases, so a target without `pow` reports it.
 
@@ -33,6 +33,7 @@ from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.passes.registry import register
 from plaidc.passes.selection import map_all_blocks, rewrite_matching
 from plaidc.stripe.ir import Block, Constant, Intrinsic, Statement
+from plaidc.stripe.uses import scalar_inputs, scalar_outputs
 
 REWRITES = ("tanh", "pow")
 
@@ -69,7 +70,13 @@ def _expand(block: Block, opts: ExpandMathOptions) -> Block:
             replaced[pos] = _tanh(stmt.inputs[0], stmt.outputs[0], fresh)
         elif stmt.name == "pow" and len(stmt.inputs) == 2:
             exponent = constants.get(stmt.inputs[1])
-            if exponent is not None and _small_integer(exponent.value, opts.max_power):
+            # only a weakly typed int exponent keeps the result in x's type, as x * x does
+            # (`x_i32 ** 2.0` is fp64 in numpy)
+            if (
+                exponent is not None
+                and exponent.type == "int"
+                and _small_integer(exponent.value, opts.max_power)
+            ):
                 replaced[pos] = _power(stmt.inputs[0], int(exponent.value), stmt.outputs[0], fresh)
     if not replaced:
         return block
@@ -134,15 +141,7 @@ def _power(x: str, n: int, out: str, fresh: _Fresh) -> list[Statement]:
 
 
 def _scalar_names(block: Block) -> set[str]:
-    names: set[str] = set()
-    for stmt in block.stmts:
-        for attr in ("into", "name", "outputs", "inputs", "from_"):
-            value = getattr(stmt, attr, None)
-            if isinstance(value, str):
-                names.add(value)
-            elif isinstance(value, tuple):
-                names.update(v for v in value if isinstance(v, str))
-    return names
+    return {n for st in block.stmts for n in (*scalar_inputs(st), *scalar_outputs(st))}
 
 
 def _splice(block: Block, replaced: dict[int, list[Statement]]) -> Block:

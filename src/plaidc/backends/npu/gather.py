@@ -17,6 +17,8 @@ source larger than that share is a CompileError (it would need one DMA per row).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.kernels import GatherKernel, Operand, error
@@ -97,9 +99,9 @@ def _tile(ctx: Context, g: GatherKernel, lo: int, count: int) -> list[Op]:
     ops.append(
         _copy_op(
             ctx,
-            (src, src_buf, src_pos, src_window),
-            (idx, idx_buf, idx_pos, idx_window),
-            (out, out_buf, out_pos, out_window),
+            Placed(src, src_buf, src_pos, src_window),
+            Placed(idx, idx_buf, idx_pos, idx_window),
+            Placed(out, out_buf, out_pos, out_window),
             (p_names, e_names, {**p_sizes, **e_sizes}),
         )
     )
@@ -107,7 +109,13 @@ def _tile(ctx: Context, g: GatherKernel, lo: int, count: int) -> list[Op]:
     return ops
 
 
-Placed = tuple[Operand, Buf, Affine, Window]
+class Placed(NamedTuple):
+    """An operand's window in UB: its buffer there and the UB position of its elements."""
+
+    operand: Operand
+    buf: Buf
+    pos: Affine
+    window: Window
 
 
 def _copy_op(
@@ -121,22 +129,21 @@ def _copy_op(
     p_names, e_names, sizes = loops
     space = Space(sizes)
 
-    def ptr(placed: Placed, pos: Affine, subst: dict[str, c.Expr] | None = None) -> c.Expr:
-        operand, buf, _, _ = placed
-        base = buf.ptr(ctx.storage[operand.buffer])
-        return c.Binary("+", base, affine_expr(space.fold(pos), space, subst))
+    def ptr(placed: Placed, subst: dict[str, c.Expr] | None = None) -> c.Expr:
+        base = placed.buf.ptr(ctx.storage[placed.operand.buffer])
+        return c.Binary("+", base, affine_expr(space.fold(placed.pos), space, subst))
 
-    rows = src[0].shape.sizes[0]
+    rows = src.operand.shape.sizes[0]
     k = c.Ident("k")
-    read = c.Cast("int64_t", c.CallExpr("ld_ubuf", (ptr(idx, idx[2]),)))
+    read = c.Cast("int64_t", c.CallExpr("ld_ubuf", (ptr(idx),)))
     clamp = c.Ternary(
         c.Binary("<", k, lit(0)),
         lit(0),
         c.Ternary(c.Binary(">", k, lit(rows - 1)), lit(rows - 1), k),
     )
     # The source position with its row index `r` replaced by the runtime `k`.
-    element = c.CallExpr("ld_ubuf", (ptr(src, src[2], {"r": k}),))
-    body: tuple[c.Stmt, ...] = (c.ExprStmt(c.CallExpr("st_ubuf", (ptr(out, out[2]), element))),)
+    element = c.CallExpr("ld_ubuf", (ptr(src, {"r": k}),))
+    body: tuple[c.Stmt, ...] = (c.ExprStmt(c.CallExpr("st_ubuf", (ptr(out), element))),)
     for name in reversed(e_names):
         if sizes[name] > 1:
             body = (c.For(space.cvar(name), lit(0), lit(sizes[name]), body),)
@@ -150,8 +157,8 @@ def _copy_op(
             row = (c.For(space.cvar(name), lit(0), lit(sizes[name]), row),)
     stmt: c.Stmt = c.Compound(row)
     reads = tuple(
-        placed[1].region(0, placed[3].elements * ctx.storage[placed[0].buffer].byte_size)
-        for placed in (src, idx)
+        p.buf.region(0, p.window.elements * ctx.storage[p.operand.buffer].byte_size)
+        for p in (src, idx)
     )
-    writes = (out[1].region(),)
+    writes = (out.buf.region(),)
     return Op("PIPE_S", (stmt,), reads, writes, "gather")

@@ -376,9 +376,7 @@ class IntrinsicLowering(ValueEmitter):
             self.wrap(out, v, to.narrow)
         return out
 
-    def intrinsic(
-        self, name: str, t: VType, args: list[Val], types: list[VType] | None = None
-    ) -> Val:
+    def intrinsic(self, name: str, t: VType, args: list[Val], types: list[VType]) -> Val:
         """The value of `name(args)`, whose type is `t` (a vector or mask); `types` are the
         arguments' types (needed by casts)."""
         if t.boolean and name in BOOL_ARITHMETIC:  # 0/1 lanes: or / and as max / min
@@ -389,7 +387,7 @@ class IntrinsicLowering(ValueEmitter):
             out = self.alloc_vec(t.dtype, name)
             self.binary(instr, out, args[0], args[1])
             return out
-        out = self._intrinsic(name, t, args, types or [])
+        out = self._intrinsic(name, t, args, types)
         if t.narrow is not None and name in WRAPPING:
             self.wrap(out, out, t.narrow)
         return out

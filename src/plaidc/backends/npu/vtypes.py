@@ -30,6 +30,7 @@ from plaidc.stripe.ir import DType
 
 # Lane types of the vector unit, by Stripe dtype.
 LANE_TYPES = (DType.FP16, DType.FP32, DType.I32)
+FLOATS = (DType.FP16, DType.FP32)
 # Integer types kept in int32 lanes within their own range.
 NARROW = (DType.I8, DType.U8)
 # Buffer element types converted to int32 lanes at the window (one byte each in GM).
@@ -45,6 +46,14 @@ FLOAT_ONLY = ("div", "exp", "log", "sqrt", "recip", "sigmoid")
 COMPARE = ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_gt", "cmp_le", "cmp_ge")
 PASSTHROUGH = ("assign", "ident")
 CASTS = ("as_float", "as_int", "as_uint")
+# The casts' results the unit has lanes for, by (intrinsic, width).
+CAST_TARGETS = {
+    ("as_float", 16): DType.FP16,
+    ("as_float", 32): DType.FP32,
+    ("as_int", 8): DType.I8,
+    ("as_int", 32): DType.I32,
+    ("as_uint", 8): DType.U8,
+}
 SUPPORTED = (*BINARY, *UNARY, *COMPARE, *PASSTHROUGH, *CASTS, "cond", "as_bool")
 
 
@@ -73,13 +82,13 @@ class VType:
         return self.kind == "scalar" and isinstance(self.value, (bool, int, float))
 
 
-def vec(dtype: DType, boolean: bool = False) -> VType:
+def vec(dtype: DType) -> VType:
     """A vector of (logical) type `dtype`: 8-bit integers in int32 lanes, bool as int32 0/1."""
     if dtype in NARROW:
-        return VType("vec", DType.I32, boolean, narrow=dtype)
+        return VType("vec", DType.I32, narrow=dtype)
     if dtype is DType.BOOL:
-        return VType("vec", DType.I32, True)
-    return VType("vec", dtype, boolean)
+        return VType("vec", DType.I32, boolean=True)
+    return VType("vec", dtype)
 
 
 def lane_of(dtype: DType) -> DType:
@@ -149,7 +158,10 @@ def infer(kernel: Kernel, buffers: dict[str, Buffer]) -> dict[str, VType]:
         elif isinstance(stmt, KOp):
             types[stmt.dst] = _op_type(kernel, stmt, [get(a) for a in stmt.args])
         elif isinstance(stmt, KStore):
-            _check_store(kernel, stmt, get(stmt.src), buffers[stmt.access.buffer])
+            # Every store converts (between lane types, to 8 bits at the window, to bool by
+            # `!= 0`): only a buffer type without lanes is an error.
+            get(stmt.src)
+            storage_dtype(buffers[stmt.access.buffer])
     return types
 
 
@@ -187,16 +199,11 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
         return vec(dtype)
     if name in CASTS:
         width = args[1].value if len(args) > 1 else 32
-        kind = {"as_float": "float", "as_int": "int", "as_uint": "uint"}[name]
-        target: DType | None = {
-            ("float", 16): DType.FP16,
-            ("float", 32): DType.FP32,
-            ("int", 8): DType.I8,
-            ("int", 32): DType.I32,
-            ("uint", 8): DType.U8,
-        }.get((kind, int(width)))  # type: ignore[call-overload]
+        target = None
+        if isinstance(width, (int, np.integer)):
+            target = CAST_TARGETS.get((name, int(width)))
         if target is None:
-            raise error(f"{where}: {kind}{width} has no NPU vector lanes", op.span)
+            raise error(f"{where}: width {width} has no NPU vector lanes", op.span)
         return vec(target)
     if any(a.kind == "mask" for a in args):
         raise error(f"{where} on a comparison result has no NPU mapping", op.span)
@@ -214,11 +221,3 @@ def _cast_type(where: str, op: KOp, value: VType, dtype: DType) -> VType:
     if value.kind == "vec" and (dtype is not DType.BOOL or value.boolean):
         return vec(dtype)
     raise error(f"{where}: reading back a {dtype} store has no NPU mapping", op.span)
-
-
-FLOATS = (DType.FP16, DType.FP32)
-
-
-def _check_store(kernel: Kernel, store: KStore, value: VType, buf: Buffer) -> None:
-    """Every store converts: between lane types, to 8-bit in the window, to bool by `!= 0`."""
-    storage_dtype(buf)
