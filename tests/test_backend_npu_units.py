@@ -160,7 +160,7 @@ def test_reductions_longer_than_ub_are_cut(op: str) -> None:
 # Options, machines, tiling
 
 
-def with_changes(hardware: dict[str, int] | None = None, **codegen: object) -> TargetConfig:
+def with_changes(hardware: dict[str, object] | None = None, **codegen: object) -> TargetConfig:
     base = load_target("npu")
     return dataclasses.replace(
         base,
@@ -393,3 +393,27 @@ def test_reduced_precision_outputs_compare_at_fp16_tolerance() -> None:
     got = {"C": np.array([1.004], np.float32)}
     assert driver.compare_outputs(want, got)
     assert not driver.compare_outputs(want, got, reduced_precision={"C"})
+
+
+# --------------------------------------------------------------------------------------------
+# A chip without some intrinsics (`[hardware] lacks`)
+
+
+def test_a_program_needing_a_lacked_intrinsic_is_a_named_error() -> None:
+    with pytest.raises(CompileError, match=r"lacks vexp \(\[hardware\] lacks\), .*exp\("):
+        get_backend("npu").compile(load_program("tile/softmax"), with_changes({"lacks": ["vexp"]}))
+
+
+def test_lacking_an_unused_intrinsic_changes_nothing() -> None:
+    program = load_program("tile/softmax")
+    full = get_backend("npu").compile(program, load_target("npu"))
+    assert isinstance(full, NpuArtifact)
+    lean = run_checked(program, with_changes({"lacks": ["vrsqrt", "vconv_s322s8"]}))
+    assert lean.source == full.source
+    assert lean.machine.lacks == ("vrsqrt", "vconv_s322s8")
+
+
+@pytest.mark.parametrize("lacks", [["vfoo"], "vexp", [1]])
+def test_lacks_must_name_vector_intrinsics(lacks: object) -> None:
+    with pytest.raises(CompileError, match=r"\[hardware\] lacks"):
+        get_backend("npu").compile(load_program("tile/softmax"), with_changes({"lacks": lacks}))

@@ -17,6 +17,7 @@ without lanes, a data-dependent access) is a CompileError naming it. `[codegen]`
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from collections.abc import Mapping
@@ -35,6 +36,7 @@ from plaidc.backends.npu.ops import Op, comment
 from plaidc.backends.npu.sync import insert_sync
 from plaidc.backends.npu.vector import lower_kernel
 from plaidc.backends.npu_sim import NpuKernel, NpuMachine, NpuReport, compile_kernel
+from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.interp import cast_to, element_offsets, numpy_dtype, poison_value
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
@@ -152,7 +154,27 @@ def generate(program: Block, target: TargetConfig) -> Generated:
         ops.append(comment(f"{title} -- on {unit}"))
         ops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
     source = emit_kernel(ctx, insert_sync(ops), f"{program.name or 'program'} on the NPU")
+    _check_isa(ctx.machine, source)
     return Generated(source, ctx, kernels.buffers, kernels.constants, frozenset(approximate))
+
+
+def _check_isa(machine: NpuMachine, source: str) -> None:
+    """A CompileError when the code needs an intrinsic the target's chip `lacks`."""
+    lines = source.splitlines()
+    for name in machine.lacks:
+        use = re.compile(rf"\b{name}\(")
+        for number, text in enumerate(lines, 1):
+            if use.search(text) and not text.lstrip().startswith("#define"):
+                titles = [t for t in lines[:number] if " -- on " in t]
+                what = titles[-1].strip().strip("/* ").split(" -- on ")[0] if titles else ""
+                raise CompileError(
+                    [
+                        Diagnostic(
+                            f"the NPU of this target lacks {name} ([hardware] lacks), which "
+                            f"the mapping of {what or 'the program'} needs"
+                        )
+                    ]
+                )
 
 
 class NpuBackend:

@@ -17,21 +17,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from plaidc.backends.c import ast as c
+from plaidc.backends.npu_sim import isa
+from plaidc.backends.npu_sim.isa import PIPES
 from plaidc.stripe.ir import DType
 
-PIPES = ("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3")
+__all__ = ["PIPES"]
 
-# C element types and helper suffixes of the lane types.
-C_TYPES = {
-    DType.FP16: "half",
-    DType.FP32: "float",
-    DType.I32: "int32_t",
-    # 8-bit GM/UB types: converted to and from int32 lanes at the window (`staging`)
-    DType.I8: "int8_t",
-    DType.U8: "uint8_t",
-    DType.BOOL: "uint8_t",
+# The ISA element type (isa.ELEMENT_TYPES) holding each Stripe type. 8-bit and bool buffers are
+# bytes in GM and UB windows, converted to and from int32 lanes there (`staging`).
+ISA_TYPES = {
+    DType.FP16: "f16",
+    DType.FP32: "f32",
+    DType.I32: "s32",
+    DType.I8: "s8",
+    DType.U8: "u8",
+    DType.BOOL: "u8",
 }
-SUFFIX = {DType.FP16: "f16", DType.FP32: "f32", DType.I32: "s32"}
+C_TYPES = {dtype: isa.ELEMENT_TYPES[t][0] for dtype, t in ISA_TYPES.items()}
+# Helper-function suffixes of the lane types.
+SUFFIX = {dtype: t for dtype, t in ISA_TYPES.items() if t in isa.LANE_TYPES}
+_MEMORY = {m.name: m for m in isa.MEMORY_TABLE}
 # The ISA's units (plaidc_npu.h): DMA bursts and vector strides count 32-B blocks; one vector
 # instruction runs at most 255 repeats. (A repeat's size is the machine's vector_repeat_bytes.)
 BLOCK = 32
@@ -92,14 +97,10 @@ class Buf:
     def ptr(self, dtype: DType | str, byte_offset: int = 0) -> c.Expr:
         """`(__ubuf__ float *)(UB_BASE + 0x100)`, as a C expression."""
         ctype = C_TYPES[dtype] if isinstance(dtype, DType) else dtype
-        qual = {"UB": "__ubuf__", "L1": "__cbuf__", "L0A": "__ca__", "L0B": "__cb__"}.get(
-            self.mem, "__cc__"
-        )
-        base = {"UB": "UB_BASE", "L1": "L1_BASE", "L0A": "L0A_BASE", "L0B": "L0B_BASE"}.get(
-            self.mem, "L0C_BASE"
-        )
-        addr = c.Binary("+", c.Ident(base), c.Literal(hex(self.offset + byte_offset)))
-        return c.Cast(f"{qual} {ctype} *", addr)
+        mem = _MEMORY[self.mem]
+        assert mem.base is not None, "on-chip buffers only"
+        addr = c.Binary("+", c.Ident(mem.base), c.Literal(hex(self.offset + byte_offset)))
+        return c.Cast(f"{mem.qualifier} {ctype} *", addr)
 
 
 def offset_buf(buf: Buf, byte_offset: int) -> Buf:

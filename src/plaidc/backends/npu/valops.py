@@ -13,6 +13,7 @@ own `1 / (1 + exp(-x))`) and with one rounding more where it does not: `div(a, b
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from plaidc.backends.c import ast as c
 from plaidc.backends.npu.kernels import error
 from plaidc.backends.npu.ops import (
     BLOCK,
+    ISA_TYPES,
     MAX_REPEAT,
     Arena,
     Buf,
@@ -32,20 +34,16 @@ from plaidc.backends.npu.ops import (
     round_up,
     scalar_literal,
 )
-from plaidc.backends.npu.vtypes import BOOL_ARITHMETIC, CASTS, WRAPPING, VType
+from plaidc.backends.npu.vtypes import BOOL_ARITHMETIC, CASTS, LOWERED_TO, WRAPPING, VType
+from plaidc.backends.npu_sim import isa
 from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType
 
-BINARY_INSTR = {"add": "vadd", "sub": "vsub", "mul": "vmul", "max": "vmax", "min": "vmin"}
-UNARY_INSTR = {
-    "exp": "vexp",
-    "log": "vln",
-    "abs": "vabs",
-    "relu": "vrelu",
-    "sqrt": "vsqrt",
-    "recip": "vrec",
+BINARY_INSTR = {name: LOWERED_TO[name][0] for name in ("add", "sub", "mul", "max", "min")}
+UNARY_INSTR = {name: LOWERED_TO[name][0] for name in ("exp", "log", "abs", "relu", "sqrt", "recip")}
+COMPARE_INSTR = {
+    f"cmp_{k}": isa.intrinsic(f"vcmp_{k}").name for k in ("eq", "ne", "lt", "gt", "le", "ge")
 }
-COMPARE_INSTR = {f"cmp_{k}": f"vcmp_{k}" for k in ("eq", "ne", "lt", "gt", "le", "ge")}
 
 
 @dataclass(frozen=True)
@@ -246,18 +244,11 @@ class ValueEmitter:
         self._emit(dst.dtype, dst, [mask, a, b], make, "vsel")
 
 
-# One conversion instruction per (source, destination) element type.
+# The ISA's conversion instruction of each (source, destination) Stripe type, where it has one.
 CONVERSIONS = {
-    (DType.FP32, DType.FP16): "vconv_f322f16",
-    (DType.FP16, DType.FP32): "vconv_f162f32",
-    (DType.I32, DType.FP32): "vconv_s322f32",
-    (DType.FP32, DType.I32): "vconv_f322s32z",
-    (DType.I8, DType.I32): "vconv_s82s32",
-    (DType.U8, DType.I32): "vconv_u82s32",
-    (DType.BOOL, DType.I32): "vconv_u82s32",
-    (DType.I32, DType.I8): "vconv_s322s8",
-    (DType.I32, DType.U8): "vconv_s322u8",
-    (DType.I32, DType.BOOL): "vconv_s322u8",
+    (src, dst): conv.name
+    for src, dst in itertools.permutations(ISA_TYPES, 2)
+    if (conv := isa.conversion(ISA_TYPES[src], ISA_TYPES[dst])) is not None
 }
 
 

@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends.npu.kernels import Buffer, KConst, Kernel, KLoad, KOp, KStore, error
+from plaidc.backends.npu.ops import ISA_TYPES
+from plaidc.backends.npu_sim import isa
 from plaidc.interp import apply_intrinsic, cast_to, constant_value, numpy_dtype
 from plaidc.stripe.ir import DType
 
@@ -40,9 +42,26 @@ BOOL_ARITHMETIC = {"add": "vmax", "max": "vmax", "mul": "vmin", "min": "vmin", "
 # Operations whose 8-bit result can leave the 8-bit range in int32 lanes (wrapped back).
 WRAPPING = ("add", "sub", "mul", "neg", "abs")
 
+# The ISA instructions each Tile intrinsic becomes (valops); it takes the lane types all of
+# them take (isa.VECTOR_TABLE), e.g. `div` (vrec, vmul) only floats.
+LOWERED_TO = {
+    "add": ("vadd",),
+    "sub": ("vsub",),
+    "mul": ("vmul",),
+    "div": ("vrec", "vmul"),
+    "max": ("vmax",),
+    "min": ("vmin",),
+    "neg": ("vmuls",),
+    "exp": ("vexp",),
+    "log": ("vln",),
+    "abs": ("vabs",),
+    "relu": ("vrelu",),
+    "sqrt": ("vsqrt",),
+    "recip": ("vrec",),
+    "sigmoid": ("vmuls", "vexp", "vadds", "vrec"),
+}
 BINARY = ("add", "sub", "mul", "div", "max", "min")
 UNARY = ("neg", "exp", "log", "abs", "relu", "sqrt", "recip", "sigmoid")
-FLOAT_ONLY = ("div", "exp", "log", "sqrt", "recip", "sigmoid")
 COMPARE = ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_gt", "cmp_le", "cmp_ge")
 PASSTHROUGH = ("assign", "ident")
 CASTS = ("as_float", "as_int", "as_uint")
@@ -208,8 +227,9 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
     if any(a.kind == "mask" for a in args):
         raise error(f"{where} on a comparison result has no NPU mapping", op.span)
     dtype = promote(args, where, kernel)
-    if name in FLOAT_ONLY and dtype not in FLOATS:
-        raise error(f"{where} on {dtype} has no NPU vector instruction", op.span)
+    for instr in LOWERED_TO.get(name, ()):
+        if ISA_TYPES[lane_of(dtype)] not in isa.intrinsic(instr).types:
+            raise error(f"{where} on {dtype} has no NPU vector instruction ({instr})", op.span)
     return vec(dtype)
 
 

@@ -8,6 +8,7 @@ semantics, checks and timing model are those of docs/NPU.md; sim.c's header comm
 executable summary.
 """
 
+from plaidc.backends.npu_sim import isa
 from plaidc.backends.npu_sim.machine import MEMORIES, PATHS, PIPES, NpuMachine
 from plaidc.backends.npu_sim.report import NpuReport
 from plaidc.backends.npu_sim.runner import (
@@ -33,4 +34,5 @@ __all__ = [
     "NpuSimError",
     "compile_kernel",
     "find_c_compiler",
+    "isa",
 ]

@@ -2,8 +2,9 @@
 
 `NpuMachine.from_hardware(config.hardware)` reads the target config's `[hardware]` table (the
 defaults are in `src/plaidc/targets/npu.toml`); the simulator receives these numbers at run time
-and hard-codes none of them. The tuples below are ordered like the enumerations of
-`plaidc_npu.h` (memories, pipes, data paths), which the runner checks against the compiled C.
+and hard-codes none of them. Which memories, pipes, paths and intrinsics exist, and which
+`[hardware]` key sizes each, is declared in `isa`; the runner checks the compiled C agrees.
+`[hardware] lacks` (optional) lists vector intrinsics this chip does not have.
 """
 
 from __future__ import annotations
@@ -13,11 +14,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from plaidc.backends.npu_sim.isa import (
+    MEMORIES,
+    MEMORY_TABLE,
+    PATH_TABLE,
+    PATHS,
+    PIPES,
+    VECTOR_OPS,
+)
 from plaidc.diagnostics import CompileError, Diagnostic
 
-MEMORIES = ("GM", "L1", "UB", "L0A", "L0B", "L0C")
-PIPES = ("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3")
-PATHS = ("GM->UB", "GM->L1", "UB->GM", "UB->L1", "L1->L0A", "L1->L0B", "L0C->UB")
+__all__ = ["MEMORIES", "PATHS", "PIPES", "NpuMachine"]
 
 # ISA encoding units (plaidc_npu.h), not machine sizes: strides count 32-B blocks, the vector
 # mask has 128 lanes (so a repeat holds at most 256 B of fp16), and cores are a 64-bit set.
@@ -54,11 +61,13 @@ class NpuMachine:
     vector_repeat_bytes: int
     vector_latency: int
     cores: int
+    # vector intrinsics of the ISA this chip does not have (`[hardware] lacks`)
+    lacks: tuple[str, ...] = ()
 
     @classmethod
     def from_hardware(cls, hardware: Mapping[str, Any]) -> NpuMachine:
         """Read a `[hardware]` table; a missing or malformed key is a CompileError naming it."""
-        names = [f.name for f in dataclasses.fields(cls)]
+        names = [f.name for f in dataclasses.fields(cls) if f.name != "lacks"]
         missing = [name for name in names if name not in hardware]
         if missing:
             raise CompileError(
@@ -74,7 +83,7 @@ class NpuMachine:
                     [Diagnostic(f"[hardware] {name} = {value!r} must be a positive integer")]
                 )
             values[name] = value
-        machine = cls(**values)
+        machine = cls(**values, lacks=_lacks(hardware.get("lacks", [])))
         machine.validate()
         return machine
 
@@ -91,7 +100,15 @@ class NpuMachine:
         if problems:
             raise CompileError([Diagnostic(f"[hardware] {p}") for p in problems])
 
-    def replace(self, **changes: int) -> NpuMachine:
+    def has(self, intrinsic: str) -> bool:
+        """Whether this chip's ISA has `intrinsic` (every one but those it `lacks`)."""
+        return intrinsic not in self.lacks
+
+    def lacks_mask(self) -> int:
+        """`lacks` as the simulator reads it: bit k for VECTOR_OPS[k]."""
+        return sum(1 << VECTOR_OPS.index(name) for name in self.lacks)
+
+    def replace(self, **changes: Any) -> NpuMachine:
         """A copy with some numbers changed (validated)."""
         machine = dataclasses.replace(self, **changes)
         machine.validate()
@@ -103,25 +120,34 @@ class NpuMachine:
 
     def capacities(self) -> tuple[int, ...]:
         """Bytes of each memory, in MEMORIES order (GM: 0, it is the kernel's arguments)."""
-        return (0, self.l1_bytes, self.ub_bytes, self.l0a_bytes, self.l0b_bytes, self.l0c_bytes)
+        return tuple(getattr(self, m.size_key) if m.size_key else 0 for m in MEMORY_TABLE)
 
     def alignments(self) -> tuple[int, ...]:
-        return (
-            self.gm_align,
-            self.l1_align,
-            self.ub_align,
-            self.l0ab_align,
-            self.l0ab_align,
-            self.l0c_align,
-        )
+        return tuple(getattr(self, m.align_key) for m in MEMORY_TABLE)
 
     def path_latencies(self) -> tuple[int, ...]:
         """Cycles of latency of one transfer instruction on each path, in PATHS order."""
-        gm, ub_l1, l1_l0 = self.gm_latency, self.ub_l1_latency, self.l1_l0_latency
-        return (gm, gm, gm, ub_l1, l1_l0, l1_l0, self.l0c_ub_latency)
+        return tuple(getattr(self, p.latency_key) for p in PATH_TABLE)
 
     def path_bandwidths(self) -> tuple[int, ...]:
         """Bytes per cycle of each path, in PATHS order."""
-        gm, ub_l1 = self.gm_bytes_per_cycle, self.ub_l1_bytes_per_cycle
-        l1_l0 = self.l1_l0_bytes_per_cycle
-        return (gm, gm, gm, ub_l1, l1_l0, l1_l0, self.l0c_ub_bytes_per_cycle)
+        return tuple(getattr(self, p.bandwidth_key) for p in PATH_TABLE)
+
+
+def _lacks(value: Any) -> tuple[str, ...]:
+    """`[hardware] lacks`: a list of the ISA's vector intrinsics."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CompileError(
+            [Diagnostic(f"[hardware] lacks = {value!r} must be a list of intrinsic names")]
+        )
+    unknown = [v for v in value if v not in VECTOR_OPS]
+    if unknown:
+        raise CompileError(
+            [
+                Diagnostic(
+                    f"[hardware] lacks: {', '.join(unknown)} is not a vector intrinsic of the "
+                    f"NPU ISA (those are: {', '.join(VECTOR_OPS)})"
+                )
+            ]
+        )
+    return tuple(dict.fromkeys(value))

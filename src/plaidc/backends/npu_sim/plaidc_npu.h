@@ -152,7 +152,7 @@ enum plaidc_npu_dtype {
       const int8_t *: PLAIDC_DT_S8,                                                               \
       default: PLAIDC_DT_NONE)
 
-/* Vector operations (docs/NPU.md). */
+/* Vector operations (docs/NPU.md), in the order of isa.VECTOR_TABLE (< 64: `lacks` is a mask). */
 enum plaidc_npu_vop {
   PLAIDC_VADD, PLAIDC_VSUB, PLAIDC_VMUL, PLAIDC_VMAX, PLAIDC_VMIN,
   PLAIDC_VEXP, PLAIDC_VLN, PLAIDC_VABS, PLAIDC_VRELU, PLAIDC_VREC, PLAIDC_VSQRT, PLAIDC_VRSQRT,
@@ -165,6 +165,7 @@ enum plaidc_npu_vop {
   PLAIDC_VSEL,
   PLAIDC_NVOPS
 };
+_Static_assert(PLAIDC_NVOPS <= 64, "plaidc_npu_machine.lacks holds one bit per vector op");
 
 /* One vector operand: address, element type, block stride and repeat stride (32-B units, except
  * the per-repeat result of a reduction, whose repeat stride counts elements). */
@@ -366,6 +367,7 @@ typedef struct plaidc_npu_machine {
   uint64_t vector_repeat_bytes;            /* bytes per vector repeat (<= 256)           */
   uint64_t vector_latency;                 /* cycles added to every vector instruction   */
   uint64_t cores;                          /* kernel instances, block_idx 0 .. cores-1   */
+  uint64_t lacks; /* bit k: this chip has no vector op k (enum plaidc_npu_vop)             */
 } plaidc_npu_machine;
 
 typedef struct plaidc_npu_report {
@@ -396,7 +398,8 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
                    const uint64_t *buf_bytes, const char *const *buf_names,
                    plaidc_npu_report *report, plaidc_npu_error *error);
 
-/* sizeof of the three host structs and the enum counts, for the runner's ABI check. */
-void plaidc_npu_abi(uint64_t out[6]);
+/* sizeof of the three host structs and the enum counts (memories, pipes, paths, vector ops), for
+ * the runner's ABI check. */
+void plaidc_npu_abi(uint64_t out[7]);
 
 #endif /* PLAIDC_NPU_H */

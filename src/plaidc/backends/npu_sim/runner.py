@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from plaidc.backends import BackendUnavailable
+from plaidc.backends.npu_sim.isa import VECTOR_OPS
 from plaidc.backends.npu_sim.machine import MEMORIES, PATHS, PIPES, NpuMachine
 from plaidc.backends.npu_sim.report import NpuReport
 from plaidc.diagnostics import CompileError, Diagnostic, Span
@@ -60,6 +61,7 @@ class _Machine(ctypes.Structure):
         ("vector_repeat_bytes", _U64),
         ("vector_latency", _U64),
         ("cores", _U64),
+        ("lacks", _U64),
     ]
 
 
@@ -248,7 +250,7 @@ class NpuKernel:
         self._entry = ctypes.cast(getattr(self._dll, ENTRY), ctypes.c_void_p)
 
     def _check_abi(self) -> None:
-        abi = (_U64 * 6)()
+        abi = (_U64 * 7)()
         self._dll.plaidc_npu_abi(abi)
         expected = (
             ctypes.sizeof(_Machine),
@@ -257,6 +259,7 @@ class NpuKernel:
             NMEM,
             NPIPES,
             NPATHS,
+            len(VECTOR_OPS),
         )
         if tuple(abi) != expected:
             raise CompileError(
@@ -333,6 +336,7 @@ def _machine_struct(machine: NpuMachine) -> _Machine:
     s.vector_repeat_bytes = machine.vector_repeat_bytes
     s.vector_latency = machine.vector_latency
     s.cores = machine.cores
+    s.lacks = machine.lacks_mask()
     return s
 
 

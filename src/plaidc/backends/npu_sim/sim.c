@@ -743,11 +743,12 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
   return rc;
 }
 
-void plaidc_npu_abi(uint64_t out[6]) {
+void plaidc_npu_abi(uint64_t out[7]) {
   out[0] = sizeof(plaidc_npu_machine);
   out[1] = sizeof(plaidc_npu_report);
   out[2] = sizeof(plaidc_npu_error);
   out[3] = PLAIDC_NMEM;
   out[4] = PLAIDC_NPIPES;
   out[5] = PLAIDC_NPATHS;
+  out[6] = PLAIDC_NVOPS;
 }

@@ -425,6 +425,9 @@ void plaidc_npu_vector(plaidc_npu_site site, int op, plaidc_npu_vopnd dst, plaid
   npu_sim *s = npu_current();
   vctx v = {s, site, 0, 0, {0, 0}};
   const vop_info *info = &VOPS[op];
+  if ((s->machine->lacks >> op) & 1u)
+    npu_fail(s, site, "%s is not in this machine's instruction set ([hardware] lacks it)",
+             site.name);
   npu_check_range(s, site, "repeat", repeat, 1, PLAIDC_NPU_MAX_REPEAT);
   v.repeat = (uint64_t)repeat;
 
