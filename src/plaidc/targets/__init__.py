@@ -6,6 +6,7 @@ config's `[hardware]` table through `${hardware.key}` references in their option
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -16,7 +17,8 @@ from typing import Any
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 
 TARGET_ALIASES = {"cpu": "c"}
-_REF = re.compile(r"\$\{hardware\.([A-Za-z0-9_]+)\}")
+_REF = re.compile(r"\$\{([^}]*)\}")
+_NAME = re.compile(r"\s*hardware\.([A-Za-z0-9_]+)\s*")
 
 
 @dataclass(frozen=True)
@@ -127,8 +129,9 @@ def _pass_step(
 
 
 def _resolve(value: Any, hardware: dict[str, Any], key: str, span: Span | None) -> Any:
-    """Replace `${hardware.key}` references by the hardware value (keeping its type when the
-    whole string is one reference)."""
+    """Replace `${...}` references by their value: `${hardware.key}` (keeping the hardware
+    value's type when the whole string is one reference) or integer arithmetic on them,
+    `${hardware.ub_bytes // 8}` (+, -, *, //, parentheses)."""
     if isinstance(value, list):
         return [_resolve(v, hardware, key, span) for v in value]
     if not isinstance(value, str):
@@ -141,10 +144,56 @@ def _resolve(value: Any, hardware: dict[str, Any], key: str, span: Span | None) 
             )
         return hardware[name]
 
+    def evaluate(text: str) -> Any:
+        name = _NAME.fullmatch(text)
+        return lookup(name.group(1)) if name else _arithmetic(text, lookup, key, span)
+
     whole = _REF.fullmatch(value)
     if whole:
-        return lookup(whole.group(1))
-    return _REF.sub(lambda m: str(lookup(m.group(1))), value)
+        return evaluate(whole.group(1))
+    return _REF.sub(lambda m: str(evaluate(m.group(1))), value)
+
+
+_OPERATORS = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+}
+
+
+def _arithmetic(text: str, lookup: Any, key: str, span: Span | None) -> int:
+    """An integer expression over `hardware.x` names."""
+
+    def bad(why: str) -> CompileError:
+        return CompileError.at(f"option '{key}': ${{{text}}}: {why}", span)
+
+    def value(node: ast.expr) -> int:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "hardware"
+        ):
+            got = lookup(node.attr)
+            if type(got) is not int:
+                raise bad(f"hardware.{node.attr} = {got!r} is not an integer")
+            return int(got)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -value(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            left, right = value(node.left), value(node.right)
+            if isinstance(node.op, ast.FloorDiv) and right == 0:
+                raise bad("division by zero")
+            return int(_OPERATORS[type(node.op)](left, right))
+        raise bad("expected hardware.NAME or integer arithmetic on them (+, -, *, //)")
+
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise bad("expected hardware.NAME or integer arithmetic on them (+, -, *, //)") from None
+    return value(tree.body)
 
 
 def _locate(text: str, filename: str, needle: str) -> Span:
