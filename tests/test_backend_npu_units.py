@@ -417,3 +417,51 @@ def test_lacking_an_unused_intrinsic_changes_nothing() -> None:
 def test_lacks_must_name_vector_intrinsics(lacks: object) -> None:
     with pytest.raises(CompileError, match=r"\[hardware\] lacks"):
         get_backend("npu").compile(load_program("tile/softmax"), with_changes({"lacks": lacks}))
+
+
+# --------------------------------------------------------------------------------------------
+# Tiles chosen by the pass pipeline (autotile's inner blocks tagged `tile_tag`)
+
+
+def npu_pipeline(program: Block, target: TargetConfig) -> Block:
+    return driver.run_pipeline(program, driver.resolve_steps(target.stage()))
+
+
+def test_the_pipelines_tiles_are_the_vector_units_tiles() -> None:
+    """autotile cuts a 64 x 3000 fp32 elementwise block (768 KB) to a quarter of UB; the
+    backend runs exactly one inner block per tile."""
+    program = tile_program(
+        "function (X[M, N]) -> (Y) { Y = exp(X) + 1; }", {"X": ("fp32", (64, 3000))}
+    )
+    target = load_target("npu")
+    tiled = npu_pipeline(program, target)
+    kernel = next(b for b in tiled.stmts[0].stmts if isinstance(b, Block))  # type: ignore[union-attr]
+    inner = kernel.stmts[0]
+    assert isinstance(inner, Block) and "npu_tile" in inner.tags
+    artifact = run_checked(tiled, target)
+    assert "tiles chosen by the pass pipeline" in artifact.source
+    assert artifact.source.count("/* tile ") == kernel.count  # one tile per outer point
+    # without the tag the backend picks its own
+    untagged = run_checked(tiled, with_changes(tile_tag=""))
+    assert "tiles chosen" not in untagged.source
+
+
+def test_more_pipeline_tiles_than_max_tiles_fall_back_to_the_backends() -> None:
+    """A pipeline with an 8 KiB budget cuts the block into more tiles than the backend may
+    unroll (`max_tiles = 64`): the backend picks its own (larger) tiles and says so."""
+    program = tile_program(
+        "function (X[M, N]) -> (Y) { Y = exp(X) + 1; }", {"X": ("fp32", (64, 3000))}
+    )
+    target = load_target("npu")
+    steps = [
+        dataclasses.replace(s, options={**s.options, "max_total_size": 8192})
+        if s.pass_name == "autotile"
+        else s
+        for s in target.stage()
+    ]
+    tiled = npu_pipeline(program, dataclasses.replace(target, stages={"default": steps}))
+    kernel = next(b for b in tiled.stmts[0].stmts if isinstance(b, Block))  # type: ignore[union-attr]
+    assert kernel.count > 64
+    artifact = run_checked(tiled, with_changes(max_tiles=64))
+    assert "tiles chosen by the backend" in artifact.source
+    assert 1 < artifact.source.count("/* tile ") <= 64

@@ -121,7 +121,7 @@ def generate(program: Block, target: TargetConfig) -> Generated:
     """Stripe -> CCE-like C (a CompileError for what the NPU cannot do); nothing is built."""
     machine = NpuMachine.from_hardware(target.hardware)
     options = Options.from_codegen(dict(target.codegen))
-    kernels = lower_program(program)
+    kernels = lower_program(program, options.tile_tag)
     ctx = Context(machine, kernels.buffers, options)
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())

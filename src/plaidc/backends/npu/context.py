@@ -99,6 +99,10 @@ class Options:
     # A pipe_barrier(PIPE_ALL) after every op instead of the minimal flags: no two pipes ever
     # overlap (the naive schedule benchmarks compare against).
     serialise: bool = False
+    # Inner blocks with this tag are tiles the pass pipeline chose (autotile's inner_set): the
+    # vector unit runs one of them per tile, cut further only when its values do not fit UB.
+    # Contractions on the Cube choose their own fractal tiles. "" ignores the tag.
+    tile_tag: str = ""
 
     @staticmethod
     def from_codegen(codegen: dict[str, Any]) -> Options:

@@ -119,6 +119,9 @@ class Kernel:
     body: tuple[KStmt, ...]
     span: Span | None = None
     comment: str = ""
+    # Indices of the blocks around a tile the pass pipeline chose (an inner block tagged with
+    # the target's `tile_tag`): the vector unit runs one point of them per tile.
+    pinned: tuple[str, ...] = ()
 
     @property
     def ranges(self) -> dict[str, int]:
@@ -193,6 +196,10 @@ class _Flat:
     idxs: list[tuple[str, int]] = field(default_factory=list)
     constraints: list[Affine] = field(default_factory=list)
     taken: set[str] = field(default_factory=set)
+    pinned: tuple[str, ...] = ()  # see Kernel.pinned
+
+    def copy(self) -> _Flat:
+        return _Flat(list(self.idxs), list(self.constraints), set(self.taken), self.pinned)
 
     def fresh(self, name: str) -> str:
         candidate, n = name, 1
@@ -269,9 +276,10 @@ def _agg_of(view: _View, where: str, span: Span | None) -> str:
 class _Builder:
     """Walks a program and collects its kernels and the GM buffers they use."""
 
-    def __init__(self, buffers: dict[str, Buffer]) -> None:
+    def __init__(self, buffers: dict[str, Buffer], tile_tag: str) -> None:
         self.kernels: list[Kernel | GatherKernel] = []
         self.buffers = buffers
+        self.tile_tag = tile_tag
         self.table: str | None = None  # the index table's buffer, once a kernel needs it
         self.table_size = 0
 
@@ -325,7 +333,11 @@ class _Builder:
             local.add(ref.into)
             return _View("", Affine(), ref.shape)
 
-        for level in chain:
+        tag = self.tile_tag
+        tiles = [k for k, level in enumerate(chain) if tag and tag in level.tags]
+        for k, level in enumerate(chain):
+            if tiles and k == tiles[-1]:  # the indices so far iterate over the chosen tiles
+                flat.pinned = tuple(v for v, _ in flat.idxs)
             leaf_slot = slot if level is block and not fused else self.allocate
             subst, views = _enter(level, subst, views, flat, leaf_slot)
         if fused:
@@ -337,8 +349,9 @@ class _Builder:
                 )
             for child in block.stmts:
                 assert isinstance(child, Block)
-                part = _Flat(list(flat.idxs), list(flat.constraints), set(flat.taken))
-                self.kernel(child, views, part, dict(subst), f"{label}/{_block_label(child)}")
+                self.kernel(
+                    child, views, flat.copy(), dict(subst), f"{label}/{_block_label(child)}"
+                )
             return
         self.leaf(block, views, flat, local, label, top, subst)
 
@@ -398,6 +411,7 @@ class _Builder:
                     tuple(body),
                     top.span,
                     next((c.strip() for c in top.comments if c.strip()), ""),
+                    flat.pinned,
                 )
             )
 
@@ -556,11 +570,12 @@ def program_buffers(program: Block) -> dict[str, Buffer]:
     return buffers
 
 
-def lower_program(program: Block) -> KernelProgram:
-    """The kernels of `program` in execution order (CompileError for what has no flat form)."""
+def lower_program(program: Block, tile_tag: str = "") -> KernelProgram:
+    """The kernels of `program` in execution order (CompileError for what has no flat form);
+    inner blocks tagged `tile_tag` are tiles the pass pipeline chose (`Kernel.pinned`)."""
     buffers = program_buffers(program)
     env = {name: _View(name, Affine.const_(buf.origin), buf.shape) for name, buf in buffers.items()}
-    builder = _Builder(buffers)
+    builder = _Builder(buffers, tile_tag)
     for stmt in program.stmts:
         if isinstance(stmt, Special):
             builder.special(stmt, env, "program")

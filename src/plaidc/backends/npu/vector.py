@@ -173,37 +173,50 @@ def _sizes_for(total: int, step: int) -> list[int]:
 
 
 def var_tilings(
-    names: tuple[str, ...], ranges: dict[str, int], steps: dict[str, int], limit: int
+    names: tuple[str, ...],
+    ranges: dict[str, int],
+    steps: dict[str, int],
+    limit: int,
+    pinned: tuple[str, ...] = (),
 ) -> list[list[dict[str, tuple[int, int]]]]:
     """Tilings of the indices `names` (each a list of tiles `{index: (start, extent)}`), the
     whole box first; the outermost index is cut first, in extents aligned to its step where
-    possible. Tilings of more than `limit` tiles are left out."""
-    result = [[{v: (0, ranges[v]) for v in names}]]
+    possible. `pinned` indices have extent 1 in every tiling (the pass pipeline's tiles).
+    Tilings of more than `limit` tiles are left out."""
+    pin = {v: 1 for v in names if v in pinned}
+    choices = [{v: ranges[v] for v in names} | pin]
     for k, var in enumerate(names):
+        if var in pin:
+            continue
         for size in _sizes_for(ranges[var], steps[var]):
             extents = {v: 1 for v in names[:k]} | {var: size}
-            extents |= {v: ranges[v] for v in names[k + 1 :]}
-            grids = [range(0, ranges[v], extents[v]) for v in names]
-            if math.prod(len(g) for g in grids) > limit:
-                continue
-            result.append(
-                [
-                    {v: (o, min(extents[v], ranges[v] - o)) for v, o in zip(names, at, strict=True)}
-                    for at in itertools.product(*grids)
-                ]
-            )
+            choices.append(extents | {v: ranges[v] for v in names[k + 1 :]} | pin)
+    result = []
+    for extents in choices:
+        grids = [range(0, ranges[v], extents[v]) for v in names]
+        if math.prod(len(g) for g in grids) > limit:
+            continue
+        result.append(
+            [
+                {v: (o, min(extents[v], ranges[v] - o)) for v, o in zip(names, at, strict=True)}
+                for at in itertools.product(*grids)
+            ]
+        )
     return result
 
 
-def tilings(plan: Plan, kernel: Kernel, ctx: Context) -> Iterator[list[Tile]]:
+def tilings(
+    plan: Plan, kernel: Kernel, ctx: Context, pinned: tuple[str, ...] = ()
+) -> Iterator[list[Tile]]:
     """Tilings of the kernel, fewest tiles first; the reduction is cut only when no tiling of
-    the output indices alone fits (then partial results are combined through the output)."""
+    the output indices alone fits (then partial results are combined through the output).
+    `pinned` indices are cut into single points (see `var_tilings`)."""
     ranges, limit = kernel.ranges, ctx.options.max_tiles
     store = kernel.stores()[0]
     g = elems_per_block(ctx.storage[store.access.buffer])
     steps = {v: g // math.gcd(abs(store.access.offset.coeff(v)) or 1, g) for v in plan.out}
-    outs = var_tilings(plan.out, ranges, steps, limit)
-    reds = var_tilings(plan.red, ranges, dict.fromkeys(plan.red, plan.align), limit)
+    outs = var_tilings(plan.out, ranges, steps, limit, pinned)
+    reds = var_tilings(plan.red, ranges, dict.fromkeys(plan.red, plan.align), limit, pinned)
     combos = sorted(
         itertools.product(range(len(outs)), range(len(reds))),
         key=lambda c: (c[1] > 0, len(outs[c[0]]) * len(reds[c[1]]), c),
@@ -235,7 +248,28 @@ def lower_kernel(ctx: Context, kernel: Kernel) -> list[Op]:
     plan = analyse(ctx, kernel)
     if plan is None:
         return []
-    for tiles in tilings(plan, kernel, ctx):
+    # The pass pipeline's tiles first (cut further if their values do not fit), then the
+    # backend's own choice when not even those fit.
+    attempts = [kernel.pinned, ()] if kernel.pinned else [()]
+    for pinned in attempts:
+        ops = _lower_tiled(ctx, kernel, plan, pinned)
+        if ops is not None:
+            if kernel.pinned:
+                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
+                ops.insert(0, comment(f"tiles chosen by {who}"))
+            return ops
+    raise error(
+        f"{kernel.name}: even one output point's data does not fit in UB "
+        f"({ctx.machine.ub_bytes} bytes); its reduction is too long for this backend",
+        kernel.span,
+    )
+
+
+def _lower_tiled(
+    ctx: Context, kernel: Kernel, plan: Plan, pinned: tuple[str, ...]
+) -> list[Op] | None:
+    """The first tiling (see `tilings`) whose every tile fits UB, lowered; None if none does."""
+    for tiles in tilings(plan, kernel, ctx, pinned):
         first = ctx.tiles
         try:
             ops: list[Op] = []
@@ -248,11 +282,7 @@ def lower_kernel(ctx: Context, kernel: Kernel) -> list[Op]:
         except OutOfMemory:
             ctx.tiles = first
             continue
-    raise error(
-        f"{kernel.name}: even one output point's data does not fit in UB "
-        f"({ctx.machine.ub_bytes} bytes); its reduction is too long for this backend",
-        kernel.span,
-    )
+    return None
 
 
 # --------------------------------------------------------------------------------------------
