@@ -465,3 +465,30 @@ def test_more_pipeline_tiles_than_max_tiles_fall_back_to_the_backends() -> None:
     artifact = run_checked(tiled, with_changes(max_tiles=64))
     assert "tiles chosen by the backend" in artifact.source
     assert 1 < artifact.source.count("/* tile ") <= 64
+
+
+# --------------------------------------------------------------------------------------------
+# Programs that once failed on the NPU (found by running unseen programs through the pipeline)
+
+REGRESSIONS = {
+    # one-to-one stores whose index box is not: the bound on a split index makes them injective
+    "transpose": ("function (A[M, N]) -> (O) { O[n, m : N, M] = =(A[m, n]); }", {"A": (285, 500)}),
+    "window_max": (
+        "function (I[H, C]) -> (O) { O[x, c : H, C] = >(I[x + i - 1, c]), i < 3; }",
+        {"I": (17, 1000)},
+    ),
+    "broadcast_add": (
+        "function (A[M, N], B[N]) -> (O) { O = A + B; }",
+        {"A": (300, 300), "B": (300,)},
+    ),
+    # a tile whose only loop is its run: its declarations in a scope of their own
+    "column_sum": ("function (A[M, N]) -> (C) { C[n : N] = +(A[m, n]); }", {"A": (260, 130)}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGRESSIONS))
+def test_regressions_through_the_npu_pipeline(name: str) -> None:
+    text, shapes = REGRESSIONS[name]
+    program = tile_program(text, {k: ("fp32", v) for k, v in shapes.items()})
+    target = load_target("npu")
+    run_checked(npu_pipeline(program, target), target)

@@ -126,6 +126,23 @@ def covers(space: IndexSpace, access: Sequence[Affine], sizes: Sequence[int]) ->
     return bool(full.is_subset(image))
 
 
+def injective_on_projection(
+    space: IndexSpace, keep: Sequence[str], access: Sequence[Affine]
+) -> bool:
+    """Whether `access` (an affine of the `keep` indices only) maps distinct points of the
+    space's projection onto `keep` to distinct values (exact: isl decides it over the
+    integers). The other indices are existential: e.g. reduction indices, whose constraints
+    decide which output points exist."""
+    rename = space._vars()
+    tup = ", ".join(rename[n] for n in space.names)
+    kept = ", ".join(rename[n] for n in keep)
+    cond = space._cond(space.constraints, rename)
+    points = isl.Map(f"{{ [{tup}] -> [{kept}] : {cond} }}").range()
+    outs = ", ".join(_affine_text(a, rename) for a in access)
+    store = isl.Map(f"{{ [{kept}] -> [{outs}] }}").intersect_domain(points)
+    return bool(store.is_injective())
+
+
 def collision(
     space: IndexSpace, access: Sequence[Affine]
 ) -> tuple[dict[str, int], dict[str, int]] | None:

@@ -139,8 +139,12 @@ def run_bounds(space: Space, run: str | None) -> tuple[c.Expr, c.Expr, list[c.Ex
 
 
 def _nest(space: Space, run: str | None, body: list[c.Stmt]) -> list[c.Stmt]:
-    """`body` inside loops over every index of the tile but `run`."""
-    for var in reversed([v for v, s in space.sizes.items() if s > 1 and v != run]):
+    """`body` inside loops over every index of the tile but `run` (in a scope of its own when
+    there is no loop, so its declarations never meet another op's)."""
+    loops = [v for v, s in space.sizes.items() if s > 1 and v != run]
+    if not loops and any(isinstance(stmt, c.Decl) for stmt in body):
+        return [c.Compound(tuple(body))]
+    for var in reversed(loops):
         body = [c.For(space.cvar(var), lit(0), lit(space.sizes[var]), tuple(body))]
     return body
 

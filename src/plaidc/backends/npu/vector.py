@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from plaidc.analysis.ranges import IndexSpace, injective_on_projection
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.kernels import KConst, Kernel, KLoad, KOp, KStore, error
 from plaidc.backends.npu.moves import Placement, Space
@@ -67,14 +68,23 @@ class Plan:
     types: dict[str, VType]
 
 
-def _injective(aff: Affine, ranges: dict[str, int]) -> bool:
-    """Whether distinct points of the box map to distinct values (mixed-radix strides)."""
+def _injective(kernel: Kernel, aff: Affine, out: frozenset[str]) -> bool:
+    """Whether distinct output points (indices `out`, under the kernel's constraints) store
+    to distinct elements through `aff`."""
+    ranges = kernel.ranges
     span = 0
     for name, coeff in sorted(aff.terms, key=lambda t: abs(t[1])):
         if abs(coeff) <= span:
-            return False
+            break
         span += abs(coeff) * (ranges[name] - 1)
-    return True
+    else:
+        return True  # mixed-radix strides: injective on the whole box
+    bounds = [
+        b for v, n in kernel.idxs for b in (Affine.var(v), Affine.const_(n - 1) - Affine.var(v))
+    ]
+    space = IndexSpace(tuple(ranges), (*bounds, *kernel.constraints))
+    keep = [v for v in ranges if v in out]
+    return injective_on_projection(space, keep, [aff])
 
 
 def analyse(ctx: Context, kernel: Kernel) -> Plan | None:
@@ -83,7 +93,6 @@ def analyse(ctx: Context, kernel: Kernel) -> Plan | None:
     stores = kernel.stores()
     if not stores:
         return None
-    ranges = kernel.ranges
     out_sets = {frozenset(s.access.offset.names()) for s in stores}
     if len(out_sets) > 1:
         raise error(f"{kernel.name}: stores over different index sets", kernel.span)
@@ -94,7 +103,7 @@ def analyse(ctx: Context, kernel: Kernel) -> Plan | None:
     if agg == "add" and ctx.buffers[stores[0].access.buffer].dtype is DType.BOOL:
         agg = "max"  # a bool sum is an or: the max of 0/1 values
     for store in stores:
-        if not _injective(store.access.offset, ranges):
+        if not _injective(kernel, store.access.offset, out_set):
             raise error(
                 f"{kernel.name}: the store into '{store.access.buffer}' at "
                 f"[{store.access.offset}] sends several points to one element along a diagonal; "
