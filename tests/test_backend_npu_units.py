@@ -481,6 +481,12 @@ REGRESSIONS = {
         "function (A[M, N], B[N]) -> (O) { O = A + B; }",
         {"A": (300, 300), "B": (300,)},
     ),
+    # a padded im2col matrix aliasing its window starts before the window's first element
+    "padded_conv": (
+        "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {"
+        " O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - 1, y + j - 1, ci] * K[i, j, ci, co]); }",
+        {"I": (1, 9, 9, 32), "K": (3, 3, 32, 16)},
+    ),
     # a tile whose only loop is its run: its declarations in a scope of their own
     "column_sum": ("function (A[M, N]) -> (C) { C[n : N] = +(A[m, n]); }", {"A": (260, 130)}),
 }

@@ -412,7 +412,15 @@ class Gemm:
         g = elems_per_block(dtype)
         op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
         op.alias = op.alias and op.src.const % g == 0
-        op.window = tiler.read_window(window, room=op.src.const + rows * cols if op.alias else 0)
+        if not op.alias:
+            op.window = tiler.read_window(window)
+            return op
+        # The matrix is the window itself, starting `src.const` elements into it: before
+        # the window's first element when the tile's first points read padding (x - 1).
+        align = self.ctx.capacity("UB")[1]
+        lead = up(max(-op.src.const, 0) * dtype.byte_size, align) // dtype.byte_size
+        op.src = op.src + lead
+        op.window = tiler.read_window(window, room=op.src.const + rows * cols, lead=lead)
         return op
 
     def _matrix(self, tiler: Tiler, op: _Operand) -> Matrix:

@@ -20,7 +20,16 @@ from dataclasses import dataclass
 
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.moves import Placement, Space, choose_path
-from plaidc.backends.npu.ops import Arena, Buf, Op, Region, call, elems_per_block, round_up
+from plaidc.backends.npu.ops import (
+    Arena,
+    Buf,
+    Op,
+    Region,
+    call,
+    elems_per_block,
+    offset_buf,
+    round_up,
+)
 from plaidc.backends.npu.valops import CONVERSIONS, convert_op
 from plaidc.stripe.ir import Affine, DType
 
@@ -156,12 +165,14 @@ class Tiler:
         stmt = call("copy_ubuf_to_gm", gm, buf.ptr(dtype), 0, window.rows, blocks, 0, gap)
         return Op("PIPE_MTE3", (stmt,), (local,), (gm_region,), f"store {window.name}")
 
-    def read_window(self, window: Window, room: int = 0) -> Buf:
-        """The window in a new UB buffer of at least `room` elements."""
+    def read_window(self, window: Window, room: int = 0, lead: int = 0) -> Buf:
+        """The window in a new UB buffer of at least `room` elements, starting `lead` elements
+        (whole UB alignment units) into it: a matrix aliasing the window may begin before
+        the window's first element (padding)."""
         size = self.ctx.storage[window.name].byte_size
-        elements = self.lane_room(window.name, max(window.elements, room))
+        elements = self.lane_room(window.name, max(window.elements + lead, room))
         buf = self.arena.alloc(elements * size, f"window {window.name}")
-        self.dma("in", window, buf)
+        self.dma("in", window, offset_buf(buf, lead * size))
         return buf
 
     def move(
