@@ -134,7 +134,6 @@ def tile_program(text: str, shapes: dict[str, tuple[str, tuple[int, ...]]]) -> B
     [
         ("function (X[N]) -> (Y) { Y = tanh(X); }", "fp32", "'tanh' is not in the NPU vector ISA"),
         ("function (X[N]) -> (Y) { Y = X / 2; }", "i32", "'div' on i32"),
-        ("function (X[N]) -> (Y) { Y = X + 0.5; }", "i32", "float64"),
         ("function (X[N]) -> (Y) { Y = as_int(X, 16); }", "fp32", "has type i16"),
         ("function (X[N]) -> (Y) { Y = X * 2; }", "i16", "type i16"),
     ],
@@ -498,3 +497,23 @@ def test_regressions_through_the_npu_pipeline(name: str) -> None:
     program = tile_program(text, {k: ("fp32", v) for k, v in shapes.items()})
     target = load_target("npu")
     run_checked(npu_pipeline(program, target), target)
+
+
+@pytest.mark.parametrize(
+    ("text", "dtypes"),
+    [
+        # fp64 in numpy (and the interpreter), stored to fp32: computed in fp32 lanes
+        ("function (A[N], B[N]) -> (O) { O = A * B; }", ("fp32", "i32")),
+        ("function (A[N], B[N]) -> (O) { O = A + B; }", ("fp16", "i32")),
+        ("function (A[N], B[N]) -> (O) { O = exp(B) + A; }", ("fp32", "i32")),
+        ("function (A[N], B[N]) -> (O) { O = B + 0.5; }", ("fp32", "i32")),
+        # int64 / fp64 from weak constants only
+        ("function (A[N], B[N]) -> (O) { O = A > 0.0 ? 1.0 : 0.0; }", ("fp32", "fp32")),
+        ("function (A[N], B[N]) -> (O) { O = A > B ? 1 : 0; }", ("fp32", "i32")),
+    ],
+)
+def test_64_bit_intermediates_of_32_bit_values_compute_in_32_bit_lanes(
+    text: str, dtypes: tuple[str, str]
+) -> None:
+    program = tile_program(text, {"A": (dtypes[0], (300,)), "B": (dtypes[1], (300,))})
+    run_checked(program, load_target("npu"))

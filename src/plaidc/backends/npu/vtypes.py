@@ -27,7 +27,7 @@ import numpy as np
 from plaidc.backends.npu.kernels import Buffer, KConst, Kernel, KLoad, KOp, KStore, error
 from plaidc.backends.npu.ops import ISA_TYPES
 from plaidc.backends.npu_sim import isa
-from plaidc.interp import apply_intrinsic, cast_to, constant_value, numpy_dtype
+from plaidc.interp import InterpError, apply_intrinsic, cast_to, constant_value, numpy_dtype
 from plaidc.stripe.ir import DType
 
 # Lane types of the vector unit, by Stripe dtype.
@@ -128,12 +128,22 @@ def storage_dtype(buf: Buffer) -> DType:
     )
 
 
+# 64-bit types numpy gives operations on 32-bit (and narrower) values: fp32 with int32
+# (`A_fp32 * B_i32`), weak constants only (`c ? 1.0 : 0.0`). The interpreter computes them in
+# 64 bits and rounds (wraps) at the store into a 32-bit buffer; the vector unit computes them
+# in 32-bit lanes: the same values within fp32 rounding (one rounding more on the int32 ->
+# fp32 conversion), and the same integers unless an intermediate leaves the int32 range.
+WIDE_IN_LANES = {np.dtype(np.float64): DType.FP32, np.dtype(np.int64): DType.I32}
+
+
 def _logical_dtype(np_dtype: np.dtype, what: str, kernel: Kernel) -> DType:
     for dtype in (*LANE_TYPES, *NARROW):
         if numpy_dtype(dtype) == np_dtype:
             return dtype
+    if np_dtype in WIDE_IN_LANES:
+        return WIDE_IN_LANES[np_dtype]
     raise error(
-        f"{kernel.name}: {what} computes in {np_dtype}, which the NPU vector unit has no lanes "
+        f"{what} computes in {np_dtype}, which the NPU vector unit has no lanes "
         "for (fp16, fp32, int32; i8 and u8 in int32 lanes)",
         kernel.span,
     )
@@ -152,6 +162,17 @@ def promote(types: list[VType], what: str, kernel: Kernel) -> DType:
     samples: list[Any] = [_sample(t) for t in types if t.kind != "mask"]
     result = np.result_type(*samples) if samples else np.dtype(np.bool_)
     return _logical_dtype(result, what, kernel)
+
+
+def _result_dtype(name: str, args: list[VType], where: str, kernel: Kernel) -> DType:
+    """The type the interpreter's own intrinsic gives on values of these types (`exp` of an
+    int32 is fp64, of an int8 fp16); the operands are converted to it."""
+    samples: list[Any] = [_sample(a) for a in args]
+    try:
+        sample = apply_intrinsic(name, samples, where)
+    except InterpError:  # the interpreter refuses these types: say so below, in NPU terms
+        return promote(args, where, kernel)
+    return _logical_dtype(np.asarray(sample).dtype, where, kernel)
 
 
 def infer(kernel: Kernel, buffers: dict[str, Buffer]) -> dict[str, VType]:
@@ -226,7 +247,7 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
         return vec(target)
     if any(a.kind == "mask" for a in args):
         raise error(f"{where} on a comparison result has no NPU mapping", op.span)
-    dtype = promote(args, where, kernel)
+    dtype = _result_dtype(name, args, where, kernel)
     for instr in LOWERED_TO.get(name, ()):
         if ISA_TYPES[lane_of(dtype)] not in isa.intrinsic(instr).types:
             raise error(f"{where} on {dtype} has no NPU vector instruction ({instr})", op.span)
