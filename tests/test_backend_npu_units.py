@@ -517,3 +517,15 @@ def test_64_bit_intermediates_of_32_bit_values_compute_in_32_bit_lanes(
 ) -> None:
     program = tile_program(text, {"A": (dtypes[0], (300,)), "B": (dtypes[1], (300,))})
     run_checked(program, load_target("npu"))
+
+
+def test_a_cut_reduction_whose_first_part_has_no_points_starts_the_output_later() -> None:
+    """A padded 3x3 max pool on a 64 KiB-UB chip cuts the window reduction; for the first
+    output row its first part (i = 0) reads only padding, so the next part initialises."""
+    program = tile_program(
+        "function (I[N, H, W, C]) -> (O) {"
+        " O[n, x, y, c : N, H, W, C] = >(I[n, x + i - 1, y + j - 1, c]), i < 3, j < 3; }",
+        {"I": ("fp32", (1, 48, 48, 64))},
+    )
+    artifact = run_checked(program, with_changes({"ub_bytes": 65536, "l1_bytes": 262144}))
+    assert "i in [1, 2)" in artifact.source  # the reduction was cut

@@ -25,6 +25,7 @@ their partial results with what the earlier ones stored.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Iterator
@@ -282,10 +283,18 @@ def _lower_tiled(
         first = ctx.tiles
         try:
             ops: list[Op] = []
+            started: set[tuple[int, ...]] = set()  # output tiles some part has written
             for k, tile in enumerate(tiles):
                 if len(tiles) > 1:
                     ops.append(tile_comment(k, len(tiles), tile.starts, tile.sizes, kernel.ranges))
-                ops.extend(TileLowering(ctx, kernel, plan, tile).lower())
+                out_tile = tuple(tile.starts[v] for v in plan.out)
+                if tile.partial and out_tile not in started:
+                    # the earlier parts had no points (padding): this part starts the output
+                    tile = dataclasses.replace(tile, partial=False)
+                lowered = TileLowering(ctx, kernel, plan, tile).lower()
+                if lowered:
+                    started.add(out_tile)
+                ops.extend(lowered)
                 ctx.tiles += 1
             return ops
         except OutOfMemory:
