@@ -529,3 +529,22 @@ def test_a_cut_reduction_whose_first_part_has_no_points_starts_the_output_later(
     )
     artifact = run_checked(program, with_changes({"ub_bytes": 65536, "l1_bytes": 262144}))
     assert "i in [1, 2)" in artifact.source  # the reduction was cut
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "fp16"])
+def test_floor_ceil_round_at_ties_edges_and_non_finite_values(dtype: str) -> None:
+    program = tile_program(
+        "function (A[N]) -> (F, C, R) { F = floor(A); C = ceil(A); R = round(A); }",
+        {"A": (dtype, (64,))},
+    )
+    a = np.linspace(-6, 6, 64).astype(numpy_dtype(DType(dtype)))
+    special = [0.5, -0.5, 1.5, 2.5, -2.5, np.nan, np.inf, -np.inf, -0.0, 65504.0, -1000.5]
+    if dtype == "fp32":
+        special += [1e10, -1e10, 8388609.0, 8388607.5, -8388607.5, 3e9, 0.49999997]
+    a[: len(special)] = special
+    artifact = get_backend("npu").compile(program, load_target("npu"))
+    assert isinstance(artifact, NpuArtifact)
+    got = artifact.run({"A": a})
+    want = run_program(program, {"A": a})
+    for name in ("F", "C", "R"):
+        assert np.array_equal(got[name], want[name], equal_nan=True), name

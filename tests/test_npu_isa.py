@@ -88,6 +88,7 @@ def _data(t: str, n: int, rng: np.random.Generator, intr: Intrinsic) -> np.ndarr
         scale = 4.0 if intr.name in ("vexp", "vconv_f322f16") else 100.0
         x = (rng.standard_normal(n) * scale).astype(dtype)
         special = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-30, 70000.0, 3e9, -3e9, 0.5]
+        special += [-0.5, 2.5, -2.5, 1.5, -1.25, 8388609.0]  # ties and the 2^23 edge
         with np.errstate(over="ignore"):
             x[: len(special)] = np.array(special, np.float64).astype(dtype)
         return x

@@ -34,7 +34,14 @@ from plaidc.backends.npu.ops import (
     round_up,
     scalar_literal,
 )
-from plaidc.backends.npu.vtypes import BOOL_ARITHMETIC, CASTS, LOWERED_TO, WRAPPING, VType
+from plaidc.backends.npu.vtypes import (
+    BOOL_ARITHMETIC,
+    CASTS,
+    LOWERED_TO,
+    ROUNDING,
+    WRAPPING,
+    VType,
+)
 from plaidc.backends.npu_sim import isa
 from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType
@@ -403,6 +410,8 @@ class IntrinsicLowering(ValueEmitter):
             self._binary(name, out, args[0], args[1])
         elif name == "neg":
             self.with_scalar("vmuls", out, self.operand(args[0], dt), -1)
+        elif name in ROUNDING:
+            self._integral(name, out, self.operand(args[0], dt))
         elif name == "sigmoid":  # the interpreter's 1 / (1 + exp(-x)), step by step
             self.with_scalar("vmuls", out, self.operand(args[0], dt), -1)
             self.unary("vexp", out, out)
@@ -411,6 +420,43 @@ class IntrinsicLowering(ValueEmitter):
         else:
             self.unary(UNARY_INSTR[name], out, self.operand(args[0], dt))
         return out
+
+    def _integral(self, name: str, out: Val, x: Val) -> None:
+        """`out` = floor / ceil / round of `x` (float lanes; an integer's rounding is itself):
+        through int32 with the ISA's rounding conversion where |x| < 2^23, `x` elsewhere (those
+        floats are integers, NaN or infinite)."""
+        assert out.dtype is not None and out.buf is not None
+        if out.dtype is DType.I32:  # round() of an integer
+            self.with_scalar("vadds", out, x, 0)
+            return
+        wide = self.operand(x, DType.FP32)
+        ints = self.alloc_vec(DType.I32, name)
+        self.scratch.append(ints)
+        assert wide.buf is not None and ints.buf is not None
+        self.ops.append(
+            convert_op(
+                ROUNDING[name],
+                offset_buf(ints.buf, ints.offset),
+                DType.I32,
+                offset_buf(wide.buf, wide.offset),
+                DType.FP32,
+                self.n,
+                self.rb,
+            )
+        )
+        rounded = self.alloc_vec(DType.FP32, name)
+        magnitude = self.alloc_vec(DType.FP32, "magnitude")
+        self.scratch.extend([rounded, magnitude])
+        self.convert(rounded, ints)
+        self.unary("vabs", magnitude, wide)
+        small = Val("mask", DType.FP32, self.arena.alloc(self.mask_bytes(DType.FP32), name))
+        self.scratch.append(small)
+        self.compare("vcmp_lt", small, magnitude, self.const_vec(2.0**23, DType.FP32))
+        if out.dtype is DType.FP32:
+            self.select(out, small, rounded, wide)
+            return
+        self.select(rounded, small, rounded, wide)
+        self.convert(out, rounded)
 
     def _binary(self, name: str, out: Val, x: Val, y: Val) -> None:
         dt = out.dtype

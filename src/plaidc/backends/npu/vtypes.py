@@ -60,8 +60,11 @@ LOWERED_TO = {
     "recip": ("vrec",),
     "sigmoid": ("vmuls", "vexp", "vadds", "vrec"),
 }
+# floor / ceil / round of float lanes: converted to int32 with that rounding and back, where
+# |x| < 2^23 (larger floats are integers already; NaN and inf stay).
+ROUNDING = {"floor": "vconv_f322s32f", "ceil": "vconv_f322s32c", "round": "vconv_f322s32a"}
 BINARY = ("add", "sub", "mul", "div", "max", "min")
-UNARY = ("neg", "exp", "log", "abs", "relu", "sqrt", "recip", "sigmoid")
+UNARY = ("neg", "exp", "log", "abs", "relu", "sqrt", "recip", "sigmoid", *ROUNDING)
 COMPARE = ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_gt", "cmp_le", "cmp_ge")
 PASSTHROUGH = ("assign", "ident")
 CASTS = ("as_float", "as_int", "as_uint")

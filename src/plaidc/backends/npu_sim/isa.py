@@ -227,10 +227,19 @@ def _rounded(fn: Callable[[np.ndarray], np.ndarray]) -> Semantics:
     return apply
 
 
-def _trunc_s32(x: np.ndarray) -> np.ndarray:
-    """fp32 -> int32 toward zero, saturating, NaN -> 0 (Ascend's `z` rounding)."""
-    wide = np.nan_to_num(np.trunc(x.astype(np.float64)), nan=0.0)
-    return np.clip(wide, -(2**31), 2**31 - 1).astype(np.int32)
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    whole = np.trunc(x)
+    return np.where(np.abs(x - whole) >= 0.5, whole + np.sign(x), whole)
+
+
+def _to_s32(rounding: Callable[[np.ndarray], np.ndarray]) -> Semantics:
+    """fp32 -> int32 rounded by `rounding`, saturating, NaN -> 0 (Ascend's vconv_f322s32*)."""
+
+    def convert(x: np.ndarray) -> np.ndarray:
+        wide = np.nan_to_num(rounding(x.astype(np.float64)), nan=0.0)
+        return np.clip(wide, -(2**31), 2**31 - 1).astype(np.int32)
+
+    return convert
 
 
 def _fold(op: Callable[[np.ndarray, np.ndarray], np.ndarray], identity: str) -> Semantics:
@@ -307,8 +316,32 @@ VECTOR_TABLE = (
         "vconv_f322s32z",
         Form.CONVERT,
         ("f32",),
-        _trunc_s32,
+        _to_s32(np.trunc),
         "fp32 -> int32 toward zero, saturating, NaN -> 0",
+        converts=("f32", "s32"),
+    ),
+    _vector(
+        "vconv_f322s32f",
+        Form.CONVERT,
+        ("f32",),
+        _to_s32(np.floor),
+        "fp32 -> int32 rounding down, saturating, NaN -> 0",
+        converts=("f32", "s32"),
+    ),
+    _vector(
+        "vconv_f322s32c",
+        Form.CONVERT,
+        ("f32",),
+        _to_s32(np.ceil),
+        "fp32 -> int32 rounding up, saturating, NaN -> 0",
+        converts=("f32", "s32"),
+    ),
+    _vector(
+        "vconv_f322s32a",
+        Form.CONVERT,
+        ("f32",),
+        _to_s32(_round_half_away),
+        "fp32 -> int32 to nearest, ties away from zero (C round), saturating, NaN -> 0",
         converts=("f32", "s32"),
     ),
     _vector(
@@ -419,7 +452,8 @@ def intrinsic(name: str) -> Intrinsic:
 
 
 def conversion(src: str, dst: str) -> Intrinsic | None:
-    """The vector conversion from element type `src` to `dst`, if the ISA has one."""
+    """The vector conversion from element type `src` to `dst`, if the ISA has one (fp32 ->
+    int32: the truncating one, as casts convert; the other roundings are named)."""
     for intr in VECTOR_TABLE:
         if intr.converts == (src, dst):
             return intr

@@ -159,6 +159,7 @@ enum plaidc_npu_vop {
   PLAIDC_VADDS, PLAIDC_VMULS, PLAIDC_VECTOR_DUP,
   PLAIDC_VCONV_F322F16, PLAIDC_VCONV_F162F32,
   PLAIDC_VCONV_S322F32, PLAIDC_VCONV_F322S32Z,
+  PLAIDC_VCONV_F322S32F, PLAIDC_VCONV_F322S32C, PLAIDC_VCONV_F322S32A,
   PLAIDC_VCONV_S82S32, PLAIDC_VCONV_U82S32, PLAIDC_VCONV_S322S8, PLAIDC_VCONV_S322U8,
   PLAIDC_VCADD, PLAIDC_VCMAX, PLAIDC_VCMIN,
   PLAIDC_VCMP_EQ, PLAIDC_VCMP_NE, PLAIDC_VCMP_LT, PLAIDC_VCMP_LE, PLAIDC_VCMP_GT, PLAIDC_VCMP_GE,
@@ -309,6 +310,14 @@ int64_t plaidc_npu_block_num(void);
   PLAIDC_VUNARY("vconv_s322f32", PLAIDC_VCONV_S322F32, d, s, r, db, sb, dr, sr)
 #define vconv_f322s32z(d, s, r, db, sb, dr, sr)                                                   \
   PLAIDC_VUNARY("vconv_f322s32z", PLAIDC_VCONV_F322S32Z, d, s, r, db, sb, dr, sr)
+/* fp32 -> int32 rounding down ("f", floor), up ("c", ceil), to nearest with ties away from zero
+ * ("a", C's round); saturating, NaN -> 0 like the "z" variant. */
+#define vconv_f322s32f(d, s, r, db, sb, dr, sr)                                                   \
+  PLAIDC_VUNARY("vconv_f322s32f", PLAIDC_VCONV_F322S32F, d, s, r, db, sb, dr, sr)
+#define vconv_f322s32c(d, s, r, db, sb, dr, sr)                                                   \
+  PLAIDC_VUNARY("vconv_f322s32c", PLAIDC_VCONV_F322S32C, d, s, r, db, sb, dr, sr)
+#define vconv_f322s32a(d, s, r, db, sb, dr, sr)                                                   \
+  PLAIDC_VUNARY("vconv_f322s32a", PLAIDC_VCONV_F322S32A, d, s, r, db, sb, dr, sr)
 /* 8-bit integers <-> int32: widening is exact; narrowing keeps the low 8 bits (modular, as a C
  * cast to int8_t / uint8_t), so int32 lanes compute 8-bit arithmetic exactly modulo 256. */
 #define vconv_s82s32(d, s, r, db, sb, dr, sr)                                                     \

@@ -110,6 +110,8 @@ static const vop_info VOPS[PLAIDC_NVOPS] = {
     [PLAIDC_VCMP_GT] = {VK_CMP, T_ANY},         [PLAIDC_VCMP_GE] = {VK_CMP, T_ANY},
     [PLAIDC_VSEL] = {VK_SEL, T_ANY},            [PLAIDC_VCONV_S322F32] = {VK_CONV, T_F32},
     [PLAIDC_VCONV_F322S32Z] = {VK_CONV, T_S32}, [PLAIDC_VCONV_S82S32] = {VK_CONV, T_S32},
+    [PLAIDC_VCONV_F322S32F] = {VK_CONV, T_S32}, [PLAIDC_VCONV_F322S32C] = {VK_CONV, T_S32},
+    [PLAIDC_VCONV_F322S32A] = {VK_CONV, T_S32},
     [PLAIDC_VCONV_U82S32] = {VK_CONV, T_S32},   [PLAIDC_VCONV_S322S8] = {VK_CONV, T_S8},
     [PLAIDC_VCONV_S322U8] = {VK_CONV, T_U8},
 };
@@ -124,7 +126,10 @@ static conv_info conversion(int op) {
     case PLAIDC_VCONV_F322F16: return (conv_info){PLAIDC_DT_F32, PLAIDC_DT_F16};
     case PLAIDC_VCONV_F162F32: return (conv_info){PLAIDC_DT_F16, PLAIDC_DT_F32};
     case PLAIDC_VCONV_S322F32: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_F32};
-    case PLAIDC_VCONV_F322S32Z: return (conv_info){PLAIDC_DT_F32, PLAIDC_DT_S32};
+    case PLAIDC_VCONV_F322S32Z:
+    case PLAIDC_VCONV_F322S32F:
+    case PLAIDC_VCONV_F322S32C:
+    case PLAIDC_VCONV_F322S32A: return (conv_info){PLAIDC_DT_F32, PLAIDC_DT_S32};
     case PLAIDC_VCONV_S82S32: return (conv_info){PLAIDC_DT_S8, PLAIDC_DT_S32};
     case PLAIDC_VCONV_U82S32: return (conv_info){PLAIDC_DT_U8, PLAIDC_DT_S32};
     case PLAIDC_VCONV_S322S8: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_S8};
@@ -338,11 +343,16 @@ static vval convert(int op, vval a) {
   vval r = a;
   if (op == PLAIDC_VCONV_S322F32) {
     r.f = (float)a.i;
-  } else if (op == PLAIDC_VCONV_F322S32Z) {
-    r.i = isnan(a.f)                ? 0
-          : a.f >= 2147483648.0f    ? INT32_MAX
-          : a.f <= -2147483648.0f   ? INT32_MIN
-                                    : (int32_t)a.f;
+  } else if (op == PLAIDC_VCONV_F322S32Z || op == PLAIDC_VCONV_F322S32F ||
+             op == PLAIDC_VCONV_F322S32C || op == PLAIDC_VCONV_F322S32A) {
+    float x = op == PLAIDC_VCONV_F322S32F   ? floorf(a.f)
+              : op == PLAIDC_VCONV_F322S32C ? ceilf(a.f)
+              : op == PLAIDC_VCONV_F322S32A ? roundf(a.f)
+                                            : a.f;
+    r.i = isnan(x)                ? 0
+          : x >= 2147483648.0f    ? INT32_MAX
+          : x <= -2147483648.0f   ? INT32_MIN
+                                  : (int32_t)x;
   }
   return r;
 }
