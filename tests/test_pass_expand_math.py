@@ -1,5 +1,6 @@
 """`expand-math`: tanh and constant integer powers rewritten into exp/div/mul, checked by the
-interpreter (same outputs before and after) and on the NPU, whose ISA lacks both."""
+interpreter (same outputs before and after) and on the NPU, whose ISA lacks them; so are the
+trigonometric and hyperbolic functions, against numpy in float64 too."""
 
 from __future__ import annotations
 
@@ -103,7 +104,7 @@ def test_ops_option_selects_rewrites() -> None:
     only_pow = expand(before, "expand-math{ops=[pow]}")
     assert "tanh" in intrinsics(only_pow) and "pow" not in intrinsics(only_pow)
     with pytest.raises(CompileError, match="unknown op"):
-        expand(before, "expand-math{ops=[sin]}")
+        expand(before, "expand-math{ops=[erf]}")
 
 
 def test_npu_pipeline_runs_tanh_and_powers() -> None:
@@ -118,5 +119,64 @@ def test_npu_pipeline_runs_tanh_and_powers() -> None:
     artifact = get_backend("npu").compile(compiled, cfg)
     assert isinstance(artifact, NpuArtifact)
     x = {"X": np.random.default_rng(2).uniform(-5, 5, (9, 70)).astype(np.float32)}
+    mismatches = driver.compare_outputs(run_program(prog, x), artifact.run(x))
+    assert not mismatches, mismatches[0].message
+
+
+NUMPY = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan}
+TRIG = ["sin", "cos", "tan", "atan", "asin", "acos", "sinh", "cosh"]
+
+
+def trig_values(fn: str, dtype: str, n: int = 400) -> np.ndarray:
+    """Random values over the function's interesting range, with the special ones."""
+    limit = {"asin": 1.0, "acos": 1.0, "sinh": 89.0, "cosh": 89.0}.get(fn, 1000.0)
+    if dtype == "fp16":
+        limit = min(limit, 11.0 if fn in ("sinh", "cosh") else limit)
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-limit, limit, n)
+    x[:12] = [0, -0.0, 1e-4, -1e-4, 0.25, -0.5, 0.7, 1.0, -1.0, np.inf, -np.inf, np.nan]
+    x[12:16] = [limit, -limit, np.pi / 2, 3 * np.pi / 4]
+    if dtype == "i32":
+        return rng.integers(-1 if fn in ("asin", "acos") else -800, 2, n).astype(np.int32)
+    return x.astype(np.float16 if dtype == "fp16" else np.float32)
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "fp16", "i32"])
+@pytest.mark.parametrize("fn", TRIG)
+def test_trigonometry_becomes_polynomials_and_exponentials(fn: str, dtype: str) -> None:
+    before = compile_tile(
+        f"function (X[N]) -> (Y) {{ Y = {fn}(X); }}",
+        "trig.tile",
+        shapes={"X": (DType(dtype), (400,))},
+    ).program
+    after = expand(before)
+    block = after.stmts[0].stmts[0]  # type: ignore[union-attr]
+    assert isinstance(block, Block)
+    names = {s.name for s in block.stmts if isinstance(s, Intrinsic)}
+    assert fn not in names
+    x = {"X": trig_values(fn, dtype)}
+    got = run_program(after, x)
+    mismatches = driver.compare_outputs(run_program(before, x), got)
+    assert not mismatches, mismatches[0].message
+    # and against numpy in float64: fp32 results within 2e-7 absolute or 1e-6 relative (sinh
+    # and cosh 1e-5: x - ln 2 is rounded)
+    if dtype == "fp32":
+        with np.errstate(all="ignore"):
+            truth = NUMPY.get(fn, getattr(np, fn))(x["X"].astype(np.float64))
+        rtol = 1e-5 if fn in ("sinh", "cosh") else 1e-6
+        np.testing.assert_allclose(got["Y"], truth, rtol=rtol, atol=2e-7)
+
+
+def test_npu_pipeline_runs_trigonometry() -> None:
+    prog = compile_tile(
+        "function (X[N, M]) -> (Y) { Y = sin(X) * cos(X) + atan(X) - sinh(X / 8.0); }",
+        "trig.tile",
+        shapes={"X": (DType.FP32, (9, 70))},
+    ).program
+    cfg = load_target("npu")
+    compiled = driver.run_pipeline(prog, driver.resolve_steps(cfg.stage("default")))
+    artifact = get_backend("npu").compile(compiled, cfg)
+    assert isinstance(artifact, NpuArtifact)
+    x = {"X": np.random.default_rng(4).uniform(-50, 50, (9, 70)).astype(np.float32)}
     mismatches = driver.compare_outputs(run_program(prog, x), artifact.run(x))
     assert not mismatches, mismatches[0].message

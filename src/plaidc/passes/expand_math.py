@@ -7,6 +7,18 @@ exp, ln, reciprocal and arithmetic, but no tanh or pow).
 * `pow(x, n)` with a weakly typed constant integer `1 <= n <= max_power` becomes multiplications
   by repeated squaring (one rounding per product). Other exponents are left alone:
   `exp(y * ln x)` is wrong for negative bases, so a target without `pow` reports it.
+* `sinh`, `cosh`: `exp(x - ln 2) -+ exp(-x - ln 2)` in fp32 (finite as far as they are; `sinh`
+  by its Taylor series where |x| < 0.5, which the difference would cancel away); within 1e-5
+  relative (the rounding of x - ln 2), the others within 1e-6 relative or 2e-7 absolute.
+* `sin`, `cos`, `tan`: `k = round(x * 2/pi)`, `r = x - k*pi/2` in three parts (Cody-Waite),
+  Taylor polynomials of sin and cos on |r| <= pi/4 (error < 2e-9) and the quadrant `k mod 4`
+  picking and negating them; `tan = sin / cos`. Computed in fp32 (`as_float(x, 32)`, so fp16
+  inputs keep fp32 accuracy; fp64 inputs would lose theirs: the rewrite is for targets
+  without fp64 lanes); within ~1e-7 absolute of the true value for |x| < 1e5, not for huge |x|.
+* `atan`: reduced to [0, 1] by `1/|x|`, then to |t| <= tan(pi/12) by `(t - 1/sqrt 3) /
+  (1 + t/sqrt 3)` (+ pi/6), odd Taylor polynomial to t^11; `asin(x) = atan(x / sqrt((1-x)(1+x)))`,
+  `acos(x) = 2 atan(sqrt((1-x) / (1+x)))` (accurate near +-1, where pi/2 - asin cancels).
+  NaN and infinities give what numpy gives, except the sign of a zero result.
 
 Constants are weakly typed (`(int)1`, `(float)2`), so each step keeps the operand's type as
 the original intrinsic did. Options: `ops` (which rewrites run), `max_power`.
@@ -27,6 +39,7 @@ Before / after:
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from plaidc.diagnostics import CompileError, Diagnostic
@@ -35,7 +48,8 @@ from plaidc.passes.selection import map_all_blocks, rewrite_matching
 from plaidc.stripe.ir import Block, Constant, Intrinsic, Statement
 from plaidc.stripe.uses import scalar_inputs, scalar_outputs
 
-REWRITES = ("tanh", "pow")
+REWRITES = ("tanh", "pow", "sinh", "cosh", "sin", "cos", "tan", "atan", "asin", "acos")
+TRIGONOMETRY = ("sinh", "cosh", "sin", "cos", "tan", "atan", "asin", "acos")
 
 
 @dataclass(frozen=True)
@@ -46,7 +60,11 @@ class ExpandMathOptions:
     max_power: int = 16
 
 
-@register("expand-math", ExpandMathOptions, "rewrite tanh and integer powers into exp/div/mul")
+@register(
+    "expand-math",
+    ExpandMathOptions,
+    "rewrite tanh, trigonometry and integer powers into exp/log/div/mul/round",
+)
 def expand_math(program: Block, opts: ExpandMathOptions) -> Block:
     unknown = sorted(set(opts.ops) - set(REWRITES))
     if unknown:
@@ -68,6 +86,11 @@ def _expand(block: Block, opts: ExpandMathOptions) -> Block:
         fresh = _Fresh(stmt.outputs[0], taken)
         if stmt.name == "tanh" and len(stmt.inputs) == 1:
             replaced[pos] = _tanh(stmt.inputs[0], stmt.outputs[0], fresh)
+        elif stmt.name in TRIGONOMETRY and len(stmt.inputs) == 1:
+            build = _Builder(fresh)
+            result = _TRIG[stmt.name](build, stmt.inputs[0])
+            build.op("ident", result, out=stmt.outputs[0])
+            replaced[pos] = build.stmts
         elif stmt.name == "pow" and len(stmt.inputs) == 2:
             exponent = constants.get(stmt.inputs[1])
             # only a weakly typed int exponent keeps the result in x's type, as x * x does
@@ -113,6 +136,135 @@ def _tanh(x: str, out: str, fresh: _Fresh) -> list[Statement]:
         Intrinsic(name="div", inputs=(two, d), outputs=(q,)),
         Intrinsic(name="sub", inputs=(one, q), outputs=(out,)),
     ]
+
+
+class _Builder:
+    """Statements of a rewrite: `op` appends an intrinsic and returns its output's name;
+    numbers become weakly typed constants (so each step keeps its operands' type)."""
+
+    def __init__(self, fresh: _Fresh) -> None:
+        self.fresh = fresh
+        self.stmts: list[Statement] = []
+        self.constants: dict[float, str] = {}
+
+    def c(self, value: float) -> str:
+        if value not in self.constants:
+            name = self.fresh("k")
+            self.stmts.append(Constant(name=name, value=float(value), type="float"))
+            self.constants[value] = name
+        return self.constants[value]
+
+    def fp32(self, x: str) -> str:
+        """`as_float(x, 32)`."""
+        width = self.fresh("w")
+        self.stmts.append(Constant(name=width, value=32, type="int"))
+        return self.op("as_float", x, width)
+
+    def op(self, name: str, *args: str | float, out: str | None = None) -> str:
+        inputs = tuple(a if isinstance(a, str) else self.c(a) for a in args)
+        result = out or self.fresh(name)
+        self.stmts.append(Intrinsic(name=name, inputs=inputs, outputs=(result,)))
+        return result
+
+    def poly(self, x: str, coeffs: list[float]) -> str:
+        """c0 + c1 x + c2 x^2 + ... by Horner's rule."""
+        acc = self.c(coeffs[-1])
+        for coeff in reversed(coeffs[:-1]):
+            acc = self.op("add", self.op("mul", acc, x), coeff)
+        return acc
+
+    def select(self, test: str, a: str | float, b: str | float) -> str:
+        return self.op("cond", test, a, b)
+
+
+_FACT = [float(math.factorial(k)) for k in range(14)]
+# sin r = r (1 - r^2/3! + r^4/5! - ...), cos r = 1 - r^2/2! + ... : polynomials in r^2
+_SIN = [(-1) ** k / _FACT[2 * k + 1] for k in range(6)]
+_COS = [(-1) ** k / _FACT[2 * k] for k in range(7)]
+# pi/2 in three parts (Cody-Waite): k * _PIO2[0] is exact for |k| < 2^16 in fp32
+_PIO2 = (1.5703125, 4.837512969970703125e-4, 7.5497899548918821691639751e-8)
+_ATAN = [(-1) ** k / (2 * k + 1) for k in range(6)]  # atan t = t (1 - t^2/3 + ...)
+_SINH = [1 / _FACT[2 * k + 1] for k in range(4)]  # sinh x = x (1 + x^2/3! + ...), |x| < 0.5
+
+
+def _sin_cos(b: _Builder, x: str) -> tuple[str, str]:
+    """sin x and cos x, by quadrant."""
+    xf = b.fp32(x)
+    k = b.op("round", b.op("mul", xf, 2.0 / math.pi))
+    r = xf
+    for part in _PIO2:
+        r = b.op("sub", r, b.op("mul", k, part))
+    r2 = b.op("mul", r, r)
+    sin_r = b.op("mul", r, b.poly(r2, _SIN))
+    cos_r = b.poly(r2, _COS)
+    quadrant = b.op("sub", k, b.op("mul", b.op("floor", b.op("mul", k, 0.25)), 4.0))
+    neg_sin, neg_cos = b.op("neg", sin_r), b.op("neg", cos_r)
+
+    def pick(values: tuple[str, str, str, str]) -> str:
+        last = values[3]
+        for q in (2, 1, 0):
+            last = b.select(b.op("cmp_eq", quadrant, float(q)), values[q], last)
+        return last
+
+    return pick((sin_r, cos_r, neg_sin, neg_cos)), pick((cos_r, neg_sin, neg_cos, sin_r))
+
+
+def _atan(b: _Builder, x: str) -> str:
+    a = b.op("abs", x)
+    inverted = b.op("cmp_gt", a, 1.0)
+    t = b.select(inverted, b.op("div", 1.0, a), a)
+    root3 = math.sqrt(3.0)
+    far = b.op("cmp_gt", t, 2.0 - root3)  # tan(pi/12)
+    shifted = b.op("div", b.op("sub", t, 1.0 / root3), b.op("add", b.op("div", t, root3), 1.0))
+    u = b.select(far, shifted, t)
+    y = b.op("mul", u, b.poly(b.op("mul", u, u), _ATAN))
+    y = b.select(far, b.op("add", y, math.pi / 6), y)
+    y = b.select(inverted, b.op("sub", math.pi / 2, y), y)
+    return b.select(b.op("cmp_lt", x, 0.0), b.op("neg", y), y)
+
+
+def _half_exps(b: _Builder, x: str) -> tuple[str, str]:
+    """e^x / 2 and e^-x / 2, as exp(+-x - ln 2): finite up to where sinh and cosh are."""
+    return b.op("exp", b.op("sub", x, math.log(2))), b.op(
+        "exp", b.op("sub", b.op("neg", x), math.log(2))
+    )
+
+
+def _sinh(b: _Builder, x: str) -> str:
+    x = b.fp32(x)
+    e, inv = _half_exps(b, x)
+    wide = b.op("sub", e, inv)
+    x2 = b.op("mul", x, x)
+    series = b.op("mul", x, b.poly(x2, _SINH))
+    return b.select(b.op("cmp_lt", b.op("abs", x), 0.5), series, wide)
+
+
+def _cosh(b: _Builder, x: str) -> str:
+    return b.op("add", *_half_exps(b, b.fp32(x)))
+
+
+def _asin(b: _Builder, x: str) -> str:
+    xf = b.fp32(x)
+    rest = b.op("sqrt", b.op("mul", b.op("sub", 1.0, xf), b.op("add", xf, 1.0)))
+    return _atan(b, b.op("div", xf, rest))
+
+
+def _acos(b: _Builder, x: str) -> str:
+    xf = b.fp32(x)
+    ratio = b.op("div", b.op("sub", 1.0, xf), b.op("add", xf, 1.0))
+    return b.op("mul", _atan(b, b.op("sqrt", ratio)), 2.0)
+
+
+_TRIG = {
+    "sin": lambda b, x: _sin_cos(b, x)[0],
+    "cos": lambda b, x: _sin_cos(b, x)[1],
+    "tan": lambda b, x: b.op("div", *_sin_cos(b, x)),
+    "atan": lambda b, x: _atan(b, b.fp32(x)),
+    "asin": _asin,
+    "acos": _acos,
+    "sinh": _sinh,
+    "cosh": _cosh,
+}
 
 
 def _power(x: str, n: int, out: str, fresh: _Fresh) -> list[Statement]:
