@@ -548,3 +548,24 @@ def test_floor_ceil_round_at_ties_edges_and_non_finite_values(dtype: str) -> Non
     want = run_program(program, {"A": a})
     for name in ("F", "C", "R"):
         assert np.array_equal(got[name], want[name], equal_nan=True), name
+
+
+def test_the_pipelines_output_tiles_are_the_cubes_tiles() -> None:
+    """autotile (tile_cube) cuts a 512 x 512 x 512 matmul's output into tiles whose fp32
+    accumulator fits half of L0C; the Cube runs one or more GEMM tiles per pipeline tile
+    (cut further when its operands do not fit) and never spans two."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("fp32", (512, 512)), "B": ("fp32", (512, 512))},
+    )
+    target = load_target("npu")
+    tiled = npu_pipeline(program, target)
+    kernel = next(b for b in tiled.stmts[0].stmts if isinstance(b, Block))  # type: ignore[union-attr]
+    inner = kernel.stmts[0]
+    assert isinstance(inner, Block) and "npu_tile" in inner.tags
+    artifact = run_checked(tiled, target)
+    assert "tiles chosen by the pass pipeline" in artifact.source
+    tiles = artifact.source.count("/* tile ")
+    assert tiles >= kernel.count and tiles % kernel.count == 0
+    # fp32 on the Cube: hi*hi, hi*lo and lo*hi products of the fp16 split
+    assert artifact.last_report is not None and artifact.last_report.macs == 3 * 512**3

@@ -42,6 +42,7 @@ from plaidc.backends.npu.ops import (
     Op,
     OutOfMemory,
     call,
+    comment,
     elems_per_block,
     lit,
     offset_buf,
@@ -156,12 +157,32 @@ def lower_contraction(
     con = recognise(ctx, kernel)
     if con is None:
         return None
+    # The pass pipeline's tiles first (cut further if they do not fit), then the backend's.
+    for pinned in [kernel.pinned, ()] if kernel.pinned else [()]:
+        ops = _lower_tiled(ctx, kernel, con, epilogue, pinned)
+        if ops is not None:
+            if kernel.pinned:
+                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
+                ops.insert(0, comment(f"tiles chosen by {who}"))
+            return ops
+    return None
+
+
+def _lower_tiled(
+    ctx: Context,
+    kernel: Kernel,
+    con: Contraction,
+    epilogue: Epilogue | None,
+    pinned: tuple[str, ...],
+) -> list[Op] | None:
+    """The contraction on the first tiling (fewest tiles first, `pinned` indices one point
+    per tile) whose tiles fit every buffer, or None."""
     ranges = kernel.ranges
     frac = ctx.machine.cube_m
     limit = ctx.options.max_tiles
-    m_tilings = var_tilings(con.m, ranges, dict.fromkeys(con.m, frac), limit)
-    n_tilings = var_tilings(con.n, ranges, dict.fromkeys(con.n, frac), limit)
-    k_tilings = var_tilings(con.k, ranges, dict.fromkeys(con.k, frac), limit)
+    m_tilings = var_tilings(con.m, ranges, dict.fromkeys(con.m, frac), limit, pinned)
+    n_tilings = var_tilings(con.n, ranges, dict.fromkeys(con.n, frac), limit, pinned)
+    k_tilings = var_tilings(con.k, ranges, dict.fromkeys(con.k, frac), limit, pinned)
     batches = list(itertools.product(*[range(ranges[v]) for v in con.batch]))
     choices = sorted(
         itertools.product(range(len(m_tilings)), range(len(n_tilings)), range(len(k_tilings))),
