@@ -426,6 +426,16 @@ def npu_pipeline(program: Block, target: TargetConfig) -> Block:
     return driver.run_pipeline(program, driver.resolve_steps(target.stage()))
 
 
+def tiled_kernel(program: Block, target: TargetConfig) -> tuple[Block, Block]:
+    """The program after the pipeline, and its first kernel: the outer block of the tiles
+    autotile chose (its one child tagged `npu_tile`)."""
+    tiled = npu_pipeline(program, target)
+    kernel = next(b for b in tiled.stmts[0].stmts if isinstance(b, Block))  # type: ignore[union-attr]
+    inner = kernel.stmts[0]
+    assert isinstance(inner, Block) and "npu_tile" in inner.tags
+    return tiled, kernel
+
+
 def test_the_pipelines_tiles_are_the_vector_units_tiles() -> None:
     """autotile cuts a 64 x 3000 fp32 elementwise block (768 KB) to a quarter of UB; the
     backend runs exactly one inner block per tile."""
@@ -433,10 +443,7 @@ def test_the_pipelines_tiles_are_the_vector_units_tiles() -> None:
         "function (X[M, N]) -> (Y) { Y = exp(X) + 1; }", {"X": ("fp32", (64, 3000))}
     )
     target = load_target("npu")
-    tiled = npu_pipeline(program, target)
-    kernel = next(b for b in tiled.stmts[0].stmts if isinstance(b, Block))  # type: ignore[union-attr]
-    inner = kernel.stmts[0]
-    assert isinstance(inner, Block) and "npu_tile" in inner.tags
+    tiled, kernel = tiled_kernel(program, target)
     artifact = run_checked(tiled, target)
     assert "tiles chosen by the pass pipeline" in artifact.source
     assert artifact.source.count("/* tile ") == kernel.count  # one tile per outer point
@@ -559,10 +566,7 @@ def test_the_pipelines_output_tiles_are_the_cubes_tiles() -> None:
         {"A": ("fp32", (512, 512)), "B": ("fp32", (512, 512))},
     )
     target = load_target("npu")
-    tiled = npu_pipeline(program, target)
-    kernel = next(b for b in tiled.stmts[0].stmts if isinstance(b, Block))  # type: ignore[union-attr]
-    inner = kernel.stmts[0]
-    assert isinstance(inner, Block) and "npu_tile" in inner.tags
+    tiled, kernel = tiled_kernel(program, target)
     artifact = run_checked(tiled, target)
     assert "tiles chosen by the pass pipeline" in artifact.source
     tiles = artifact.source.count("/* tile ")
