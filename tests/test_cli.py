@@ -316,3 +316,15 @@ def test_verifier_errors_through_the_cli(name: str, where: str, message: str) ->
     assert first.startswith(f"{path.name}:{where}: error: ")
     assert message in first
     assert err.splitlines()[2].endswith("^")
+
+
+@pytest.mark.parametrize("target", ["interp", "c", "npu"])
+def test_an_unused_input_is_accepted_and_ignored(tmp_path: Path, target: str) -> None:
+    """The interp pipeline prunes the unused input's uses; the program still takes it."""
+    src = tmp_path / "unused.tile"
+    src.write_text("function (A[M, N], V[L]) -> (C) { C = A + 1.0; }\n")
+    args = ["run", str(src), "-t", target, "--random-inputs", "1", "--check"]
+    args += ["--shape", "A=fp32[4,5]", "--shape", "V=fp32[40]"]
+    result = CliRunner().invoke(plaidc_main, args)
+    assert result.exit_code == 0, result.output
+    assert "unused input V" in result.output

@@ -46,7 +46,9 @@ def _parameters(program: Block) -> list[tuple[Refinement, bool, bool]]:
     Two conventions (see STRIPE.md): a root refinement with a direction (the paper's Figure 5
     style, `in I[0, 0, 0] i8(...)`) is a parameter, input if its direction reads, output if it
     writes; a `#user` allocation (PlaidML's style) is input if a child refinement reads it and
-    output if one writes it. Other root allocations (`#tmp`) are internal.
+    output if one writes it. Other root allocations (`#tmp`) are internal. A `#user` buffer
+    nothing uses is an input the program ignores (an unused function parameter, or one whose
+    uses a pass removed): outputs are always written, so it cannot be one.
     """
     params = []
     for ref in program.refs:
@@ -54,8 +56,7 @@ def _parameters(program: Block) -> list[tuple[Refinement, bool, bool]]:
             params.append((ref, ref.dir.reads, ref.dir.writes))
         elif "user" in ref.tags:
             reads, writes = _usage(program, ref.into)
-            if reads or writes:
-                params.append((ref, reads, writes))
+            params.append((ref, reads or not writes, writes))
     return params
 
 
