@@ -573,3 +573,21 @@ def test_the_pipelines_output_tiles_are_the_cubes_tiles() -> None:
     assert tiles >= kernel.count and tiles % kernel.count == 0
     # fp32 on the Cube: hi*hi, hi*lo and lo*hi products of the fp16 split
     assert artifact.last_report is not None and artifact.last_report.macs == 3 * 512**3
+
+
+def test_comparison_results_compared_as_bool_values() -> None:
+    """A comparison's mask used as a bool value by another comparison (bits -> 1 / 0)."""
+    program = tile_program(
+        "function (P[N], X[N]) -> (D, E, F) { D = P == (X > 0.0); E = (X > 0.0) == (X < 0.5);"
+        " F = as_bool(X) != P; }",
+        {"P": ("bool", (300,)), "X": ("fp32", (300,))},
+    )
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-1, 1, 300).astype(np.float32)
+    x[:5] = 0
+    inputs = {"P": rng.integers(0, 2, 300).astype(bool), "X": x}
+    artifact = get_backend("npu").compile(program, load_target("npu"))
+    assert isinstance(artifact, NpuArtifact)
+    got, want = artifact.run(inputs), run_program(program, inputs)
+    for name in ("D", "E", "F"):
+        assert np.array_equal(got[name], want[name]), name

@@ -332,9 +332,16 @@ class IntrinsicLowering(ValueEmitter):
         return self.operand(v, dtype)
 
     def operand(self, v: Val, dtype: DType) -> Val:
-        """`v` as an instruction operand of `dtype` (scalars as constant vectors)."""
+        """`v` as an instruction operand of `dtype` (scalars as constant vectors, comparison
+        results as 1 / 0)."""
         if v.kind == "scalar":
             return self.const_vec(cast_scalar(v.scalar, dtype), dtype)
+        if v.kind == "mask":
+            assert v.dtype is not None
+            bits = self.alloc_vec(v.dtype, "bool")  # 1 / 0 in the comparison's lane width
+            self.select(bits, v, self.const_vec(1, v.dtype), self.const_vec(0, v.dtype))
+            self.scratch.append(bits)
+            return self.operand(bits, dtype)
         if v.dtype == dtype:
             return v
         out = self.alloc_vec(dtype, "conversion")

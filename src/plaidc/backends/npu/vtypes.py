@@ -140,7 +140,7 @@ WIDE_IN_LANES = {np.dtype(np.float64): DType.FP32, np.dtype(np.int64): DType.I32
 
 
 def _logical_dtype(np_dtype: np.dtype, what: str, kernel: Kernel) -> DType:
-    for dtype in (*LANE_TYPES, *NARROW):
+    for dtype in (*LANE_TYPES, *NARROW, DType.BOOL):
         if numpy_dtype(dtype) == np_dtype:
             return dtype
     if np_dtype in WIDE_IN_LANES:
@@ -156,15 +156,17 @@ def _sample(t: VType) -> object:
     """A value standing for `t` in numpy's type promotion."""
     if t.is_scalar:
         return t.value
+    if t.kind == "mask":
+        return np.zeros(1, np.bool_)
     assert t.dtype is not None
     return np.zeros(1, numpy_dtype(t.narrow or t.dtype))
 
 
 def promote(types: list[VType], what: str, kernel: Kernel) -> DType:
-    """The (logical) type numpy gives an operation on `types` (at least one vector or mask)."""
-    samples: list[Any] = [_sample(t) for t in types if t.kind != "mask"]
-    result = np.result_type(*samples) if samples else np.dtype(np.bool_)
-    return _logical_dtype(result, what, kernel)
+    """The (logical) type numpy gives an operation on `types` (at least one vector or mask;
+    a mask is a bool value)."""
+    samples: list[Any] = [_sample(t) for t in types]
+    return _logical_dtype(np.result_type(*samples), what, kernel)
 
 
 def _result_dtype(name: str, args: list[VType], where: str, kernel: Kernel) -> DType:
