@@ -86,9 +86,8 @@ def test_integer_powers_become_products(n: int, dtype: str) -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        "    1: $c = (float)0.5\n    2: $y = pow($x, $c)",  # not an integer
-        "    1: $c = (float)2\n    2: $y = pow($x, $c)",  # a float 2: x_i32 ** 2.0 is fp64
         "    1: $c = (i32)2\n    2: $y = pow($x, $c)",  # strongly typed: may promote x
+        "    1: $c = (float)0\n    2: $y = pow($x, $c)",  # x ** 0.0 is 1, even for NaN
         "    1: $c = (int)0\n    2: $y = pow($x, $c)",  # x ** 0 keeps x's type: left alone
         "    1: $c = (int)40\n    2: $y = pow($x, $c)",  # above max_power
         "    1: $y = pow($x, $x)",  # not a constant
@@ -97,6 +96,36 @@ def test_integer_powers_become_products(n: int, dtype: str) -> None:
 def test_other_powers_are_left_alone(body: str) -> None:
     before = program(body)
     assert expand(before) == before
+
+
+@pytest.mark.parametrize(
+    "exponent",
+    [
+        "(float)2",
+        "(float)3",
+        "(float)-2",
+        "(float)0.5",
+        "(float)1.5",
+        "(float)-0.5",
+        "(fp32)2",
+        "(fp16)2.5",
+    ],
+)
+@pytest.mark.parametrize("dtype", ["fp32", "fp16", "i32"])
+def test_float_constant_powers(exponent: str, dtype: str) -> None:
+    """x ** c for a float constant: promoted as the power promotes (an int x becomes fp64,
+    fp16 x with an fp32 c fp32), then products or exp(c ln x); NaN for negative x with a
+    non-integer c, as numpy."""
+    before = program(f"    1: $c = {exponent}\n    2: $y = pow($x, $c)", dtype)
+    after = expand(before)
+    assert "pow" not in intrinsics(after)
+    x = {"X": values(dtype)}
+    if (dtype, exponent) == ("fp16", "(float)0.5"):
+        # numpy's x ** 0.5 is sqrt(x) for fp32/fp64 (NaN at -inf) but powf for fp16 (inf);
+        # the rewrite is sqrt for every type
+        x["X"][np.isneginf(x["X"])] = 0
+    mismatches = driver.compare_outputs(run_program(before, x), run_program(after, x))
+    assert not mismatches, mismatches[0].message
 
 
 def test_ops_option_selects_rewrites() -> None:
@@ -172,4 +201,14 @@ def test_trigonometry_becomes_polynomials_and_exponentials(fn: str, dtype: str) 
 def test_npu_pipeline_runs_trigonometry() -> None:
     check_on_the_npu(
         "function (X[N, M]) -> (Y) { Y = sin(X) * cos(X) + atan(X) - sinh(X / 8.0); }", 50, 4
+    )
+
+
+def test_npu_pipeline_runs_float_powers() -> None:
+    """Float exponents, one written `-2.0` (Tile's `neg((float)2.0)`, folded)."""
+    check_on_the_npu(
+        "function (X[N, M]) -> (Y) { Y = pow(abs(X), 0.5) + pow(abs(X) + 1.0, 1.5)"
+        " + pow(X, -2.0) + pow(abs(X), 0.3); }",
+        3,
+        5,
     )

@@ -5,8 +5,11 @@ exp, ln, reciprocal and arithmetic, but no tanh or pow).
   NaN stays NaN), within a few ulp of the result's magnitude near 0 (absolute error ~1e-7 in
   fp32).
 * `pow(x, n)` with a weakly typed constant integer `1 <= n <= max_power` becomes multiplications
-  by repeated squaring (one rounding per product). Other exponents are left alone:
-  `exp(y * ln x)` is wrong for negative bases, so a target without `pow` reports it.
+  by repeated squaring (one rounding per product). A float constant `c` promotes x first as
+  the power would (`x * (float)1`: an int x becomes fp64): integral `|c| <= max_power` by
+  squaring (`1 / x^n` for negative c), others as `exp(c * ln x)` (NaN for x < 0, as numpy's).
+  Tensor exponents, `c = 0` and strongly typed integer exponents are left alone: `exp(y ln x)`
+  is wrong for negative bases with integral y, so a target without `pow` reports them.
 * `sinh`, `cosh`: `exp(x - ln 2) -+ exp(-x - ln 2)` in fp32 (finite as far as they are; `sinh`
   by its Taylor series where |x| < 0.5, which the difference would cancel away); within 1e-5
   relative (the rounding of x - ln 2), the others within 1e-6 relative or 2e-7 absolute.
@@ -77,7 +80,7 @@ def expand_math(program: Block, opts: ExpandMathOptions) -> Block:
 
 
 def _expand(block: Block, opts: ExpandMathOptions) -> Block:
-    constants = {s.name: s for s in block.stmts if isinstance(s, Constant)}
+    constants = _constants(block)
     taken = _scalar_names(block)
     replaced: dict[int, list[Statement]] = {}
     for pos, stmt in enumerate(block.stmts):
@@ -93,21 +96,83 @@ def _expand(block: Block, opts: ExpandMathOptions) -> Block:
             replaced[pos] = build.stmts
         elif stmt.name == "pow" and len(stmt.inputs) == 2:
             exponent = constants.get(stmt.inputs[1])
-            # only a weakly typed int exponent keeps the result in x's type, as x * x does
-            # (`x_i32 ** 2.0` is fp64 in numpy)
-            if (
-                exponent is not None
-                and exponent.type == "int"
-                and _small_integer(exponent.value, opts.max_power)
-            ):
-                replaced[pos] = _power(stmt.inputs[0], int(exponent.value), stmt.outputs[0], fresh)
+            if exponent is not None:
+                rewrite = _constant_power(stmt.inputs[0], exponent, stmt.outputs[0], fresh, opts)
+                if rewrite is not None:
+                    replaced[pos] = rewrite
     if not replaced:
         return block
     return _splice(block, replaced)
 
 
+def _constants(block: Block) -> dict[str, Constant]:
+    """The block's constant scalars, with negated constants (Tile writes `-2.0` as
+    `neg((float)2.0)`) folded."""
+    found: dict[str, Constant] = {}
+    for stmt in block.stmts:
+        if isinstance(stmt, Constant):
+            found[stmt.name] = stmt
+        elif isinstance(stmt, Intrinsic) and stmt.name == "neg" and len(stmt.outputs) == 1:
+            operand = found.get(stmt.inputs[0]) if len(stmt.inputs) == 1 else None
+            if operand is not None:
+                name = stmt.outputs[0]
+                found[name] = Constant(name=name, value=-operand.value, type=operand.type)
+    return found
+
+
 def _small_integer(value: float, limit: int) -> bool:
     return float(value).is_integer() and 1 <= value <= limit
+
+
+def _constant_power(
+    x: str, exponent: Constant, out: str, fresh: _Fresh, opts: ExpandMathOptions
+) -> list[Statement] | None:
+    """`pow(x, c)` for a constant `c`, or None to leave it. A weak int `c` keeps x's type
+    (x * x); any other type promotes x as the power does (`x_i32 ** 2.0` is fp64), which
+    `x * (type)1` reproduces before the products."""
+    value = float(exponent.value)
+    if exponent.type == "int":
+        if not _small_integer(value, opts.max_power):
+            return None  # 0 keeps x's type, negatives of integers are the interpreter's own
+        return _power(x, int(value), out, fresh)
+    if not exponent.type.startswith("fp") and exponent.type != "float":
+        return None  # a strongly typed integer exponent: integer semantics, left alone
+    if value == 0 or value != value or abs(value) > opts.max_power:
+        return None  # x ** 0 is 1 even for NaN; NaN and large exponents: left to the target
+    b = _Builder(fresh)
+    one = fresh("one")
+    b.stmts.append(Constant(name=one, value=1.0, type=exponent.type))
+    t = b.op("mul", x, one)  # promoted as x ** c promotes x
+    if value == 0.5:  # numpy's own shortcut for fp32/fp64 (NaN at -inf; fp16's powf: inf)
+        b.op("sqrt", t, out=out)
+        return b.stmts
+    n = int(abs(value))
+    if value.is_integer():
+        power = b.op("ident", t) if n == 1 else _chain(b, t, n)
+    else:
+        # NaN for negative finite x (sqrt, log), as numpy's; (-inf) ** c is inf ** c; a zero
+        # base is +0 (x + 0.0), so 0 ** -c is +inf
+        finite = b.op("cmp_eq", b.op("mul", t, 0.0), 0.0)
+        base = b.op("add", b.select(finite, t, b.op("abs", t)), 0.0)
+        if (2 * abs(value)).is_integer():  # n + 1/2: products and a square root, exact
+            root = b.op("sqrt", base)
+            power = root if n == 0 else b.op("mul", _chain(b, base, n), root)
+        else:
+            scale = fresh("c")
+            b.stmts.append(Constant(name=scale, value=abs(value), type=exponent.type))
+            power = b.op("exp", b.op("mul", b.op("log", base), scale))
+    if value > 0:
+        b.op("ident", power, out=out)
+    else:
+        b.op("div", one, power, out=out)
+    return b.stmts
+
+
+def _chain(b: _Builder, x: str, n: int) -> str:
+    """x ** n (n >= 2) by repeated squaring, as the builder's statements."""
+    product = b.fresh("pw")
+    b.stmts.extend(_power(x, n, product, b.fresh))
+    return product
 
 
 class _Fresh:
