@@ -269,8 +269,10 @@ def lower_kernel(ctx: Context, kernel: Kernel) -> list[Op]:
                 ops.insert(0, comment(f"tiles chosen by {who}"))
             return ops
     raise error(
-        f"{kernel.name}: even one output point's data does not fit in UB "
-        f"({ctx.machine.ub_bytes} bytes); its reduction is too long for this backend",
+        f"{kernel.name}: no tiling fits: a tile must fit its share of UB "
+        f"({ctx.machine.ub_bytes} bytes, [hardware] ub_bytes) and a kernel unrolls at most "
+        f"[codegen] max_tiles = {ctx.options.max_tiles} tiles; raise either, or shorten the "
+        "reduction",
         kernel.span,
     )
 
