@@ -493,6 +493,16 @@ REGRESSIONS = {
         " O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - 1, y + j - 1, ci] * K[i, j, ci, co]); }",
         {"I": (1, 9, 9, 32), "K": (3, 3, 32, 16)},
     ),
+    # several points aggregating into one element: re-indexed (u = o - q*w), w reduced
+    "diagonal_sum": (
+        "function (A[M, N]) -> (C) { C[i + j : M + N - 1] = +(A[i, j]); }",
+        {"A": (17, 15)},
+    ),
+    "polynomial_product": (
+        "function (A[M], B[N]) -> (C, D) { C[i + j : M + N - 1] = +(A[i] * B[j]);"
+        " D[2 * i + j : 2 * M + N] = >(A[i] + B[j]); }",
+        {"A": (37,), "B": (300,)},
+    ),
     # a tile whose only loop is its run: its declarations in a scope of their own
     "column_sum": ("function (A[M, N]) -> (C) { C[n : N] = +(A[m, n]); }", {"A": (260, 130)}),
 }

@@ -1,6 +1,7 @@
 """The NPU backend (`-t npu`): Stripe -> CCE-like C -> the plaidc NPU simulator.
 
     kernels   flatten the program into affine kernels over GM buffers (`kernels`)
+    reindex   aggregating stores several points share (`C[i + j]`) made one-to-one (`reindex`)
     lower     each kernel to pipe operations with exact footprints: the Cube for contractions
               (`cube`), the vector unit for everything else (`vector`, `valops`, `moves`)
     sync      a set_flag/wait_flag on every cross-pipe dependence (`sync`)
@@ -33,6 +34,7 @@ from plaidc.backends.npu.emit import ENTRY, emit_kernel
 from plaidc.backends.npu.gather import lower_gather
 from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program
 from plaidc.backends.npu.ops import Op, comment
+from plaidc.backends.npu.reindex import reindex_stores
 from plaidc.backends.npu.sync import insert_sync
 from plaidc.backends.npu.vector import lower_kernel
 from plaidc.backends.npu_sim import NpuKernel, NpuMachine, NpuReport, compile_kernel
@@ -125,7 +127,7 @@ def generate(program: Block, target: TargetConfig) -> Generated:
     ctx = Context(machine, kernels.buffers, options)
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())
-    todo = list(kernels.kernels)
+    todo = [reindex_stores(k) if isinstance(k, Kernel) else k for k in kernels.kernels]
     approximate: set[str] = set()  # buffers computed from fp16 Cube operands
     while todo:
         kernel = todo.pop(0)
