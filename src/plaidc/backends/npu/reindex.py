@@ -29,7 +29,7 @@ def reindex_stores(kernel: Kernel) -> Kernel:
     for _ in range(len(kernel.idxs)):
         store = kernel.stores()[0].access.offset
         out = [v for v, _ in kernel.idxs if store.coeff(v)]
-        if _one_to_one(kernel, store, out):
+        if one_to_one(kernel, store, out):
             return kernel
         pair = _pair(store, out)
         if pair is None:
@@ -38,7 +38,9 @@ def reindex_stores(kernel: Kernel) -> Kernel:
     return kernel
 
 
-def _one_to_one(kernel: Kernel, store: Affine, out: list[str]) -> bool:
+def one_to_one(kernel: Kernel, store: Affine, out: list[str]) -> bool:
+    """Whether distinct points of the kernel (projected on the output indices `out`, under its
+    constraints) store to distinct elements through `store` (isl, exact)."""
     bounds = [
         bound
         for v, n in kernel.idxs

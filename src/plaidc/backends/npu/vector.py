@@ -33,7 +33,6 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from plaidc.analysis.ranges import IndexSpace, injective_on_projection
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.kernels import KConst, Kernel, KLoad, KOp, KStore, error
 from plaidc.backends.npu.moves import Placement, Space
@@ -48,6 +47,7 @@ from plaidc.backends.npu.ops import (
     offset_buf,
     round_up,
 )
+from plaidc.backends.npu.reindex import one_to_one
 from plaidc.backends.npu.staging import Tiler, Window
 from plaidc.backends.npu.valops import IntrinsicLowering, Val, ValueEmitter, cast_scalar
 from plaidc.backends.npu.vtypes import VType, infer
@@ -80,12 +80,7 @@ def _injective(kernel: Kernel, aff: Affine, out: frozenset[str]) -> bool:
         span += abs(coeff) * (ranges[name] - 1)
     else:
         return True  # mixed-radix strides: injective on the whole box
-    bounds = [
-        b for v, n in kernel.idxs for b in (Affine.var(v), Affine.const_(n - 1) - Affine.var(v))
-    ]
-    space = IndexSpace(tuple(ranges), (*bounds, *kernel.constraints))
-    keep = [v for v in ranges if v in out]
-    return injective_on_projection(space, keep, [aff])
+    return one_to_one(kernel, aff, [v for v in ranges if v in out])
 
 
 def analyse(ctx: Context, kernel: Kernel) -> Plan | None:
