@@ -601,3 +601,27 @@ def test_comparison_results_compared_as_bool_values() -> None:
     got, want = artifact.run(inputs), run_program(program, inputs)
     for name in ("D", "E", "F"):
         assert np.array_equal(got[name], want[name]), name
+
+
+def test_comparison_results_and_bools_in_arithmetic() -> None:
+    """Masks as 0/1 values: or/and of comparisons, bools promoted to int and float as numpy
+    promotes them; i8 against u8 (int16 in numpy) compared in int32 lanes."""
+    program = tile_program(
+        "function (P[N], X[N], A[N], B[N]) -> (C, D, E, F, G) {"
+        " C = (X >= 0.3) + (X > -0.2); D = (X < 0.5) * 2.5 + P; E = exp(X > 0.0);"
+        " F = P * (X > 0.1) + abs(X < 0.2); G = (A < B) + (A == B) + (A >= 300); }",
+        {"P": ("bool", (300,)), "X": ("fp32", (300,)), "A": ("i8", (300,)), "B": ("u8", (300,))},
+    )
+    rng = np.random.default_rng(2)
+    inputs = {
+        "P": rng.integers(0, 2, 300).astype(bool),
+        "X": rng.uniform(-1, 1, 300).astype(np.float32),
+        "A": rng.integers(-128, 128, 300).astype(np.int8),
+        "B": rng.integers(0, 256, 300).astype(np.uint8),
+    }
+    inputs["B"][:50] = inputs["A"][:50].astype(np.uint8)  # some equal pairs
+    artifact = get_backend("npu").compile(program, load_target("npu"))
+    assert isinstance(artifact, NpuArtifact)
+    got, want = artifact.run(inputs), run_program(program, inputs)
+    for name in "CDEFG":
+        assert np.array_equal(got[name], want[name]), name

@@ -386,11 +386,12 @@ class IntrinsicLowering(ValueEmitter):
         arguments' types (needed by casts)."""
         if t.boolean and name in BOOL_ARITHMETIC:  # 0/1 lanes: or / and as max / min
             instr = BOOL_ARITHMETIC[name]
-            if instr is None:
-                return args[0]
             assert t.dtype is not None
+            if instr is None:  # abs
+                return self.operand(args[0], t.dtype)
             out = self.alloc_vec(t.dtype, name)
-            self.binary(instr, out, args[0], args[1])
+            a, b = (self.operand(v, t.dtype) for v in args)
+            self.binary(instr, out, a, b)
             return out
         out = self._intrinsic(name, t, args, types)
         if t.narrow is not None and name in WRAPPING:

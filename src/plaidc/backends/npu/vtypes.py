@@ -229,11 +229,12 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
         return VType("scalar", value=value)
     if name in PASSTHROUGH:
         return args[0]
-    if name in BOOL_ARITHMETIC and all(a.kind == "vec" and a.boolean for a in args):
+    if name in BOOL_ARITHMETIC and all(a.boolean or a.kind == "mask" for a in args):
         return vec(DType.BOOL)
-    if any(a.boolean for a in args) and name not in ("cond", "as_bool", *COMPARE, *CASTS):
-        raise error(f"{where} on a bool value has no NPU mapping", op.span)
     if name in COMPARE:
+        if all(a.is_scalar or a.narrow is not None for a in args):
+            # 8-bit values (numpy compares i8 with u8 in int16) compare exactly in int32 lanes
+            return VType("mask", DType.I32)
         return VType("mask", lane_of(promote(args, where, kernel)))
     if name == "as_bool":
         return VType("mask", lane_of(promote(args[:1], where, kernel)))
@@ -250,8 +251,7 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
         if target is None:
             raise error(f"{where}: width {width} has no NPU vector lanes", op.span)
         return vec(target)
-    if any(a.kind == "mask" for a in args):
-        raise error(f"{where} on a comparison result has no NPU mapping", op.span)
+    # bools (0/1 lanes, or comparison results made 0/1 by `operand`) promote as numpy's do
     dtype = _result_dtype(name, args, where, kernel)
     for instr in LOWERED_TO.get(name, ()):
         if ISA_TYPES[lane_of(dtype)] not in isa.intrinsic(instr).types:
