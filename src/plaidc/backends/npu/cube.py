@@ -17,14 +17,19 @@ tile (a batch point, a block of M and of N, and a K step):
    with one masked copy per fractal column, and the result is stored like any vector value.
 
 Precision. The Cube multiplies fp16 by fp16 into fp32. fp16 programs use it directly (exact
-products, fp32 accumulation: more accurate than the interpreter's fp16 arithmetic). fp32
+products, fp32 accumulation, as numpy's fp16 matmul; the interpreter rounds each product to
+fp16 first). fp32
 programs (`[codegen] fp32_contraction = "split"`, the default) split each operand
 `x = hi + lo * 2^-11` with `hi = fp16(x)`, `lo = fp16((x - hi) * 2^11)` and compute
 `A_hi B_hi + 2^-11 (A_hi B_lo + A_lo B_hi)` in two L0C accumulators: each operand carries 22
 significant bits and the dropped `A_lo B_lo` term is 2^-22 relative, so results match fp32 at
-its tolerance. The split needs |x| < 65504 (fp16's range): larger inputs overflow to inf.
+its tolerance for inputs in fp16's normal range. Outside it the split is wrong, silently (the
+data is only known at run time): |x| > 65504 overflows to inf (NaN results), and |x| below
+~6e-5 falls into fp16 subnormals (1e-8-scale inputs: ~1e-3 relative error). `plaidc run
+--check` compares such outputs at fp16 tolerance (`NpuArtifact.reduced_precision`).
 `fp32_contraction = "vector"` keeps fp32 contractions on the vector unit (exact fp32 products,
-no range limit, much slower).
+no range limit, much slower). A fix would scale rows of A and columns of B by powers of two
+computed at run time, consistently over all K steps.
 """
 
 from __future__ import annotations
