@@ -47,7 +47,6 @@ from plaidc.backends.npu.ops import (
     Op,
     OutOfMemory,
     call,
-    comment,
     elems_per_block,
     lit,
     offset_buf,
@@ -55,7 +54,15 @@ from plaidc.backends.npu.ops import (
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.staging import Tiler
 from plaidc.backends.npu.valops import Val, ValueEmitter
-from plaidc.backends.npu.vector import Plan, Tile, TileLowering, analyse, tile_comment, var_tilings
+from plaidc.backends.npu.vector import (
+    Plan,
+    Tile,
+    TileLowering,
+    analyse,
+    pipeline_tiles_first,
+    tile_comment,
+    var_tilings,
+)
 from plaidc.backends.npu.vtypes import infer
 from plaidc.stripe.ir import Affine, DType
 
@@ -162,15 +169,9 @@ def lower_contraction(
     con = recognise(ctx, kernel)
     if con is None:
         return None
-    # The pass pipeline's tiles first (cut further if they do not fit), then the backend's.
-    for pinned in [kernel.pinned, ()] if kernel.pinned else [()]:
-        ops = _lower_tiled(ctx, kernel, con, epilogue, pinned)
-        if ops is not None:
-            if kernel.pinned:
-                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
-                ops.insert(0, comment(f"tiles chosen by {who}"))
-            return ops
-    return None
+    return pipeline_tiles_first(
+        kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
+    )
 
 
 def _lower_tiled(

@@ -18,10 +18,7 @@ from dataclasses import dataclass
 
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu_sim import isa
-from plaidc.backends.npu_sim.isa import PIPES
 from plaidc.stripe.ir import DType
-
-__all__ = ["PIPES"]
 
 # The ISA element type (isa.ELEMENT_TYPES) holding each Stripe type. 8-bit and bool buffers are
 # bytes in GM and UB windows, converted to and from int32 lanes there (`staging`).

@@ -20,7 +20,8 @@ import bisect
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from plaidc.backends.npu.ops import PIPES, Op, Region
+from plaidc.backends.npu.ops import Op, Region
+from plaidc.backends.npu_sim.isa import PIPES
 
 EVENTS = 8
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import islpy as isl
@@ -253,16 +253,9 @@ def lower_kernel(ctx: Context, kernel: Kernel) -> list[Op]:
     plan = analyse(ctx, kernel)
     if plan is None:
         return []
-    # The pass pipeline's tiles first (cut further if their values do not fit), then the
-    # backend's own choice when not even those fit.
-    attempts = [kernel.pinned, ()] if kernel.pinned else [()]
-    for pinned in attempts:
-        ops = _lower_tiled(ctx, kernel, plan, pinned)
-        if ops is not None:
-            if kernel.pinned:
-                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
-                ops.insert(0, comment(f"tiles chosen by {who}"))
-            return ops
+    ops = pipeline_tiles_first(kernel, lambda pinned: _lower_tiled(ctx, kernel, plan, pinned))
+    if ops is not None:
+        return ops
     raise error(
         f"{kernel.name}: no tiling fits: a tile must fit its share of UB "
         f"({ctx.machine.ub_bytes} bytes, [hardware] ub_bytes) and a kernel unrolls at most "
@@ -270,6 +263,21 @@ def lower_kernel(ctx: Context, kernel: Kernel) -> list[Op]:
         "reduction",
         kernel.span,
     )
+
+
+def pipeline_tiles_first(
+    kernel: Kernel, lower: Callable[[tuple[str, ...]], list[Op] | None]
+) -> list[Op] | None:
+    """`lower(pinned)` with the pass pipeline's tiles (`kernel.pinned`, cut further when they
+    do not fit), else with the backend's own choice; the C says which. None if neither fits."""
+    for pinned in [kernel.pinned, ()] if kernel.pinned else [()]:
+        ops = lower(pinned)
+        if ops is not None:
+            if kernel.pinned:
+                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
+                ops.insert(0, comment(f"tiles chosen by {who}"))
+            return ops
+    return None
 
 
 def _lower_tiled(
