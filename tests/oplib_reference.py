@@ -301,10 +301,10 @@ def _softmax_rows(x: np.ndarray) -> np.ndarray:
 
 
 def matmul(inputs: Arrays) -> dict[str, np.ndarray]:
-    """C = A @ B, in the inputs' dtype (float32 or an integer type)."""
+    """C = A @ B, in the inputs' dtype (fp32, fp16 or an integer type)."""
     a, b = inputs["A"], inputs["B"]
     if a.dtype.kind == "f":
-        return {"C": _fp32(a.astype(np.float64) @ b.astype(np.float64))}
+        return {"C": (a.astype(np.float64) @ b.astype(np.float64)).astype(a.dtype)}
     return {"C": (a.astype(np.int64) @ b.astype(np.int64)).astype(a.dtype)}
 
 
@@ -514,9 +514,10 @@ def gather(inputs: Arrays) -> dict[str, np.ndarray]:
 
 
 def mean_variance(inputs: Arrays) -> dict[str, np.ndarray]:
-    """Column mean and population variance."""
+    """Column mean and population variance, in the input's float type."""
     (x,) = _f64(inputs, "X")
-    return {"Mean": _fp32(x.mean(axis=0)), "Var": _fp32(x.var(axis=0))}
+    dtype = inputs["X"].dtype
+    return {"Mean": x.mean(axis=0).astype(dtype), "Var": x.var(axis=0).astype(dtype)}
 
 
 def tc_tmm(inputs: Arrays) -> dict[str, np.ndarray]:
@@ -557,6 +558,7 @@ def tc_mlp3(inputs: Arrays) -> dict[str, np.ndarray]:
 REFERENCES: dict[str, Reference] = {
     "matmul": matmul,
     "matmul_i32": matmul,
+    "matmul_fp16": matmul,
     "conv2d_bias_relu": conv2d_bias_relu,
     "maxpool1d": maxpool1d,
     "cumsum": cumsum,
@@ -590,6 +592,7 @@ REFERENCES: dict[str, Reference] = {
     "argmax": argmax,
     "gather": gather,
     "mean_variance": mean_variance,
+    "mean_variance_fp16": mean_variance,
     "tc_tmm": tc_tmm,
     "tc_tbmm": tc_tbmm,
     "tc_gconv": tc_gconv,

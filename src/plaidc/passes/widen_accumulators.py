@@ -1,0 +1,290 @@
+"""`widen-accumulators`: aggregate narrow float sums and products in a wider buffer, round once.
+
+Stripe's aggregation (STRIPE.md, Definition 2) combines the values the points of one block
+execution store to an element and writes the result once; the interpreter (like numpy's fp16
+sums and matmuls) combines fp16 values in fp32 and rounds once. A backend that accumulates in
+place in the buffer's own type rounds after every term instead: an fp16 sum of 2000 terms drifts
+by tenths and an overflowing one gives NaN instead of inf. This pass makes the wide accumulator
+explicit, so every backend inherits it: a child block (matching `reqs`) that aggregates with
+`add` or `mul` into a `narrow` float buffer of its parent gets a fresh `accumulator`-typed
+buffer instead, and a new block after it stores that buffer into the original one (a store
+converts to the buffer's type: one rounding per element). Later passes may fuse that block into
+the aggregating one and localize the wide buffer into its tiles.
+
+Applied only where it is exact: the parent's view is not itself aggregated (the child is the
+top reducing level), the child only writes the view (no reads), and the elements one execution
+of the child writes are the same box for every execution of the parent (isl decides); the new
+block covers exactly that box.
+
+Before / after (`narrow = ["fp16"]`):
+
+    block [] ( // main                            block [] ( // main
+        out C[0] fp16:I(8):(1)                        out C[0] fp16:I(8):(1)
+    ) {                                               none C_acc[0] fp32:I(8):(1)
+      0: block [i:8, k:4] (                       ) {
+          in A[i, k] fp16 ...                       0: block [i:8, k:4] (
+          out C[i]:add fp16:I(1):(1)                    in A[i, k] fp16 ...
+      ) { ... }                                         out C[i]:add fp32:I(1):(1)  (from C_acc)
+    }                                               ) { ... }
+                                                    1: block [i0:8] (
+                                                        in C_acc[i0] fp32:I(1):(1)
+                                                        out C[i0] fp16:I(1):(1)
+                                                    ) { $x = load(C_acc); C = store($x) }
+                                                  }
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import islpy as isl
+
+from plaidc.analysis import AnalysisError, DomainCache, footprint_box
+from plaidc.analysis.fusion import parent_elements
+from plaidc.passes.cache import shift_deps
+from plaidc.passes.registry import register
+from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.stripe.ir import (
+    Affine,
+    Block,
+    DType,
+    Index,
+    Load,
+    RefDir,
+    Refinement,
+    Statement,
+    Store,
+    Tags,
+    TensorShape,
+)
+
+WIDENED_OPS = ("add", "mul")
+
+
+@dataclass(frozen=True)
+class WidenAccumulatorsOptions:
+    reqs: tuple[str, ...] = ("all",)
+    exclude: tuple[str, ...] = ()
+    narrow: tuple[str, ...] = ("fp16", "bf16")
+    accumulator: str = "fp32"
+    # Tags of the block storing the wide buffer back (an elementwise kernel, for `fuse`).
+    cast_set: tuple[str, ...] = ("eltwise", "kernel")
+
+
+@register(
+    "widen-accumulators",
+    WidenAccumulatorsOptions,
+    "aggregate narrow float sums/products in a wide buffer, converted back once",
+)
+def widen_accumulators(program: Block, opts: WidenAccumulatorsOptions) -> Block:
+    accumulator = DType(opts.accumulator)
+    if not accumulator.is_float:
+        raise ValueError(f"accumulator must be a float type, got '{opts.accumulator}'")
+    narrow = {DType(n) for n in opts.narrow}
+    return _walk((program,), opts, narrow, accumulator, DomainCache())
+
+
+def _walk(
+    chain: tuple[Block, ...],
+    opts: WidenAccumulatorsOptions,
+    narrow: set[DType],
+    accumulator: DType,
+    domains: DomainCache,
+) -> Block:
+    block = chain[-1]
+    pos = 0
+    while pos < len(block.stmts):
+        child = block.stmts[pos]
+        if isinstance(child, Block) and matches(child, opts.reqs, opts.exclude):
+            widened = _widen_child(chain, pos, opts, narrow, accumulator, domains)
+            if widened is not None:
+                block, added = widened
+                chain = (*chain[:-1], block)
+                pos += 1 + added
+                continue
+        pos += 1
+    here = (*chain[:-1], block)
+    return map_sub_blocks(block, lambda c: _walk((*here, c), opts, narrow, accumulator, domains))
+
+
+def _widen_child(
+    chain: tuple[Block, ...],
+    pos: int,
+    opts: WidenAccumulatorsOptions,
+    narrow: set[DType],
+    accumulator: DType,
+    domains: DomainCache,
+) -> tuple[Block, int] | None:
+    """Widen every qualifying refinement of the child at `pos`; the new parent block and the
+    number of statements added after the child, or None when nothing qualified."""
+    parent = chain[-1]
+    added = 0
+    for name in [r.into for r in _block_at(parent, pos).refs]:
+        child = _block_at(parent, pos)
+        ref = child.ref(name)
+        assert ref is not None
+        if not _qualifies(parent, child, ref, narrow):
+            continue
+        assert ref.from_ is not None
+        try:
+            box = _written_box(chain, child, ref.from_, domains)
+        except AnalysisError:
+            continue
+        if box is None:
+            continue
+        parent = _rewrite(parent, pos, ref, box, accumulator, opts.cast_set, len(chain) == 1)
+        added += 1
+    return (parent, added) if added else None
+
+
+def _block_at(parent: Block, pos: int) -> Block:
+    stmt = parent.stmts[pos]
+    assert isinstance(stmt, Block)
+    return stmt
+
+
+def _qualifies(parent: Block, child: Block, ref: Refinement, narrow: set[DType]) -> bool:
+    if ref.from_ is None or ref.agg_op not in WIDENED_OPS or ref.shape.dtype not in narrow:
+        return False
+    if ref.dir is not RefDir.OUT:
+        return False
+    if sum(1 for r in child.refs if r.from_ == ref.from_) != 1:
+        return False
+    outer = parent.ref(ref.from_)
+    return outer is not None and outer.agg_op in (None, "assign")
+
+
+def _written_box(
+    chain: tuple[Block, ...], child: Block, buffer: str, domains: DomainCache
+) -> list[tuple[int, int]] | None:
+    """The box of elements of the parent's view `buffer` that one execution of `child` writes,
+    when that set is exactly a box and the same for every execution of the parent."""
+    child_chain = (*chain, child)
+    written = parent_elements(child_chain, buffer, reads=False, writes=True, domains=domains)
+    if written.is_empty():
+        return None
+    box = footprint_box(written)
+    if box is None:
+        return None
+    # parent point -> element, over the parent's own domain
+    outer_dims = sum(len(b.idxs) for b in chain)
+    per_parent = written.project_out(
+        isl.dim_type.in_, outer_dims, written.dim(isl.dim_type.in_) - outer_dims
+    )
+    whole = isl.Map.from_domain_and_range(
+        domains.domain(chain), _box_set(per_parent.get_space().range(), box)
+    )
+    return box if per_parent.is_equal(whole) else None
+
+
+def _box_set(space: isl.Space, box: Sequence[tuple[int, int]]) -> isl.Set:
+    out = isl.Set.universe(space)
+    for d, (lo, hi) in enumerate(box):
+        out = out.lower_bound_val(isl.dim_type.set, d, lo).upper_bound_val(isl.dim_type.set, d, hi)
+    return out
+
+
+def _rewrite(
+    parent: Block,
+    pos: int,
+    ref: Refinement,
+    box: Sequence[tuple[int, int]],
+    accumulator: DType,
+    cast_set: Sequence[str],
+    at_root: bool,
+) -> Block:
+    assert ref.from_ is not None
+    outer = parent.ref(ref.from_)
+    assert outer is not None
+    wide_name = _fresh_name(parent, f"{ref.from_}_acc")
+    wide = Refinement(
+        dir=RefDir.NONE,
+        from_=None,
+        into=wide_name,
+        access=tuple(Affine() for _ in outer.shape.sizes),
+        shape=dataclasses.replace(outer.shape, dtype=accumulator),
+        location=outer.location,
+        # at the program root an allocation without `#tmp` would be a program buffer
+        tags=Tags.of("tmp") if at_root else Tags(),
+    )
+    child = _block_at(parent, pos)
+    child = _retype(child, ref.into, accumulator)
+    refs = tuple(
+        dataclasses.replace(r, from_=wide_name) if r.into == ref.into else r for r in child.refs
+    )
+    child = dataclasses.replace(child, refs=refs)
+    store_back = _store_back(outer, wide, box, cast_set)
+    stmts: list[Statement] = []
+    tracked = any(s.deps for s in parent.stmts)
+    for i, stmt in enumerate(parent.stmts):
+        moved = shift_deps(stmt, lambda d: d + 1 if d > pos else d) if i > pos else stmt
+        if i > pos and tracked and pos in moved.deps:
+            moved = dataclasses.replace(moved, deps=tuple(sorted({*moved.deps, pos + 1})))
+        if i == pos:
+            stmts.append(child)
+            stmts.append(dataclasses.replace(store_back, deps=(pos,) if tracked else ()))
+        else:
+            stmts.append(moved)
+    return dataclasses.replace(parent, refs=(*parent.refs, wide), stmts=tuple(stmts))
+
+
+def _retype(block: Block, name: str, dtype: DType) -> Block:
+    """View `name` of `block` and every view below refining it take element type `dtype`."""
+    refs = tuple(
+        dataclasses.replace(r, shape=dataclasses.replace(r.shape, dtype=dtype))
+        if r.into == name
+        else r
+        for r in block.refs
+    )
+    stmts = tuple(_retype_children(s, name, dtype) for s in block.stmts)
+    return dataclasses.replace(block, refs=refs, stmts=stmts)
+
+
+def _retype_children(stmt: Statement, name: str, dtype: DType) -> Statement:
+    if not isinstance(stmt, Block):
+        return stmt
+    out = stmt
+    for r in stmt.refs:
+        if r.from_ == name:
+            out = _retype(out, r.into, dtype)
+    return out
+
+
+def _store_back(
+    outer: Refinement, wide: Refinement, box: Sequence[tuple[int, int]], cast_set: Sequence[str]
+) -> Block:
+    """An elementwise block storing the box of `wide` into `outer` (the store converts)."""
+    names = [f"i{d}" for d in range(len(box))]
+    idxs = tuple(Index(n, hi - lo + 1) for n, (lo, hi) in zip(names, box, strict=True))
+    access = tuple(Affine.var(n) + Affine.const_(lo) for n, (lo, _) in zip(names, box, strict=True))
+    ones = tuple(1 for _ in box)
+
+    def view(ref: Refinement, direction: RefDir) -> Refinement:
+        return Refinement(
+            dir=direction,
+            from_=ref.into,
+            into=ref.into,
+            access=access,
+            shape=TensorShape(ref.shape.dtype, ones, ref.shape.strides),
+            location=ref.location,
+        )
+
+    value = f"${wide.into}"
+    return Block(
+        name="widen_store",
+        comments=(f"{outer.into} = {wide.into} converted to {outer.shape.dtype}",),
+        idxs=idxs,
+        refs=(view(wide, RefDir.IN), view(outer, RefDir.OUT)),
+        stmts=(Load(from_=wide.into, into=value), Store(from_=value, into=outer.into)),
+        tags=Tags.of(*cast_set),
+    )
+
+
+def _fresh_name(block: Block, base: str) -> str:
+    taken = {r.into for r in block.refs}
+    name, n = base, 1
+    while name in taken:
+        name, n = f"{base}{n}", n + 1
+    return name

@@ -1,0 +1,139 @@
+"""`widen-accumulators`: narrow float sums get a wide buffer and one conversion back, exactly
+where that is legal, and the CPU targets then match numpy's fp32-accumulated fp16 sums."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.passes import get_pass, make_options
+from plaidc.stripe.ir import Affine, Block, DType, Load, RefDir, Store
+from plaidc.stripe.parser import parse_stripe
+from plaidc.stripe.printer import print_stripe
+from plaidc.stripe.verify import verify
+from plaidc.targets import load_target
+from plaidc.tile import compile_tile
+
+MATMUL = "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }"
+ROW_SUM = "function (A[M, K]) -> (C) { C[m : M] = +(A[m, k]); }"
+ROW_MAX = "function (A[M, K]) -> (C) { C[m : M] = >(A[m, k]); }"
+
+
+def run(program: Block, **opts: Any) -> Block:
+    info = get_pass("widen-accumulators")
+    return info.run(program, make_options(info, opts))
+
+
+def tile(source: str, dtype: DType, **shapes: tuple[int, ...]) -> Block:
+    typed = {name: (dtype, shape) for name, shape in shapes.items()}
+    return compile_tile(source, "widen.tile", shapes=typed).program
+
+
+def main_block(program: Block) -> Block:
+    (main,) = [s for s in program.stmts if isinstance(s, Block)]
+    return main
+
+
+def assert_same_meaning(before: Block, after: Block) -> None:
+    problems = verify(after)
+    assert not problems, problems[0].render()
+    mismatches = driver.check_equivalent(before, after, seed=3)
+    assert not mismatches, mismatches[0].message
+
+
+def test_fp16_matmul_accumulates_in_fp32_and_converts_once() -> None:
+    before = tile(MATMUL, DType.FP16, A=(5, 7), B=(7, 3))
+    after = run(before, reqs=["kernel"])
+    main = main_block(after)
+    wide = main.ref("C_acc")
+    assert wide is not None and wide.dir is RefDir.NONE and wide.from_ is None
+    assert wide.shape.dtype is DType.FP32 and wide.shape.sizes == (5, 3)
+    kernel, store_back = main.stmts
+    assert isinstance(kernel, Block) and isinstance(store_back, Block)
+    (out,) = [r for r in kernel.refs if r.dir is RefDir.OUT]
+    assert (out.from_, out.shape.dtype, out.agg_op) == ("C_acc", DType.FP32, "add")
+    assert [i.range for i in store_back.idxs] == [5, 3]
+    assert store_back.tags.has_all(["eltwise", "kernel"])
+    load, store = store_back.stmts
+    assert isinstance(load, Load) and load.from_ == "C_acc"
+    assert isinstance(store, Store) and store.into == "C"
+    assert_same_meaning(before, after)
+    # the printed form parses back to the same program
+    assert parse_stripe(print_stripe(after), "<widened>") == after
+
+
+@pytest.mark.parametrize(
+    ("source", "dtype"),
+    [(MATMUL, DType.FP32), (ROW_MAX, DType.FP16), (MATMUL, DType.I32)],
+    ids=["fp32_sum", "fp16_max", "i32_sum"],
+)
+def test_leaves_wide_types_and_exact_aggregations_alone(source: str, dtype: DType) -> None:
+    shapes = {"A": (4, 6), "B": (6, 3)} if "B[" in source else {"A": (4, 6)}
+    before = tile(source, dtype, **shapes)
+    assert run(before, reqs=["kernel"]) == before
+
+
+def test_bf16_is_widened_and_narrow_types_are_an_option() -> None:
+    before = tile(ROW_SUM, DType.FP16, A=(3, 9))
+    assert run(before, narrow=["bf16"]) == before
+    assert run(before, narrow=["fp16"]) != before
+
+
+SHIFTED = """\
+block []:1 (
+    in A[0, 0] fp16(5, 4):(4, 1)
+    out C[0] fp16(10):(1)
+) {
+  0:
+  block [i:5, k:4] (
+      in A[i, k] fp16(1, 1):(4, 1)
+      out C[i + 2]:add fp16(1):(1)
+  ) {
+    0: $a = load(A)
+    1: C = store($a)
+  }
+}
+"""
+
+STRIDED = SHIFTED.replace("out C[i + 2]:add", "out C[2*i]:add")
+
+
+def test_store_back_covers_exactly_the_written_box() -> None:
+    before = parse_stripe(SHIFTED, "shifted.stripe")
+    after = run(before)
+    _, store_back = after.stmts
+    assert isinstance(store_back, Block)
+    assert [i.range for i in store_back.idxs] == [5]
+    (view,) = [r for r in store_back.refs if r.into == "C"]
+    assert view.access == (Affine.var("i0") + Affine.const_(2),)
+    wide = after.ref("C_acc")
+    assert wide is not None and "tmp" in wide.tags  # a temporary, not a program buffer
+    assert_same_meaning(before, after)
+
+
+def test_writes_that_are_not_a_box_are_left_alone() -> None:
+    before = parse_stripe(STRIDED, "strided.stripe")
+    assert run(before) == before
+
+
+def test_bad_accumulator_type_is_refused() -> None:
+    with pytest.raises(ValueError, match="float"):
+        run(tile(ROW_SUM, DType.FP16, A=(2, 2)), accumulator="i32")
+
+
+@pytest.mark.parametrize("target", ["c", "llvm", "opencl"])
+def test_cpu_targets_sum_fp16_like_numpy(target: str) -> None:
+    """2000 fp16 terms near 1000: rounding after every term is off by several units; fp32
+    accumulation rounded once matches numpy to one fp16 ulp."""
+    rng = np.random.default_rng(0)
+    a = rng.random((4, 2000)).astype(np.float16)
+    program = tile(ROW_SUM, DType.FP16, A=a.shape)
+    config = load_target(target)
+    optimised = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+    outputs = get_backend(target).compile(optimised, config).run({"A": a})
+    expected = a.astype(np.float32).sum(axis=1).astype(np.float16)
+    np.testing.assert_allclose(outputs["C"].astype(np.float32), expected, rtol=0, atol=0.5)
