@@ -106,10 +106,10 @@ VARIANT_PROGRAMS = [
 ]
 
 
-def check_with(target: TargetConfig, program_id: str) -> OpenCLArtifact:
+def check_with(target: TargetConfig, program_id: str, stage: str = "default") -> OpenCLArtifact:
     program = load_program(program_id)
     inputs = program_inputs(program_id, program)
-    steps = driver.resolve_steps(target.stage("default"))
+    steps = driver.resolve_steps(target.stage(stage))
     program = driver.run_pipeline(program, steps)
     compile_and_compare("opencl", program, inputs, target)
     return compile_opencl(program, target)
@@ -129,6 +129,14 @@ def test_opencl_matches_interpreter(program_id: str) -> None:
 @pytest.mark.parametrize("program_id", VARIANT_PROGRAMS)
 def test_opencl_workgroups_match_interpreter(program_id: str) -> None:
     check_with(workgroups_target(), program_id)
+
+
+@needs_opencl
+@pytest.mark.parametrize("program_id", VARIANT_PROGRAMS)
+def test_opencl_gpu_stage_matches_interpreter(program_id: str) -> None:
+    """The opencl target's `--stage gpu` pipeline (work-groups, __local copies) on every
+    program, as the default stage is."""
+    check_with(load_target("opencl"), program_id, stage="gpu")
 
 
 @needs_opencl
