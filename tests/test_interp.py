@@ -340,6 +340,21 @@ def test_output_never_written_is_poison() -> None:
     assert np.isnan(out["O"][2:]).all()
 
 
+def test_fp16_sum_split_into_batches_rounds_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block too large for one batch: the batches' partial fp16 sums stay in fp32 and the
+    total rounds once (rounding each batch's partial sum gives 14 here instead of 0)."""
+    from plaidc.tile import compile_tile
+
+    monkeypatch.setattr(interp_machine, "MAX_BATCH_POINTS", 64)
+    v = np.abs(np.random.default_rng(0).standard_normal(1500) * 300).astype(np.float16)
+    a = np.concatenate([v, -v[::-1]]).reshape(1, -1)
+    source = "function (A[M, K]) -> (C) { C[m : M] = +(A[m, k]); }"
+    prog = compile_tile(source, "sum.tile", shapes={"A": (DType.FP16, a.shape)}).program
+    out = run_program(prog, {"A": a})["C"].astype(np.float32)
+    # the exact sum is 0; fp32 accumulation in another order leaves a few 1e-3
+    np.testing.assert_allclose(out, [0.0], atol=0.01)
+
+
 @pytest.mark.parametrize("agg", [None, "assign"])
 @pytest.mark.parametrize("batch", [None, 1])
 def test_two_points_assigning_one_element_raise(

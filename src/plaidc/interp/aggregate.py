@@ -34,16 +34,21 @@ def _sorted_groups(owner: np.ndarray, addr: np.ndarray, size: int) -> tuple[np.n
 
 
 def _reduce(path: str, ref: Refinement, values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Each group's aggregate, in the refinement's type. fp16 values accumulate in fp32 and
-    round once, as numpy's fp16 sums and products and every backend do (an fp16 running sum
-    of 2000 terms is off by a few percent)."""
+    """Each group's aggregate, unrounded: fp16 values accumulate in fp32, as numpy's fp16
+    sums and products and every backend do (an fp16 running sum of 2000 terms is off by a
+    few percent); `finish` rounds once, after the last batch."""
     ufunc = _AGG_UFUNCS.get(ref.agg_op or "")
     if ufunc is None:
         raise InterpError(f"{path}: refinement '{ref.into}' has unknown agg_op '{ref.agg_op}'")
     if values.dtype == np.float16:
         values = values.astype(np.float32)
     with np.errstate(all="ignore"):
-        return cast_to(ufunc.reduceat(values, starts), ref.shape.dtype)
+        return ufunc.reduceat(values, starts)
+
+
+def finish(ref: Refinement, writes: Writes) -> Writes:
+    """The aggregated writes of a whole block execution in the refinement's type."""
+    return Writes(writes.pid, writes.addr, cast_to(writes.value, ref.shape.dtype))
 
 
 def _first_shared_group(starts: np.ndarray, total: int) -> int:
@@ -53,7 +58,8 @@ def _first_shared_group(starts: np.ndarray, total: int) -> int:
 
 
 def aggregate_points(frame: Frame, view: View, writes: list[Writes]) -> Writes:
-    """Aggregate the points' writes through `view` into writes of the parent points."""
+    """Aggregate the points' writes through `view` into writes of the parent points (not yet
+    rounded to the view's type: see `finish`)."""
     assert frame.parent_id is not None
     ref = view.ref
     size = max(view.buffer.data.size, 1)
@@ -86,7 +92,8 @@ def aggregate_points(frame: Frame, view: View, writes: list[Writes]) -> Writes:
 
 
 def aggregate_batches(path: str, ref: Refinement, view: View, parts: list[Writes]) -> Writes:
-    """Combine the aggregated results of several batches of one block execution."""
+    """Combine the aggregated (unrounded) results of several batches of one block execution;
+    an fp16 sum split across batches still rounds once, in `finish`."""
     owner = np.concatenate([w.pid for w in parts])
     addr = np.concatenate([w.addr for w in parts])
     value = np.concatenate([w.value for w in parts])

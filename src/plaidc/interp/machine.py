@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from plaidc.interp.aggregate import aggregate_batches, aggregate_points
+from plaidc.interp.aggregate import aggregate_batches, aggregate_points, finish
 from plaidc.interp.dtypes import cast_to, constant_value
 from plaidc.interp.errors import InterpError
 from plaidc.interp.frames import (
@@ -247,5 +247,6 @@ def run_block(block: Block, parent: Frame, pos: int) -> None:
         assert ref is not None and ref.from_ is not None
         outer = parent.views[ref.from_]
         result = parts[0] if len(parts) == 1 else aggregate_batches(path, ref, outer, parts)
+        result = finish(ref, result)
         outer.buffer.data[result.addr] = result.value
         parent.record(outer.ref, result)
