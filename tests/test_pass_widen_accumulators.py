@@ -10,6 +10,7 @@ import pytest
 
 from plaidc import driver
 from plaidc.backends import get_backend
+from plaidc.interp import run_program
 from plaidc.passes import get_pass, make_options
 from plaidc.stripe.ir import Affine, Block, DType, Load, RefDir, Store
 from plaidc.stripe.parser import parse_stripe
@@ -115,9 +116,70 @@ def test_store_back_covers_exactly_the_written_box() -> None:
     assert_same_meaning(before, after)
 
 
-def test_writes_that_are_not_a_box_are_left_alone() -> None:
+NESTED_STRIDED = """\
+block []:1 (
+    in A[0, 0] fp16(5, 4):(4, 1)
+    out C[0] fp16(10):(1)
+) {
+  0:
+  block [i:5]:5 (
+      in A[i, 0] fp16(1, 4):(4, 1)
+      out C[2*i]:add fp16(1):(1)
+  ) {
+    0:
+    block [k:4]:4 (
+        in A[0, k] fp16(1, 1):(4, 1)
+        out C[0]:add fp16(1):(1)
+    ) {
+      0: $a = load(A)
+      1: C = store($a)
+    }
+  }
+}
+"""
+
+
+def test_strided_writes_store_back_the_points_written() -> None:
     before = parse_stripe(STRIDED, "strided.stripe")
+    after = run(before)
+    _, store_back = after.stmts
+    assert isinstance(store_back, Block)
+    assert [(i.name, i.range) for i in store_back.idxs] == [("i", 5)]
+    (view,) = [r for r in store_back.refs if r.into == "C"]
+    assert view.access == (Affine.var("i", 2),)
+    assert_same_meaning(before, after)
+
+
+def test_nested_writes_that_are_not_a_box_are_left_alone() -> None:
+    before = parse_stripe(NESTED_STRIDED, "nested.stripe")
     assert run(before) == before
+
+
+# Sums of 3001 ones into outputs that are not boxes: an fp16 running sum stops at 2048.
+NOT_BOXES = {
+    "strided": ("function (A[M, K]) -> (O) { O[2 * i : 2 * M] = +(A[i, k]); }", (4,)),
+    "diagonal": ("function (A[M, K]) -> (O) { O[i, i : M, M] = +(A[i, k]); }", (2, 2)),
+    "triangle": ("function (A[N, K]) -> (O) { O[i, j : N, N] = +(A[i, k]), j - i < N; }", (2, 2)),
+}
+
+
+@pytest.mark.parametrize("target", ["c", "llvm", "opencl"])
+@pytest.mark.parametrize("name", sorted(NOT_BOXES))
+def test_sums_into_outputs_that_are_not_boxes(name: str, target: str) -> None:
+    source, shape = NOT_BOXES[name]
+    a = np.ones((2, 3001), np.float16)
+    program = tile(source, DType.FP16, A=a.shape)
+    before = program
+    after = run(program, reqs=["kernel"])
+    assert after != before
+    assert_same_meaning(before, after)
+    config = load_target(target)
+    optimised = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+    got = get_backend(target).compile(optimised, config).run({"A": a})["O"]
+    assert got.shape == shape
+    want = run_program(program, {"A": a})["O"]
+    assert float(want.max()) == 3000.0  # 3001 rounded once, not a running sum's 2048
+    np.testing.assert_array_equal(got, want)
 
 
 def test_bad_accumulator_type_is_refused() -> None:

@@ -173,3 +173,32 @@ def collision(
     first = dict(zip(space.names, coords[:half], strict=True))
     second = dict(zip(space.names, coords[half:], strict=True))
     return first, second
+
+
+def projection_constraints(space: IndexSpace, keep: Sequence[str]) -> list[Affine] | None:
+    """Constraints `c >= 0` over the `keep` indices whose integer points are exactly the
+    space's projection onto `keep` (the other indices existential), or None when the
+    projection is not one convex polyhedron without existential variables (e.g. the points
+    of a strided projection `{x : exists y : x = 2y}`)."""
+    rename = space._vars()
+    tup = ", ".join(rename[n] for n in space.names)
+    kept = ", ".join(rename[n] for n in keep)
+    cond = space._cond(space.constraints, rename)
+    points = isl.Map(f"{{ [{tup}] -> [{kept}] : {cond} }}").range().coalesce()
+    if points.is_empty() or points.n_basic_set() != 1:
+        return None
+    (basic,) = points.get_basic_sets()
+    if basic.dim(isl.dim_type.div):
+        return None
+    out: list[Affine] = []
+    for con in basic.get_constraints():
+        terms = {}
+        for pos, name in enumerate(keep):
+            coeff = con.get_coefficient_val(isl.dim_type.set, pos)
+            if not coeff.is_zero():
+                terms[name] = int(coeff.to_python())
+        aff = Affine.of(terms, int(con.get_constant_val().to_python()))
+        out.append(aff)
+        if con.is_equality():
+            out.append(Affine.of({n: -c for n, c in aff.terms}, -aff.const))
+    return out

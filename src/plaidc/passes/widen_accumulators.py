@@ -12,9 +12,12 @@ converts to the buffer's type: one rounding per element). Later passes may fuse 
 the aggregating one and localize the wide buffer into its tiles.
 
 Applied only where it is exact: the parent's view is not itself aggregated (the child is the
-top reducing level), the child only writes the view (no reads), and the elements one execution
-of the child writes are the same box for every execution of the parent (isl decides); the new
-block covers exactly that box.
+top reducing level) and the child only writes the view (no reads). The new block stores
+exactly the elements the child writes (isl decides): when they are the same box for every
+execution of the parent, that box; otherwise, for a child without nested blocks, the points of
+its own write access (`O[2*i]`, a diagonal `O[i, i]`, a triangle `j - i < N`) with the
+constraints of their projection, when that projection is one polyhedron and the access is
+one-to-one on it. Anything else is left as it is.
 
 Before / after (`narrow = ["fp16"]`):
 
@@ -43,12 +46,19 @@ import islpy as isl
 
 from plaidc.analysis import AnalysisError, DomainCache, footprint_box
 from plaidc.analysis.fusion import parent_elements
+from plaidc.analysis.ranges import (
+    IndexSpace,
+    injective_on_projection,
+    minimal_constraints,
+    projection_constraints,
+)
 from plaidc.passes.cache import shift_deps
 from plaidc.passes.registry import register
 from plaidc.passes.selection import map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
     Block,
+    Constraint,
     DType,
     Index,
     Load,
@@ -129,12 +139,14 @@ def _widen_child(
             continue
         assert ref.from_ is not None
         try:
-            box = _written_box(chain, child, ref.from_, domains)
+            cover = _written_box(chain, child, ref.from_, domains)
         except AnalysisError:
             continue
-        if box is None:
+        if cover is None:
+            cover = _written_points(child, ref)
+        if cover is None:
             continue
-        parent = _rewrite(parent, pos, ref, box, accumulator, opts.cast_set, len(chain) == 1)
+        parent = _rewrite(parent, pos, ref, cover, accumulator, opts.cast_set, len(chain) == 1)
         added += 1
     return (parent, added) if added else None
 
@@ -156,9 +168,18 @@ def _qualifies(parent: Block, child: Block, ref: Refinement, narrow: set[DType])
     return outer is not None and outer.agg_op in (None, "assign")
 
 
+@dataclass(frozen=True)
+class Cover:
+    """The points of the store-back block: one per element the child writes, at `access`."""
+
+    idxs: tuple[Index, ...]
+    constraints: tuple[Constraint, ...]
+    access: tuple[Affine, ...]
+
+
 def _written_box(
     chain: tuple[Block, ...], child: Block, buffer: str, domains: DomainCache
-) -> list[tuple[int, int]] | None:
+) -> Cover | None:
     """The box of elements of the parent's view `buffer` that one execution of `child` writes,
     when that set is exactly a box and the same for every execution of the parent."""
     child_chain = (*chain, child)
@@ -176,7 +197,47 @@ def _written_box(
     whole = isl.Map.from_domain_and_range(
         domains.domain(chain), _box_set(per_parent.get_space().range(), box)
     )
-    return box if per_parent.is_equal(whole) else None
+    if not per_parent.is_equal(whole):
+        return None
+    names = [f"i{d}" for d in range(len(box))]
+    return Cover(
+        idxs=tuple(Index(n, hi - lo + 1) for n, (lo, hi) in zip(names, box, strict=True)),
+        constraints=(),
+        access=tuple(Affine.var(n) + lo for n, (lo, _) in zip(names, box, strict=True)),
+    )
+
+
+def _written_points(child: Block, ref: Refinement) -> Cover | None:
+    """For a child without nested blocks and without passthrough indices: its indices that
+    `ref`'s access uses, constrained to the projection of its points (when that is one
+    polyhedron and the access is one-to-one on it)."""
+    if any(isinstance(s, Block) for s in child.stmts):
+        return None
+    if any(i.affine.terms or i.affine.const for i in child.idxs):
+        return None
+    used = {n for a in ref.access for n, _ in a.terms}
+    keep = tuple(i.name for i in child.idxs if i.name in used)
+    ranges = {i.name: (0, i.range - 1) for i in child.idxs}
+    bounds = [
+        bound
+        for name, (lo, hi) in ranges.items()
+        for bound in (Affine.var(name) - lo, Affine.const_(hi) - Affine.var(name))
+    ]
+    space = IndexSpace(
+        tuple(i.name for i in child.idxs),
+        tuple(bounds) + tuple(c.affine for c in child.constraints),
+    )
+    if not injective_on_projection(space, keep, ref.access):
+        return None
+    projected = projection_constraints(space, keep)
+    if projected is None:
+        return None
+    kept = minimal_constraints(keep, {n: ranges[n] for n in keep}, projected)
+    return Cover(
+        idxs=tuple(i for i in child.idxs if i.name in used),
+        constraints=tuple(Constraint(c) for c in kept),
+        access=ref.access,
+    )
 
 
 def _box_set(space: isl.Space, box: Sequence[tuple[int, int]]) -> isl.Set:
@@ -190,7 +251,7 @@ def _rewrite(
     parent: Block,
     pos: int,
     ref: Refinement,
-    box: Sequence[tuple[int, int]],
+    cover: Cover,
     accumulator: DType,
     cast_set: Sequence[str],
     at_root: bool,
@@ -215,7 +276,7 @@ def _rewrite(
         dataclasses.replace(r, from_=wide_name) if r.into == ref.into else r for r in child.refs
     )
     child = dataclasses.replace(child, refs=refs)
-    store_back = _store_back(outer, wide, box, cast_set)
+    store_back = _store_back(outer, wide, cover, cast_set)
     stmts: list[Statement] = []
     tracked = any(s.deps for s in parent.stmts)
     for i, stmt in enumerate(parent.stmts):
@@ -253,20 +314,18 @@ def _retype_children(stmt: Statement, name: str, dtype: DType) -> Statement:
 
 
 def _store_back(
-    outer: Refinement, wide: Refinement, box: Sequence[tuple[int, int]], cast_set: Sequence[str]
+    outer: Refinement, wide: Refinement, cover: Cover, cast_set: Sequence[str]
 ) -> Block:
-    """An elementwise block storing the box of `wide` into `outer` (the store converts)."""
-    names = [f"i{d}" for d in range(len(box))]
-    idxs = tuple(Index(n, hi - lo + 1) for n, (lo, hi) in zip(names, box, strict=True))
-    access = tuple(Affine.var(n) + Affine.const_(lo) for n, (lo, _) in zip(names, box, strict=True))
-    ones = tuple(1 for _ in box)
+    """An elementwise block storing the covered elements of `wide` into `outer` (the store
+    converts)."""
+    ones = tuple(1 for _ in cover.access)
 
     def view(ref: Refinement, direction: RefDir) -> Refinement:
         return Refinement(
             dir=direction,
             from_=ref.into,
             into=ref.into,
-            access=access,
+            access=cover.access,
             shape=TensorShape(ref.shape.dtype, ones, ref.shape.strides),
             location=ref.location,
         )
@@ -275,7 +334,8 @@ def _store_back(
     return Block(
         name="widen_store",
         comments=(f"{outer.into} = {wide.into} converted to {outer.shape.dtype}",),
-        idxs=idxs,
+        idxs=cover.idxs,
+        constraints=cover.constraints,
         refs=(view(wide, RefDir.IN), view(outer, RefDir.OUT)),
         stmts=(Load(from_=wide.into, into=value), Store(from_=value, into=outer.into)),
         tags=Tags.of(*cast_set),
