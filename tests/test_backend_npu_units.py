@@ -22,6 +22,7 @@ from plaidc.diagnostics import CompileError
 from plaidc.interp import numpy_dtype, program_io, run_program
 from plaidc.stripe.ir import Affine, Block, DType
 from plaidc.stripe.parser import parse_stripe
+from plaidc.stripe.printer import print_stripe
 from plaidc.targets import TargetConfig, load_target
 from plaidc.tile import compile_tile
 
@@ -153,6 +154,50 @@ def test_reductions_longer_than_ub_are_cut(op: str) -> None:
     )
     artifact = run_checked(program, load_target("npu"))
     assert artifact.source.count("/* tile ") > 2
+
+
+def test_fp16_division_is_rounded_once() -> None:
+    """fp16 quotients (by a tensor and by a constant) equal numpy's: computed in fp32 lanes,
+    not as an fp16 reciprocal times the dividend (1 ulp off for a third of them)."""
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-40, 40, 1000).astype(np.float16)
+    b = rng.uniform(0.5, 9, 1000).astype(np.float16)
+    text = "function (A[N], B[N]) -> (Y, Z) { Y = A / B; Z = A / 3; }"
+    program = tile_program(text, {"A": ("fp16", (1000,)), "B": ("fp16", (1000,))})
+    got = get_backend("npu").compile(program, load_target("npu")).run({"A": a, "B": b})
+    np.testing.assert_array_equal(got["Y"], a / b)
+    np.testing.assert_array_equal(got["Z"], a / np.float16(3))
+
+
+def test_long_fp16_sums_accumulate_in_fp32() -> None:
+    """Rows of 30000 fp16 terms whose running sums reach 45000 (cut into parts): the result
+    is the fp32 sum rounded once, not an fp16 running sum (off by tens)."""
+    rng = np.random.default_rng(2)
+    x = np.concatenate([rng.uniform(2, 4, (2, 15000)), -rng.uniform(2, 4, (2, 15000))], 1)
+    x = x.astype(np.float16)
+    program = tile_program(
+        "function (X[M, N]) -> (S) { S[m : M] = +(X[m, n]); }", {"X": ("fp16", x.shape)}
+    )
+    config = load_target("npu")
+    compiled = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+    got = get_backend("npu").compile(compiled, config).run({"X": x})["S"]
+    want = x.astype(np.float64).sum(axis=1)
+    np.testing.assert_allclose(got.astype(np.float64), want, atol=0.1)
+
+
+def test_fp16_row_sums_of_the_vector_unit_fold_in_fp32() -> None:
+    """Stripe that sums fp16 into fp16 (no fp32 accumulator from the Tile lowering): the
+    vector unit's row reduction still adds in fp32 lanes and rounds once."""
+    rng = np.random.default_rng(6)
+    x = np.concatenate([rng.uniform(2, 4, (3, 1500)), -rng.uniform(2, 4, (3, 1500))], 1)
+    x = x.astype(np.float16)
+    lowered = tile_program(
+        "function (X[M, N]) -> (S) { S[m : M] = +(X[m, n]); }", {"X": ("fp32", x.shape)}
+    )
+    program = parse_stripe(print_stripe(lowered).replace(" fp32:", " fp16:"), "sum.stripe")
+    got = get_backend("npu").compile(program, load_target("npu")).run({"X": x})["S"]
+    want = x.astype(np.float64).sum(axis=1)
+    np.testing.assert_allclose(got.astype(np.float64), want, atol=0.02)
 
 
 # --------------------------------------------------------------------------------------------

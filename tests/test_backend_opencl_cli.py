@@ -16,6 +16,7 @@ from plaidc.backends import BackendUnavailable, get_backend
 from plaidc.backends.opencl.runtime import open_device
 from plaidc.cli import plaidc_main
 from plaidc.diagnostics import CompileError
+from plaidc.stripe.ir import DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target
 
@@ -148,3 +149,21 @@ def test_gpu_stage_uses_work_groups_and_local_memory() -> None:
     assert "__local" in artifact.source and "barrier(" in artifact.source
     inputs = driver.random_inputs(program_io(program).inputs, seed=1)
     assert not driver.compare_outputs(run_program(program, inputs), artifact.run(inputs))
+
+
+@needs_opencl
+def test_fp64_to_fp16_rounds_once() -> None:
+    """`as_float(X, 16)` of an fp64 just above a half-way point rounds up, as numpy does; going
+    through float first would round it to the tie and then to even (down)."""
+    from plaidc.tile import compile_tile
+
+    x = np.array([1 + 2.0**-11 + 2.0**-40, -(1 + 2.0**-11 + 2.0**-40), 1e300, 0.1], np.float64)
+    program = compile_tile(
+        "function (X[N]) -> (Y) { Y = as_float(X, 16); }",
+        "cast.tile",
+        shapes={"X": (DType.FP64, x.shape)},
+    ).program
+    got = get_backend("opencl").compile(program, load_target("opencl")).run({"X": x})["Y"]
+    with np.errstate(over="ignore"):  # 1e300 -> inf
+        want = x.astype(np.float16)
+    np.testing.assert_array_equal(got, want)

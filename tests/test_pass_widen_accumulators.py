@@ -1,5 +1,9 @@
 """`widen-accumulators`: narrow float sums get a wide buffer and one conversion back, exactly
-where that is legal, and the CPU targets then match numpy's fp32-accumulated fp16 sums."""
+where that is legal, and the CPU targets then match numpy's fp32-accumulated fp16 sums.
+
+The Tile lowering already gives fp16 contractions an fp32 temporary (`tile/lower.py`), so the
+pass is tested on Stripe that narrows a lowered fp32 program to fp16 (what a Stripe file from
+elsewhere, e.g. PlaidML, looks like)."""
 
 from __future__ import annotations
 
@@ -30,8 +34,11 @@ def run(program: Block, **opts: Any) -> Block:
 
 
 def tile(source: str, dtype: DType, **shapes: tuple[int, ...]) -> Block:
-    typed = {name: (dtype, shape) for name, shape in shapes.items()}
-    return compile_tile(source, "widen.tile", shapes=typed).program
+    """The program as Stripe with every tensor of type `dtype` (lowered as fp32, then retyped:
+    no fp32 accumulator from the lowering)."""
+    typed = {name: (DType.FP32, shape) for name, shape in shapes.items()}
+    text = print_stripe(compile_tile(source, "widen.tile", shapes=typed).program)
+    return parse_stripe(text.replace(" fp32:", f" {dtype}:"), "widen.stripe")
 
 
 def main_block(program: Block) -> Block:
@@ -168,18 +175,19 @@ NOT_BOXES = {
 def test_sums_into_outputs_that_are_not_boxes(name: str, target: str) -> None:
     source, shape = NOT_BOXES[name]
     a = np.ones((2, 3001), np.float16)
-    program = tile(source, DType.FP16, A=a.shape)
-    before = program
-    after = run(program, reqs=["kernel"])
+    before = tile(source, DType.FP16, A=a.shape)
+    after = run(before, reqs=["kernel"])
     assert after != before
     assert_same_meaning(before, after)
     config = load_target(target)
-    optimised = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
-    got = get_backend(target).compile(optimised, config).run({"A": a})["O"]
-    assert got.shape == shape
-    want = run_program(program, {"A": a})["O"]
-    assert float(want.max()) == 3000.0  # 3001 rounded once, not a running sum's 2048
-    np.testing.assert_array_equal(got, want)
+    lowered = compile_tile(source, "sum.tile", shapes={"A": (DType.FP16, a.shape)}).program
+    for program in (before, lowered):  # widened by the pipeline's pass / by the lowering
+        optimised = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+        got = get_backend(target).compile(optimised, config).run({"A": a})["O"]
+        assert got.shape == shape
+        want = run_program(program, {"A": a})["O"]
+        assert float(want.max()) == 3000.0  # 3001 rounded once, not a running sum's 2048
+        np.testing.assert_array_equal(got, want)
 
 
 def test_bad_accumulator_type_is_refused() -> None:
@@ -193,7 +201,7 @@ def test_cpu_targets_sum_fp16_like_numpy(target: str) -> None:
     accumulation rounded once matches numpy to one fp16 ulp."""
     rng = np.random.default_rng(0)
     a = rng.random((4, 2000)).astype(np.float16)
-    program = tile(ROW_SUM, DType.FP16, A=a.shape)
+    program = tile(ROW_SUM, DType.FP16, A=a.shape)  # the pass widens it
     config = load_target(target)
     optimised = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
     outputs = get_backend(target).compile(optimised, config).run({"A": a})

@@ -61,6 +61,22 @@ def test_matmul() -> None:
     close(out["C"], a @ b)
 
 
+def test_fp16_matmul_multiplies_exactly_and_rounds_once_as_numpy_does() -> None:
+    """fp16 products of 300 x 300 overflow fp16 but not the fp32 accumulator: numpy's fp16
+    matmul gives 300; products of 2^-25 round to 0 in fp16, their sum 2^-24 does not."""
+    src = "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }"
+    a = np.array([[300.0, -299.0], [2.0**-12, 2.0**-12]], np.float16)
+    b = np.array([[300.0], [300.0]], np.float16)
+    b_small = np.array([[2.0**-13], [2.0**-13]], np.float16)
+    assert run(src, {"A": a, "B": b})["C"][0, 0] == (a @ b)[0, 0] == 300.0
+    tiny = run(src, {"A": a, "B": b_small})["C"][1, 0]
+    assert tiny == (a @ b_small)[1, 0] == np.float16(2.0**-24)
+    # an fp16 sum of 3001 ones rounds once (3000), not stopping at 2048
+    ones = np.ones((1, 3001), np.float16)
+    total = run("function (A[M, K]) -> (C) { C[m : M] = +(A[m, k]); }", {"A": ones})["C"]
+    assert total[0] == 3000.0
+
+
 def test_same_tensor_twice_in_a_contraction() -> None:
     a = rand(4, 4)
     out = run("function (A[N, N]) -> (C) { C[i, j : N, N] = +(A[i, k] * A[k, j]); }", {"A": a})

@@ -27,6 +27,7 @@ from plaidc.stripe.ir import (
     Block,
     Constant,
     Constraint,
+    DType,
     Index,
     Intrinsic,
     Load,
@@ -158,6 +159,8 @@ class _Lowering:
             )
             tags = tags.add("comb_op_cond")
         else:
+            if op.comb == "mul" and op.agg == "add":
+                scalars = self.exact_fp16_products(op, scalars, stmts)
             stmts.append(Intrinsic(name=op.comb, inputs=tuple(scalars), outputs=(result,)))
             tags = tags.add(f"comb_op_{op.comb}")
         stmts.append(Store(from_=result, into=out.name))
@@ -174,6 +177,23 @@ class _Lowering:
                 tags=tags,
             )
         )
+
+    def exact_fp16_products(
+        self, op: ContractionOp, scalars: list[str], stmts: list[Statement]
+    ) -> list[str]:
+        """A sum of products of fp16 operands multiplies them as fp32 (exact: 11 + 11
+        significant bits), as numpy's fp16 matmul and einsum do and as the NPU's Cube does;
+        the sum then accumulates in fp32 and rounds once (Definition 2, the interpreter)."""
+        if {self.info(name).dtype for name in op.inputs} != {DType.FP16}:
+            return scalars
+        stmts.append(Constant(name="$_fp32", value=32, type="int"))
+        wide = []
+        for scalar in scalars:
+            stmts.append(
+                Intrinsic(name="as_float", inputs=(scalar, "$_fp32"), outputs=(f"{scalar}_fp32",))
+            )
+            wide.append(f"{scalar}_fp32")
+        return wide
 
     # ---- elementwise -----------------------------------------------------------------------
 
@@ -330,9 +350,54 @@ def _stripe_names(program: CheckedProgram) -> CheckedProgram:
     )
 
 
+# Narrow float types whose sums and products accumulate in fp32 (`_wide_accumulators`).
+_NARROW_FLOATS = {DType.FP16: 16, DType.BF16: None}
+
+
+def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
+    """An fp16 (bf16) contraction aggregating with `+` or `*` writes an fp32 temporary, and
+    an elementwise statement converts it to the tensor's type: the sum accumulates in fp32
+    and rounds once, as numpy's fp16 sums, matmuls and einsums do (with `exact_fp16_products`
+    their products too). Stripe stores convert to the buffer's type, so without this every
+    term would be rounded to fp16 before the sum. Contractions with a `default` tensor keep
+    their type (its copy would need a conversion)."""
+    taken = {t.name for t in program.tensors}
+    tensors = list(program.tensors)
+    ops: list[Op] = []
+    for op in program.ops:
+        info = program.tensor(op.target)
+        if not (
+            isinstance(op, ContractionOp)
+            and info.dtype in _NARROW_FLOATS
+            and op.agg in ("add", "mul")
+            and op.default is None
+        ):
+            ops.append(op)
+            continue
+        wide, k = f"{info.name}_acc", 0
+        while wide in taken:
+            k += 1
+            wide = f"{info.name}_acc{k}"
+        taken.add(wide)
+        tensors.append(TensorInfo(wide, DType.FP32, info.sizes, "temp"))
+        ops.append(replace(op, target=wide, kernel_name=op.kernel_name))
+        bits = _NARROW_FLOATS[info.dtype]
+        load = SLoad(wide)
+        if bits is None:
+            expr: SExpr = SOp("ident", (load,))
+            text = f"{info.name} = {wide} (rounded to {info.dtype})"
+        else:
+            expr = SOp("as_float", (load, SConst(bits, "int")))
+            text = f"{info.name} = as_float({wide}, {bits})"
+        ops.append(EltwiseOp(info.name, expr, text))
+    if len(ops) == len(program.ops):
+        return program
+    return replace(program, tensors=tuple(tensors), ops=tuple(ops))
+
+
 def lower_program(program: CheckedProgram) -> Block:
     """The Stripe program for a checked Tile function."""
-    program = _stripe_names(program)
+    program = _wide_accumulators(_stripe_names(program))
     lowering = _Lowering(program)
     for op in program.ops:
         if isinstance(op, ContractionOp):

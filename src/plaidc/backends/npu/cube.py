@@ -81,8 +81,9 @@ class Contraction:
     a_cons: tuple[Affine, ...]
     b_cons: tuple[Affine, ...]
     out_cons: tuple[Affine, ...]
-    dtype: DType  # of both operands and the output
+    dtype: DType  # of both operands
     split: bool
+    out: DType  # of the output: the operands' type, or fp32 for fp16 operands (L0C's type)
 
 
 def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
@@ -94,10 +95,18 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
         return None
     store = stores[0]
     defs = {s.dst: s for s in kernel.body if isinstance(s, (KLoad, KOp))}
+    types = infer(kernel, ctx.buffers)
+
+    def widening(stmt: KOp) -> bool:  # fp16 -> fp32: the Cube's exact fp16 products
+        return (
+            stmt.op == "as_float"
+            and types[stmt.dst].dtype is DType.FP32
+            and types[stmt.args[0]].dtype is DType.FP16
+        )
 
     def through(name: str) -> KLoad | KOp | None:
         stmt = defs.get(name)
-        while isinstance(stmt, KOp) and stmt.op in ("assign", "ident"):
+        while isinstance(stmt, KOp) and (stmt.op in ("assign", "ident") or widening(stmt)):
             stmt = defs.get(stmt.args[0])
         return stmt
 
@@ -107,11 +116,12 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     a, b = through(product.args[0]), through(product.args[1])
     if not isinstance(a, KLoad) or not isinstance(b, KLoad):
         return None
-    types = infer(kernel, ctx.buffers)
     dtype = types[product.dst].dtype
     stored = ctx.storage[store.access.buffer]
     operands = {ctx.storage[a.access.buffer], ctx.storage[b.access.buffer]}
-    if operands != {dtype} or stored != dtype:
+    if operands == {DType.FP16} and dtype is DType.FP32:
+        dtype = DType.FP16  # products of fp16 operands made exact in fp32: fp16 on the Cube
+    if operands != {dtype} or stored not in (dtype, DType.FP32):
         return None
     if dtype is DType.FP32 and ctx.options.fp32_contraction != "split":
         return None
@@ -158,6 +168,7 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
         tuple(out_cons),
         dtype,
         dtype is DType.FP32,
+        stored,
     )
 
 
@@ -629,7 +640,7 @@ class Gemm:
         tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
         mo, no, f = self.rows_m // self.frac, self.rows_n // self.frac, self.frac
         elems = mo * no * f * f
-        out_t = con.dtype
+        out_t = con.out
         values = ValueEmitter(elems, ctx.repeat_bytes, tiler.arena, tiler.ops, "cube result")
         fractals = []
         for acc in accumulators:

@@ -469,6 +469,15 @@ class IntrinsicLowering(ValueEmitter):
     def _binary(self, name: str, out: Val, x: Val, y: Val) -> None:
         dt = out.dtype
         assert dt is not None
+        if name == "div" and dt is DType.FP16:
+            # The ISA divides as a reciprocal times the dividend: in fp16 that rounds twice
+            # (1 ulp off for a third of quotients). In fp32 lanes, rounded once to fp16 at the
+            # end, it matches numpy's fp16 division (itself an fp32 quotient, rounded).
+            wide = self.alloc_vec(DType.FP32, "fp32 quotient")
+            self.scratch.append(wide)
+            self._binary(name, wide, self._fp32(x), self._fp32(y))
+            self.convert(out, wide)
+            return
         if name == "div":
             if y.kind == "scalar":
                 one = np.asarray(1, numpy_dtype(dt))
@@ -496,6 +505,12 @@ class IntrinsicLowering(ValueEmitter):
             self.with_scalar("vadds", out, out, cast_scalar(x.scalar, dt))
             return
         self.binary(BINARY_INSTR[name], out, self.operand(x, dt), self.operand(y, dt))
+
+    def _fp32(self, v: Val) -> Val:
+        """An fp16 operand (vector, or scalar rounded to fp16 first) as fp32."""
+        if v.kind == "scalar":
+            return Val("scalar", None, scalar=cast_scalar(v.scalar, DType.FP16))
+        return self.operand(self.operand(v, DType.FP16), DType.FP32)
 
     def _cond(self, t: VType, args: list[Val]) -> Val:
         dt = t.dtype

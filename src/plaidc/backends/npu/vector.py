@@ -545,20 +545,33 @@ class TileLowering:
         fill = self.ctx.mover.fill_invalid(self.space, run, placement, identity, "identity")
         if fill is not None:
             self.ops.append(fill)
+        # fp16 sums accumulate in fp32 lanes and round once, as numpy and the other targets
+        # do (an fp16 running sum of 30000 terms drifts by tens); max and min are exact.
+        terms, lanes = stored, dtype
+        if dtype is DType.FP16 and plan.agg == "add":
+            terms, lanes = lowering.alloc_vec(DType.FP32, "fp32 terms"), DType.FP32
+            lowering.convert(terms, stored)
+        assert terms.buf is not None
         reduced = ValueEmitter(self.rows, self.ctx.repeat_bytes, self.arena, self.ops, "reduced")
-        out = self.arena.alloc(reduced.vec_bytes(dtype), "reduced")
-        helper = self.ctx.mover.helper(f"r{plan.agg}", dtype)
-        stmt = call(helper, out.ptr(dtype), stored.ptr(), self.rows, self.row, count)
+        out = self.arena.alloc(reduced.vec_bytes(lanes), "reduced")
+        helper = self.ctx.mover.helper(f"r{plan.agg}", lanes)
+        stmt = call(helper, out.ptr(lanes), terms.ptr(), self.rows, self.row, count)
         self.ops.append(
             Op(
                 "PIPE_V",
                 (stmt,),
-                (lowering.region(stored),),
-                (out.region(), lowering.region(stored)),
+                (lowering.region(terms),),
+                (out.region(), lowering.region(terms)),
                 f"reduce {plan.agg}",
             )
         )
-        return Val("vec", dtype, out)
+        if lanes is dtype:
+            return Val("vec", dtype, out)
+        self.arena.release(terms.buf)
+        rounded = reduced.alloc_vec(dtype, "reduced")
+        reduced.convert(rounded, Val("vec", lanes, out))
+        self.arena.release(out)
+        return rounded
 
     def _combine(self, partial: Val, name: str, dtype: DType, space: Space) -> None:
         """`partial` (one element per output point) op= what earlier parts of the cut

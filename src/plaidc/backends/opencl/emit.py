@@ -52,6 +52,7 @@ _TYPEDEFS = (
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 _ROUND_F16 = "plaidc_round_f16"
 _ROUND_BF16 = "plaidc_round_bf16"
+_ODD_FLOAT = "plaidc_odd_float"
 _WORK_ITEM = "plaidc_work_item"
 _ID_FUNCTIONS = {"global": "get_global_id", "group": "get_group_id", "local": "get_local_id"}
 
@@ -136,7 +137,10 @@ class OpenCLEmitter(CEmitter):
         if isinstance(e, p.SCast) and e.type.is_vector:
             return c.Cast(self.type_name(e.type), self.scalar(e.arg))
         if isinstance(e, p.SCast) and e.type.dtype is DType.FP16:
-            return self._round_f16(c.Cast("float", self.scalar(e.arg)))
+            arg = self.scalar(e.arg)
+            if e.arg.type.dtype is DType.FP64:  # one rounding, not double -> float -> half
+                return self._round_f16(c.CallExpr(self.helpers.need(_ODD_FLOAT), (arg,)))
+            return self._round_f16(c.Cast("float", arg))
         return super().scalar(e)
 
     def _narrow(self, t: p.ScalarType, expr: c.Expr) -> c.Expr:
@@ -335,6 +339,8 @@ class OpenCLEmitter(CEmitter):
                 own.append(_round_f16())
             elif name == _ROUND_BF16:
                 own.append(_round_bf16())
+            elif name == _ODD_FLOAT:
+                own.append(_odd_float())
             else:
                 helpers.need(name)
         items: list[c.TopLevel] = [
@@ -385,6 +391,20 @@ def _round_f16() -> c.FunctionDef:
         ),
     ]
     return _fn("float", _ROUND_F16, "x", body)
+
+
+def _odd_float() -> c.FunctionDef:
+    """double -> float rounded to odd (toward zero, then the last bit set when inexact): a
+    later rounding to half is then the correct rounding of the double (24 bits > 11 + 2)."""
+    x, f = c.Ident("x"), c.Ident("f")
+    inexact = c.Binary("&&", c.Binary("!=", c.Cast("double", f), x), c.Binary("==", f, f))
+    odd = c.CallExpr("as_float", (c.Binary("|", c.CallExpr("as_uint", (f,)), c.Literal("1u")),))
+    body: list[c.Stmt] = [
+        c.Decl("float", "f", c.CallExpr("convert_float_rtz", (x,))),
+        c.If(inexact, (c.Assign(f, odd),)),
+        c.Return(f),
+    ]
+    return c.FunctionDef("float", _ODD_FLOAT, (c.Param("double", "x"),), tuple(body), inline=True)
 
 
 def _round_bf16() -> c.FunctionDef:
