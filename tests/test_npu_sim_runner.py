@@ -115,3 +115,18 @@ def test_unwaited_flags_are_reported() -> None:
     )
     assert report.unwaited_flags == 1
     assert "1 flag(s) raised and never waited for" in report.render()
+
+
+def test_a_kernel_with_a_frame_larger_than_a_default_stack_runs() -> None:
+    """Kernels of thousands of tiles have frames of megabytes (9.4 MB for a 4096-tile
+    matmul): they run on a thread with a large stack instead of crashing the process."""
+    big = TINY.replace(
+        "  __ubuf__ float *x = (__ubuf__ float *)UB_BASE;",
+        "  volatile float frame[12 << 18]; /* 12 MB */\n"
+        "  frame[0] = 0.0f;\n"
+        "  frame[(12 << 18) - 1] = frame[0];\n"
+        "  __ubuf__ float *x = (__ubuf__ float *)UB_BASE;",
+    )
+    kernel = compile_kernel(big, "tiny", ("X",))
+    out = kernel.run({"X": np.zeros(8, np.float32)}, default_machine())
+    assert np.array_equal(out.buffers["X"], np.full(8, 1, np.float32))

@@ -23,7 +23,8 @@ import shlex
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -282,17 +283,19 @@ class NpuKernel:
         c_names = (ctypes.c_char_p * max(n, 1))(*(name.encode() for name in self.params))
         c_machine = _machine_struct(machine)
         report, error = _Report(), _Error()
-        status = self._run(
-            ctypes.byref(c_machine),
-            self._entry,
-            arena.ctypes.data,
-            total,
-            n,
-            c_offsets,
-            c_sizes,
-            c_names,
-            ctypes.byref(report),
-            ctypes.byref(error),
+        status = _on_a_large_stack(
+            lambda: self._run(
+                ctypes.byref(c_machine),
+                self._entry,
+                arena.ctypes.data,
+                total,
+                n,
+                c_offsets,
+                c_sizes,
+                c_names,
+                ctypes.byref(report),
+                ctypes.byref(error),
+            )
         )
         if status == 1:
             raise NpuSimError(
@@ -309,6 +312,35 @@ class NpuKernel:
             for name, array, offset in zip(self.params, arrays, offsets, strict=True)
         }
         return NpuRun({k: v.copy() for k, v in outputs.items()}, _report(report, machine))
+
+
+# A kernel is one straight-line C function; the compiler gives each of its many inlined helper
+# calls stack slots of their own, so thousands of tiles need a frame larger than a default
+# thread stack (a 4096-tile matmul: 9.4 MB, over the usual 8 MB: a segfault). Kernels run on a
+# thread whose stack is reserved this large (address space only; pages are used as touched).
+KERNEL_STACK_BYTES = 1 << 30
+
+
+def _on_a_large_stack(call: Callable[[], int]) -> int:
+    result: list[int] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(call())
+        except BaseException as err:  # re-raised in the caller's thread
+            failure.append(err)
+
+    previous = threading.stack_size(KERNEL_STACK_BYTES)
+    try:
+        worker = threading.Thread(target=run, name="npu-kernel")
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def _gm_layout(nbytes: Sequence[int], align: int) -> tuple[list[int], list[int], int]:
