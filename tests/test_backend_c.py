@@ -258,3 +258,19 @@ def test_child_block_empty_for_some_parent_points(target: str) -> None:
     inputs = driver.random_inputs(program_io(program).inputs, seed=0)
     artifact = get_backend(target).compile(staged, load_target(target))
     assert not driver.compare_outputs(run_program(program, inputs), artifact.run(inputs))
+
+
+@pytest.mark.parametrize("backend", ["c", "llvm"])
+def test_comparisons_with_literals_outside_the_type_compare_numbers(backend: str) -> None:
+    """`u8 > -1` and `u8 < 1000` hold and `u8 == 256` does not, as numpy (and C's integer
+    promotions) compare; the literal is not wrapped into u8 (255, 232, 0)."""
+    from plaidc.tile import compile_tile
+
+    program = compile_tile(
+        "function (A[N]) -> (O, P, Q) { O = A > -1; P = A < 1000; Q = A == 256; }",
+        "cmp.tile",
+        shapes={"A": (DType.U8, (6,))},
+    ).program
+    a = np.array([0, 1, 7, 200, 232, 255], np.uint8)
+    got = compile_and_compare(backend, program, {"A": a})
+    assert got["O"].all() and got["P"].all() and not got["Q"].any()

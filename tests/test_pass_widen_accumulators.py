@@ -16,6 +16,7 @@ from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.interp import run_program
 from plaidc.passes import get_pass, make_options
+from plaidc.passes.registry import PassOptionError
 from plaidc.stripe.ir import Affine, Block, DType, Load, RefDir, Store
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
@@ -190,9 +191,12 @@ def test_sums_into_outputs_that_are_not_boxes(name: str, target: str) -> None:
         np.testing.assert_array_equal(got, want)
 
 
-def test_bad_accumulator_type_is_refused() -> None:
-    with pytest.raises(ValueError, match="float"):
-        run(tile(ROW_SUM, DType.FP16, A=(2, 2)), accumulator="i32")
+def test_bad_types_are_option_errors() -> None:
+    info = get_pass("widen-accumulators")
+    with pytest.raises(PassOptionError, match="option 'accumulator': expected a float type"):
+        make_options(info, {"accumulator": "i32"})
+    with pytest.raises(PassOptionError, match="option 'narrow': unknown type 'fp17'"):
+        make_options(info, {"narrow": ["fp17"]})
 
 
 @pytest.mark.parametrize("target", ["c", "llvm", "opencl"])

@@ -127,6 +127,11 @@ def col_of(src: str, needle: str, nth: int = 0) -> int:
             "A is a tensor, but the size must be known when binding",
         ),
         ("function (A[N]) -> (A) { }", "A)", "A is both an input and an output"),
+        (
+            "function (A[N]) -> (O) { O = -(A > 0); }",
+            "-(A",
+            "unary minus needs a number, not bool (use ~ for logical not, or as_int first)",
+        ),
     ],
 )
 def test_single_error(src: str, needle: str, message: str) -> None:
@@ -270,3 +275,27 @@ def test_shape_for_a_name_that_is_not_an_input_warns() -> None:
     assert [w.message for w in result.warnings] == [
         "Nope is not an input of the function; its shape is ignored"
     ]
+
+
+@pytest.mark.parametrize(
+    ("src", "needle", "value", "dtype"),
+    [
+        ("function (A[N]) -> (O) { O = A * -1; }", "*", -1, "u8"),
+        ("function (A[N]) -> (O) { O = A + 300; }", "+", 300, "u8"),
+        ("function (A[N]) -> (O) { O = max(A, -1); }", "max", -1, "u8"),
+        ("function (A[N]) -> (O) { O = A > 0 ? A : 128; }", "?", 128, "i8"),
+    ],
+)
+def test_integer_literal_outside_the_type_it_adopts(
+    src: str, needle: str, value: int, dtype: str
+) -> None:
+    """TILE.md: an integer literal adopts the other operand's type; one that does not fit is
+    a located error, not a silent wrap-around (comparisons compare numbers: `u8 > -1` holds)."""
+    (diag,) = errors(src, shapes={"A": (DType(dtype), (4,))})
+    assert diag.message.startswith(f"integer literal {value} does not fit {dtype}")
+    assert where(diag) == (1, col_of(src, needle))
+    compile_tile(
+        "function (A[N]) -> (O, P) { O = A > -1; P = A == 256; }",
+        "ok.tile",
+        shapes={"A": (DType(dtype), (4,))},
+    )

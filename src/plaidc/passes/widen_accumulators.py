@@ -53,7 +53,7 @@ from plaidc.analysis.ranges import (
     projection_constraints,
 )
 from plaidc.passes.cache import shift_deps
-from plaidc.passes.registry import register
+from plaidc.passes.registry import PassOptionError, register
 from plaidc.passes.selection import map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
@@ -82,6 +82,15 @@ class WidenAccumulatorsOptions:
     # Tags of the block storing the wide buffer back (an elementwise kernel, for `fuse`).
     cast_set: tuple[str, ...] = ("eltwise", "kernel")
 
+    def __post_init__(self) -> None:  # bad types are option errors, before the pass runs
+        if not _dtype("accumulator", self.accumulator).is_float:
+            raise PassOptionError(
+                f"pass 'widen-accumulators': option 'accumulator': expected a float type, got"
+                f" '{self.accumulator}'"
+            )
+        for name in self.narrow:
+            _dtype("narrow", name)
+
 
 @register(
     "widen-accumulators",
@@ -90,10 +99,18 @@ class WidenAccumulatorsOptions:
 )
 def widen_accumulators(program: Block, opts: WidenAccumulatorsOptions) -> Block:
     accumulator = DType(opts.accumulator)
-    if not accumulator.is_float:
-        raise ValueError(f"accumulator must be a float type, got '{opts.accumulator}'")
     narrow = {DType(n) for n in opts.narrow}
     return _walk((program,), opts, narrow, accumulator, DomainCache())
+
+
+def _dtype(option: str, name: str) -> DType:
+    try:
+        return DType(name)
+    except ValueError:
+        known = " ".join(d.value for d in DType)
+        raise PassOptionError(
+            f"pass 'widen-accumulators': option '{option}': unknown type '{name}' ({known})"
+        ) from None
 
 
 def _walk(

@@ -187,16 +187,49 @@ class ExprChecker:
         if shape is None:
             return None
         types = [o.type for o in operands]
+        if fn == "neg" and types[0].dtype is DType.BOOL and not types[0].weak:
+            self.ctx.error(
+                "unary minus needs a number, not bool (use ~ for logical not, or as_int first)",
+                span,
+            )
+            return None
         if fn in BITWISE and any(t.dtype.is_float for t in types):
             self.ctx.error(f"{fn} needs integer operands, not {unify_all(types).dtype}", span)
             return None
         if fn.startswith("cmp_"):
+            # compared as numbers, as numpy and C's integer promotions do (`u8 > -1` holds)
             result = ScalarType(DType.BOOL)
         elif fn == "cond":
             result = unify(types[1], types[2])
+            if not self._literals_fit(operands[1:], result, span):
+                return None
         else:
             result = function_result(fn, types)
+            if not self._literals_fit(operands, result, span):
+                return None
         return Checked(SOp(fn, tuple(o.expr for o in operands)), result, shape)
+
+    def _literals_fit(self, operands: list[Checked], result: ScalarType, span: Span | None) -> bool:
+        """An integer literal takes the integer type of the other operand (TILE.md "Types");
+        one outside that type's range is an error rather than a silent wrap-around."""
+        dtype = result.dtype
+        if result.weak or not (dtype.is_signed_int or dtype.is_unsigned_int):
+            return True
+        bits = dtype.byte_size * 8
+        low, high = (
+            (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if dtype.is_signed_int else (0, 2**bits - 1)
+        )
+        for op in operands:
+            value = _literal_value(op.expr)
+            if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
+                self.ctx.error(
+                    f"integer literal {value} does not fit {dtype} (range {low}..{high}), the type"
+                    f" it takes from the other operand; convert that operand first, e.g. with"
+                    f" as_int(X, 32)",
+                    span,
+                )
+                return False
+        return True
 
     def _call(self, call: ast.Call) -> Checked | None:
         ctx, fn = self.ctx, call.fn
@@ -262,3 +295,12 @@ class ExprChecker:
         # A size-1 axis broadcasts, so its coordinate is always 0.
         expr: SExpr = SConst(0, "int") if sym.sizes[axis] == 1 else SIndex(rank - axis, sym.name)
         return Checked(expr, ScalarType(DType.I32), sym.sizes)
+
+
+def _literal_value(expr: SExpr) -> int | float | None:
+    """The value of a literal, negated ones (`-1`) included; None for anything else."""
+    if isinstance(expr, SConst):
+        return expr.value
+    if isinstance(expr, SOp) and expr.fn == "neg" and isinstance(expr.args[0], SConst):
+        return -expr.args[0].value
+    return None

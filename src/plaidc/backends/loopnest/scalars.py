@@ -93,6 +93,16 @@ def _is_weak(value: Any) -> bool:
     return isinstance(value, (bool, int, float)) and not isinstance(value, np.generic)
 
 
+def _outside(value: Value, npdtype: np.dtype) -> bool:
+    """A weak integer constant outside the range of integer type `npdtype`."""
+    if not isinstance(value, Known) or not _is_weak(value.value) or isinstance(value.value, bool):
+        return False
+    if not isinstance(value.value, int):
+        return False
+    info = np.iinfo(npdtype)
+    return not info.min <= value.value <= info.max
+
+
 def _stand_in(value: Value) -> Any:
     if isinstance(value, Known):
         return value.value
@@ -186,6 +196,8 @@ class ScalarTyper:
             return SBinary(op, convert(args[0], out), convert(args[1], out), t)
         if name.startswith("cmp_"):
             common = np.result_type(*[_stand_in(a) for a in args])
+            if common.kind in "iu" and any(_outside(a, common) for a in args):
+                common = np.dtype(np.int64)  # `u8 > -1` compares numbers, as numpy does
             a, b = convert(args[0], common), convert(args[1], common)
             return SCompare(name[len("cmp_") :], a, b)
         if name == "cond":
