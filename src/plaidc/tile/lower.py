@@ -380,7 +380,7 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
             wide = f"{info.name}_acc{k}"
         taken.add(wide)
         tensors.append(TensorInfo(wide, DType.FP32, info.sizes, "temp"))
-        ops.append(replace(op, target=wide, kernel_name=op.kernel_name))
+        ops.append(replace(op, target=wide))
         bits = _NARROW_FLOATS[info.dtype]
         load = SLoad(wide)
         if bits is None:
