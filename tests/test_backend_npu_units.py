@@ -200,6 +200,15 @@ def test_fp16_row_sums_of_the_vector_unit_fold_in_fp32() -> None:
     np.testing.assert_allclose(got.astype(np.float64), want, atol=0.02)
 
 
+def test_fp16_comparisons_selecting_i32_values_run_in_fp32_lanes() -> None:
+    """argmax of fp16 rows: `X == M ? Idx` selects i32 indices by an fp16 comparison, whose
+    mask would have half the lane width; the comparison runs in fp32 lanes instead."""
+    x = np.random.default_rng(8).standard_normal((5, 37)).astype(np.float16)
+    program = tile_program((EXAMPLES / "argmax.tile").read_text(), {"X": ("fp16", x.shape)})
+    got = get_backend("npu").compile(program, load_target("npu")).run({"X": x})["O"]
+    np.testing.assert_array_equal(got, np.argmax(x, axis=1))
+
+
 # --------------------------------------------------------------------------------------------
 # Options, machines, tiling
 

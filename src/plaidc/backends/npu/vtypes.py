@@ -207,7 +207,37 @@ def infer(kernel: Kernel, buffers: dict[str, Buffer]) -> dict[str, VType]:
             # `!= 0`): only a buffer type without lanes is an error.
             get(stmt.src)
             storage_dtype(buffers[stmt.access.buffer])
+    _widen_masks(kernel, types)
     return types
+
+
+def _widen_masks(kernel: Kernel, types: dict[str, VType]) -> None:
+    """A comparison of fp16 values whose every use selects between 32-bit values (argmax's
+    `X == M ? I : 0` with i32 indices) runs in fp32 lanes instead (exact: fp16 -> fp32 loses
+    nothing), so that its mask has the lane width of the values it selects."""
+    uses: dict[str, list[KOp]] = {}
+    for stmt in kernel.body:
+        if isinstance(stmt, KOp):
+            for arg in stmt.args:
+                uses.setdefault(arg, []).append(stmt)
+        elif isinstance(stmt, KStore):
+            uses.setdefault(stmt.src, []).append(KOp(dst="", op="store", args=(stmt.src,)))
+    for stmt in kernel.body:
+        if not (isinstance(stmt, KOp) and stmt.op in COMPARE):
+            continue
+        mask = types[stmt.dst]
+        if mask.kind != "mask" or mask.dtype is not DType.FP16:
+            continue
+        users = uses.get(stmt.dst, [])
+        if users and all(
+            use.op == "cond"
+            and use.args[0] == stmt.dst
+            and types[use.dst].kind == "vec"
+            and (lane := types[use.dst].dtype) is not None
+            and lane.byte_size == 4
+            for use in users
+        ):
+            types[stmt.dst] = VType("mask", DType.FP32)
 
 
 def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
