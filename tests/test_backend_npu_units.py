@@ -209,6 +209,26 @@ def test_fp16_comparisons_selecting_i32_values_run_in_fp32_lanes() -> None:
     np.testing.assert_array_equal(got, np.argmax(x, axis=1))
 
 
+def test_fp16_matmul_rounds_the_cube_accumulator_on_its_way_out() -> None:
+    """The lowering's fp32 temporary and `C = as_float(C_acc, 16)` become one Cube kernel
+    whose L0C result is rounded to fp16 once: no fp32 round trip through GM, and the result
+    is numpy's (exact products, fp32 sums, one rounding)."""
+    rng = np.random.default_rng(9)
+    a = rng.uniform(-1, 1, (48, 200)).astype(np.float16)
+    b = rng.uniform(-1, 1, (200, 40)).astype(np.float16)
+    text = (EXAMPLES / "matmul.tile").read_text()
+    program = tile_program(text, {"A": ("fp16", a.shape), "B": ("fp16", b.shape)})
+    config = load_target("npu")
+    compiled = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+    artifact = get_backend("npu").compile(compiled, config)
+    assert isinstance(artifact, NpuArtifact)
+    assert "as the result leaves L0C -- on the Cube" in artifact.source
+    assert "on the vector unit" not in artifact.source
+    got = artifact.run({"A": a, "B": b})["C"]
+    want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float16)
+    np.testing.assert_array_max_ulp(got, want, maxulp=1)  # fp32 sums in another order
+
+
 # --------------------------------------------------------------------------------------------
 # Options, machines, tiling
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends.npu.context import Context, Options
-from plaidc.backends.npu.cube import epilogue_for, lower_contraction
+from plaidc.backends.npu.cube import converted_on_the_way_out, epilogue_for, lower_contraction
 from plaidc.backends.npu.emit import ENTRY, emit_kernel
 from plaidc.backends.npu.gather import lower_gather
 from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program
@@ -142,6 +142,16 @@ def generate(program: Block, target: TargetConfig) -> Generated:
         # tile, the result staying in UB (the epilogue runs on the vector unit).
         written = kernel.stores()[0].access.buffer if kernel.stores() else ""
         after = todo[0] if todo and isinstance(todo[0], Kernel) else None
+        narrowed = converted_on_the_way_out(ctx, kernel, after, readers[written]) if after else None
+        cube = lower_contraction(ctx, narrowed) if narrowed is not None else None
+        if cube is not None and after is not None:
+            todo.pop(0)
+            approximate |= after.written_buffers()
+            ops.append(
+                comment(f"{title}, then {_title(after)} as the result leaves L0C -- on the Cube")
+            )
+            ops.extend(cube)
+            continue
         fused = epilogue_for(ctx, kernel, after, readers[written]) if after else None
         cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
         if cube is not None and fused is not None:

@@ -39,7 +39,7 @@ import itertools
 from dataclasses import dataclass
 
 from plaidc.backends.npu.context import Context
-from plaidc.backends.npu.kernels import Access, Kernel, KLoad, KOp, KStore
+from plaidc.backends.npu.kernels import Access, KConst, Kernel, KLoad, KOp, KStore
 from plaidc.backends.npu.moves import Placement, Space
 from plaidc.backends.npu.ops import (
     Arena,
@@ -774,3 +774,48 @@ def epilogue_for(ctx: Context, producer: Kernel, consumer: Kernel, readers: int)
     if set(names) != set(outs) or len(set(names.values())) != len(names):
         return None
     return Epilogue(consumer, plan, names, name)
+
+
+def converted_on_the_way_out(
+    ctx: Context, producer: Kernel, consumer: Kernel, readers: int
+) -> Kernel | None:
+    """The contraction `producer` writing `consumer`'s output directly, when `consumer` only
+    converts the contraction's fp32 result to fp16 element by element (the Tile lowering's
+    `C = as_float(C_acc, 16)` after an fp16 matmul): the Cube's fp32 accumulator is rounded
+    to fp16 once on its way out, exactly what the two kernels compute, without the fp32
+    temporary going through GM. None when that is not the shape of the pair."""
+    con = recognise(ctx, producer)
+    if con is None or con.out is not DType.FP32 or con.out_cons or readers != 1:
+        return None
+    if consumer.constraints or len(consumer.body) != 4:
+        return None
+    load, const, cast, store = consumer.body
+    if not (
+        isinstance(load, KLoad)
+        and isinstance(const, KConst)
+        and isinstance(cast, KOp)
+        and isinstance(store, KStore)
+    ):
+        return None
+    temp, out = ctx.buffers[con.store.access.buffer], ctx.buffers[store.access.buffer]
+    if (
+        load.access.buffer != temp.name
+        or temp.is_input
+        or temp.is_output
+        or (cast.op, cast.args) != ("as_float", (load.dst, const.dst))
+        or const.value != 16
+        or store.src != cast.dst
+        or store.agg != "assign"
+        or load.access.offset != store.access.offset
+        or out.dtype is not DType.FP16
+        or (out.extent, out.origin) != (temp.extent, temp.origin)
+    ):
+        return None
+    # every element of the temporary is written by the contraction and read by the consumer
+    written = _count((*con.batch, *con.m, *con.n), producer.ranges)
+    visited = _count(tuple(v for v, _ in consumer.idxs), consumer.ranges)
+    if not written == visited == temp.shape.elem_count:
+        return None
+    redirected = KStore(Access(out.name, con.store.access.offset), con.store.agg, con.store.src)
+    body = tuple(redirected if s is con.store else s for s in producer.body)
+    return dataclasses.replace(producer, body=body)
