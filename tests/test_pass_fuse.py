@@ -440,3 +440,22 @@ def test_cpu_pipeline_fuses_epilogues_and_localizes_temporaries(
         for k in kernels:
             (tile_block,) = blocks(k)
             assert len(blocks(tile_block)) == 1 and isinstance(tile_block.stmts[-1], Store)
+
+
+@pytest.mark.parametrize("target", ["c", "opencl"])
+def test_one_point_pair_without_links_is_fused_once(target: str) -> None:
+    """A one-tile contraction writing part of a buffer (`O[i + 1]`) and an elementwise kernel
+    reading all of it fuse without linked indices into one block; the pass must not fuse the
+    same pair again inside that block (it nested it until Python's recursion limit)."""
+    from plaidc.stripe.ir import DType
+    from plaidc.targets import load_target
+    from plaidc.tile import compile_tile
+
+    source = "function (A[M, K]) -> (P) { O[i + 1 : M + 2] = +(A[i, k]); P = O * 2; }"
+    program = compile_tile(source, "o.tile", shapes={"A": (DType.FP32, (2, 3))}).program
+    steps = driver.resolve_steps(load_target(target).stage("default"))
+    optimised = driver.run_pipeline(program, steps, verify_each=True)
+    fused = [b for b in optimised.stmts[0].stmts if isinstance(b, Block) and "fused" in b.tags]
+    assert len(fused) == 1
+    assert not any(isinstance(s, Block) and "fused" in s.tags for s in fused[0].stmts)
+    assert not driver.check_equivalent(program, optimised, seed=2)

@@ -95,20 +95,28 @@ def fuse(program: Block, opts: FuseOptions) -> Block:
     return _walk((program,), opts, active=False)
 
 
-def _walk(chain: tuple[Block, ...], opts: FuseOptions, active: bool) -> Block:
+def _walk(
+    chain: tuple[Block, ...], opts: FuseOptions, active: bool, just_fused: bool = False
+) -> Block:
     block = chain[-1]
     active = active or matches(block, opts.reqs, opts.exclude)
-    if active and matches(block, opts.parent_reqs, opts.exclude):
-        block = _fuse_children(chain, opts)
+    created: set[int] = set()
+    # A block this pass just made holds the pair already considered one level up: fusing its
+    # children again would nest the same pair forever (a one-point pair without linked indices).
+    if active and not just_fused and matches(block, opts.parent_reqs, opts.exclude):
+        block, created = _fuse_children(chain, opts)
     here = (*chain[:-1], block)
-    return map_sub_blocks(block, lambda child: _walk((*here, child), opts, active))
+    return map_sub_blocks(
+        block, lambda child: _walk((*here, child), opts, active, id(child) in created)
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Fusing the statements of one parent
 
 
-def _fuse_children(chain: tuple[Block, ...], opts: FuseOptions) -> Block:
+def _fuse_children(chain: tuple[Block, ...], opts: FuseOptions) -> tuple[Block, set[int]]:
+    """The parent with adjacent pairs fused, and the identities of the fused blocks."""
     parent = chain[-1]
     domains = DomainCache()
     # Each statement with the original positions it stands for (to renumber dependencies).
@@ -129,14 +137,15 @@ def _fuse_children(chain: tuple[Block, ...], opts: FuseOptions) -> Block:
         del items[pos + 1]
         fused_any = True
     if not fused_any:
-        return parent
+        return parent, set()
     new_pos = {orig: new for new, (_, origs) in enumerate(items) for orig in origs}
     stmts: list[Statement] = []
     for new, (stmt, origs) in enumerate(items):
         deps = {new_pos[d] for o in origs for d in parent.stmts[o].deps} - {new}
         dep_t = tuple(sorted(deps))
         stmts.append(stmt if stmt.deps == dep_t else dataclasses.replace(stmt, deps=dep_t))
-    return dataclasses.replace(parent, stmts=tuple(stmts))
+    created = {id(s) for s, (_, origs) in zip(stmts, items, strict=True) if len(origs) > 1}
+    return dataclasses.replace(parent, stmts=tuple(stmts)), created
 
 
 def _try_fuse(
