@@ -77,6 +77,20 @@ def test_fp16_matmul_multiplies_exactly_and_rounds_once_as_numpy_does() -> None:
     assert total[0] == 3000.0
 
 
+def test_fp16_contraction_with_a_default_accumulates_in_fp32_too() -> None:
+    """`default D` initialises the fp32 temporary from D (exactly); the row the contraction
+    writes is its exact sum (products of 300 overflow fp16 and cancel), the others keep D."""
+    src = (
+        "function (A[M, K], B[K, N], D[P, N]) -> (C) {"
+        " C[m + 1, n : P, N] = +(A[m, k] * B[k, n]) default D; }"
+    )
+    a = np.array([[300.0, -299.0]], np.float16)
+    b = np.array([[300.0], [300.0]], np.float16)
+    d = np.full((3, 1), 7.0, np.float16)
+    out = run(src, {"A": a, "B": b, "D": d})["C"]
+    np.testing.assert_array_equal(out, np.array([[7.0], [300.0], [7.0]], np.float16))
+
+
 def test_same_tensor_twice_in_a_contraction() -> None:
     a = rand(4, 4)
     out = run("function (A[N, N]) -> (C) { C[i, j : N, N] = +(A[i, k] * A[k, j]); }", {"A": a})

@@ -359,8 +359,8 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
     an elementwise statement converts it to the tensor's type: the sum accumulates in fp32
     and rounds once, as numpy's fp16 sums, matmuls and einsums do (with `exact_fp16_products`
     their products too). Stripe stores convert to the buffer's type, so without this every
-    term would be rounded to fp16 before the sum. Contractions with a `default` tensor keep
-    their type (its copy would need a conversion)."""
+    term would be rounded to fp16 before the sum. A `default` tensor initialises the
+    temporary through an elementwise conversion to fp32 (exact) instead of a `copy`."""
     taken = {t.name for t in program.tensors}
     tensors = list(program.tensors)
     ops: list[Op] = []
@@ -370,7 +370,6 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
             isinstance(op, ContractionOp)
             and info.dtype in _NARROW_FLOATS
             and op.agg in ("add", "mul")
-            and op.default is None
         ):
             ops.append(op)
             continue
@@ -380,6 +379,11 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
             wide = f"{info.name}_acc{k}"
         taken.add(wide)
         tensors.append(TensorInfo(wide, DType.FP32, info.sizes, "temp"))
+        if op.default is not None:
+            if op.compiled.needs_init:  # elements the contraction leaves keep the default's
+                default = SOp("as_float", (SLoad(op.default), SConst(32, "int")))
+                ops.append(EltwiseOp(wide, default, f"{wide} = as_float({op.default}, 32)"))
+            op = replace(op, default=None, compiled=replace(op.compiled, needs_init=False))
         ops.append(replace(op, target=wide))
         bits = _NARROW_FLOATS[info.dtype]
         load = SLoad(wide)
