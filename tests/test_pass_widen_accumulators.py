@@ -17,7 +17,7 @@ from plaidc.backends import get_backend
 from plaidc.interp import run_program
 from plaidc.passes import get_pass, make_options
 from plaidc.passes.registry import PassOptionError
-from plaidc.stripe.ir import Affine, Block, DType, Load, RefDir, Store
+from plaidc.stripe.ir import Affine, Block, DType, Intrinsic, Load, RefDir, Store
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.verify import verify
@@ -145,6 +145,27 @@ block []:1 (
   }
 }
 """
+
+
+def test_wider_stored_values_are_rounded_as_the_narrow_store_did() -> None:
+    """fp32 values summed into fp16: Stripe rounds each to fp16 at its store, so the widened
+    store rounds them first too (`as_float(v, 16)`) and the pass changes nothing the program
+    computes; only the aggregation is wider."""
+    text = SHIFTED.replace("in A[0, 0] fp16(5, 4)", "in A[0, 0] fp32(5, 4)").replace(
+        "in A[i, k] fp16(1, 1)", "in A[i, k] fp32(1, 1)"
+    )
+    before = parse_stripe(text, "mixed.stripe")
+    after = run(before)
+    child, _ = after.stmts
+    assert isinstance(child, Block)
+    casts = [s for s in child.stmts if isinstance(s, Intrinsic) and s.name == "as_float"]
+    assert len(casts) == 1
+    assert_same_meaning(before, after)
+    # values fp16 cannot hold: summing them unrounded gives 0.9644 instead of 0.964 here
+    a = np.random.default_rng(0).uniform(0, 1, (5, 4)).astype(np.float32)
+    np.testing.assert_array_equal(
+        run_program(before, {"A": a})["C"], run_program(after, {"A": a})["C"]
+    )
 
 
 def test_strided_writes_store_back_the_points_written() -> None:

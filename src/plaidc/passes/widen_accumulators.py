@@ -58,9 +58,11 @@ from plaidc.passes.selection import map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
     Block,
+    Constant,
     Constraint,
     DType,
     Index,
+    Intrinsic,
     Load,
     RefDir,
     Refinement,
@@ -288,7 +290,7 @@ def _rewrite(
         tags=Tags.of("tmp") if at_root else Tags(),
     )
     child = _block_at(parent, pos)
-    child = _retype(child, ref.into, accumulator)
+    child = _retype(child, ref.into, accumulator, ref.shape.dtype)
     refs = tuple(
         dataclasses.replace(r, from_=wide_name) if r.into == ref.into else r for r in child.refs
     )
@@ -308,26 +310,67 @@ def _rewrite(
     return dataclasses.replace(parent, refs=(*parent.refs, wide), stmts=tuple(stmts))
 
 
-def _retype(block: Block, name: str, dtype: DType) -> Block:
-    """View `name` of `block` and every view below refining it take element type `dtype`."""
+def _retype(block: Block, name: str, dtype: DType, narrow: DType) -> Block:
+    """View `name` of `block` and every view below refining it take element type `dtype`;
+    the values stored through them are first rounded to `narrow`, as the narrow view's store
+    did (Stripe stores convert), so only the aggregation gets wider."""
     refs = tuple(
         dataclasses.replace(r, shape=dataclasses.replace(r.shape, dtype=dtype))
         if r.into == name
         else r
         for r in block.refs
     )
-    stmts = tuple(_retype_children(s, name, dtype) for s in block.stmts)
+    stmts = tuple(
+        _retype_children(s, name, dtype, narrow) for s in _narrow_stores(block, name, narrow)
+    )
     return dataclasses.replace(block, refs=refs, stmts=stmts)
 
 
-def _retype_children(stmt: Statement, name: str, dtype: DType) -> Statement:
+def _retype_children(stmt: Statement, name: str, dtype: DType, narrow: DType) -> Statement:
     if not isinstance(stmt, Block):
         return stmt
     out = stmt
     for r in stmt.refs:
         if r.from_ == name:
-            out = _retype(out, r.into, dtype)
+            out = _retype(out, r.into, dtype, narrow)
     return out
+
+
+# The cast rounding a value to each narrow type (bf16 has none: its stores are left as they are).
+_ROUNDING_BITS = {DType.FP16: 16}
+
+
+def _narrow_stores(block: Block, name: str, narrow: DType) -> tuple[Statement, ...]:
+    """`block`'s statements with `$v_narrow = as_float($v, 16)` before each store to `name`
+    (an exact no-op for values already of the narrow type)."""
+    bits = _ROUNDING_BITS.get(narrow)
+    stores = [k for k, s in enumerate(block.stmts) if isinstance(s, Store) and s.into == name]
+    if bits is None or not stores:
+        return block.stmts
+    tracked = any(s.deps for s in block.stmts)
+    width = f"$_{name}_bits"
+    new_pos: dict[int, int] = {}
+    out: list[Statement] = [Constant(name=width, value=bits, type="int")]
+    for k, stmt in enumerate(block.stmts):
+        if k in stores:
+            assert isinstance(stmt, Store)
+            rounded = f"{stmt.from_}_{narrow}"
+            cast_deps = tuple(new_pos[d] for d in stmt.deps) + ((0,) if tracked else ())
+            out.append(
+                Intrinsic(
+                    name="as_float",
+                    inputs=(stmt.from_, width),
+                    outputs=(rounded,),
+                    deps=tuple(sorted(cast_deps)),
+                )
+            )
+            new_pos[k] = len(out)
+            deps = (len(out) - 1,) if tracked else ()
+            out.append(dataclasses.replace(stmt, from_=rounded, deps=deps))
+            continue
+        new_pos[k] = len(out)
+        out.append(shift_deps(stmt, lambda d: new_pos[d]))
+    return tuple(out)
 
 
 def _store_back(
