@@ -280,10 +280,10 @@ def test_shape_for_a_name_that_is_not_an_input_warns() -> None:
 @pytest.mark.parametrize(
     ("src", "needle", "value", "dtype"),
     [
-        ("function (A[N]) -> (O) { O = A * -1; }", "*", -1, "u8"),
-        ("function (A[N]) -> (O) { O = A + 300; }", "+", 300, "u8"),
-        ("function (A[N]) -> (O) { O = max(A, -1); }", "max", -1, "u8"),
-        ("function (A[N]) -> (O) { O = A > 0 ? A : 128; }", "?", 128, "i8"),
+        ("function (A[N]) -> (O) { O = A * -1; }", "-1", -1, "u8"),
+        ("function (A[N]) -> (O) { O = A + 300; }", "300", 300, "u8"),
+        ("function (A[N]) -> (O) { O = max(A, -1); }", "-1", -1, "u8"),
+        ("function (A[N]) -> (O) { O = A > 0 ? A : 128; }", "128", 128, "i8"),
     ],
 )
 def test_integer_literal_outside_the_type_it_adopts(

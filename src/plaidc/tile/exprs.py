@@ -201,17 +201,19 @@ class ExprChecker:
             result = ScalarType(DType.BOOL)
         elif fn == "cond":
             result = unify(types[1], types[2])
-            if not self._literals_fit(operands[1:], result, span):
+            if not self._literals_fit(operands[1:], args[1:], result):
                 return None
         else:
             result = function_result(fn, types)
-            if not self._literals_fit(operands, result, span):
+            if not self._literals_fit(operands, args, result):
                 return None
         return Checked(SOp(fn, tuple(o.expr for o in operands)), result, shape)
 
-    def _literals_fit(self, operands: list[Checked], result: ScalarType, span: Span | None) -> bool:
+    def _literals_fit(
+        self, operands: list[Checked], args: list[ast.Expr], result: ScalarType
+    ) -> bool:
         """An integer literal takes the integer type of the other operand (TILE.md "Types");
-        one outside that type's range is an error rather than a silent wrap-around."""
+        one outside that type's range is an error (at the literal) rather than a wrap-around."""
         dtype = result.dtype
         if result.weak or not (dtype.is_signed_int or dtype.is_unsigned_int):
             return True
@@ -219,14 +221,14 @@ class ExprChecker:
         low, high = (
             (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if dtype.is_signed_int else (0, 2**bits - 1)
         )
-        for op in operands:
+        for op, arg in zip(operands, args, strict=True):
             value = _literal_value(op.expr)
             if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
                 self.ctx.error(
                     f"integer literal {value} does not fit {dtype} (range {low}..{high}), the type"
                     f" it takes from the other operand; convert that operand first, e.g. with"
                     f" as_int(X, 32)",
-                    span,
+                    arg.span,
                 )
                 return False
         return True
