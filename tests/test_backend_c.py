@@ -274,3 +274,17 @@ def test_comparisons_with_literals_outside_the_type_compare_numbers(backend: str
     a = np.array([0, 1, 7, 200, 232, 255], np.uint8)
     got = compile_and_compare(backend, program, {"A": a})
     assert got["O"].all() and got["P"].all() and not got["Q"].any()
+
+
+@pytest.mark.parametrize("backend", ["c", "llvm"])
+def test_u64_compared_with_a_negative_literal_is_always_greater(backend: str) -> None:
+    from plaidc.tile import compile_tile
+
+    program = compile_tile(
+        "function (A[N]) -> (O, P) { O = A > -1; P = A <= -1; }",
+        "cmp.tile",
+        shapes={"A": (DType.U64, (4,))},
+    ).program
+    a = np.array([0, 5, 2**63, 2**64 - 1], np.uint64)
+    got = compile_and_compare(backend, program, {"A": a})
+    assert got["O"].all() and not got["P"].any()

@@ -229,6 +229,20 @@ def test_fp16_matmul_rounds_the_cube_accumulator_on_its_way_out() -> None:
     np.testing.assert_array_max_ulp(got, want, maxulp=1)  # fp32 sums in another order
 
 
+def test_rounded_fp16_products_stored_as_fp32_stay_rounded() -> None:
+    """Stripe whose fp16 products are not widened (`mul($A, $B)` of fp16 values) rounds them
+    to fp16, even when the sum is an fp32 buffer: such a kernel is not the Cube's exact
+    fp16 -> fp32 product. 256 * 256 overflows fp16, so the interpreter's sums are NaN."""
+    path = Path(__file__).parent / "ir" / "fp16" / "rounded_products_into_fp32.stripe"
+    program = parse_stripe(path.read_text(), str(path))
+    a = np.tile(np.array([256.0, -256.0], np.float16), (32, 16))
+    b = np.full((32, 32), 256.0, np.float16)
+    got = get_backend("npu").compile(program, load_target("npu")).run({"A": a, "B": b})
+    want = run_program(program, {"A": a, "B": b})
+    assert np.isnan(want["C"]).all()
+    assert not driver.compare_outputs(want, got)
+
+
 # --------------------------------------------------------------------------------------------
 # Options, machines, tiling
 

@@ -91,6 +91,16 @@ def test_fp16_contraction_with_a_default_accumulates_in_fp32_too() -> None:
     np.testing.assert_array_equal(out, np.array([[7.0], [300.0], [7.0]], np.float16))
 
 
+def test_fp64_default_of_an_fp16_contraction_is_rounded_once() -> None:
+    """Rows the contraction leaves take the default rounded to fp16 once (not via fp32)."""
+    src = "function (A[M, K], D[P, N]) -> (C) { C[m, 0 : P, N] = +(A[m, k]) default D; }"
+    a = np.ones((3, 5), np.float16)
+    d = np.full((5, 1), 1 + 2.0**-11 + 2.0**-40, np.float64)
+    out = run(src, {"A": a, "D": d})["C"]
+    np.testing.assert_array_equal(out[3:], d[3:].astype(np.float16))  # 1.00098, not 1.0
+    np.testing.assert_array_equal(out[:3], np.full((3, 1), 5.0, np.float16))
+
+
 def test_same_tensor_twice_in_a_contraction() -> None:
     a = rand(4, 4)
     out = run("function (A[N, N]) -> (C) { C[i, j : N, N] = +(A[i, k] * A[k, j]); }", {"A": a})

@@ -66,11 +66,13 @@ from plaidc.stripe.ir import (
     Load,
     RefDir,
     Refinement,
+    Special,
     Statement,
     Store,
     Tags,
     TensorShape,
 )
+from plaidc.stripe.uses import scalar_outputs
 
 WIDENED_OPS = ("add", "mul")
 
@@ -79,7 +81,7 @@ WIDENED_OPS = ("add", "mul")
 class WidenAccumulatorsOptions:
     reqs: tuple[str, ...] = ("all",)
     exclude: tuple[str, ...] = ()
-    narrow: tuple[str, ...] = ("fp16", "bf16")
+    narrow: tuple[str, ...] = ("fp16",)
     accumulator: str = "fp32"
     # Tags of the block storing the wide buffer back (an elementwise kernel, for `fuse`).
     cast_set: tuple[str, ...] = ("eltwise", "kernel")
@@ -91,7 +93,11 @@ class WidenAccumulatorsOptions:
                 f" '{self.accumulator}'"
             )
         for name in self.narrow:
-            _dtype("narrow", name)
+            if _dtype("narrow", name) not in _ROUNDING_BITS:
+                raise PassOptionError(
+                    f"pass 'widen-accumulators': option 'narrow': {name} values cannot be"
+                    " rounded by an intrinsic (only fp16 can be widened exactly)"
+                )
 
 
 @register(
@@ -162,7 +168,7 @@ def _widen_child(
         except AnalysisError:
             continue
         if cover is None:
-            cover = _written_points(child, ref)
+            cover = _written_points(parent, child, ref)
         if cover is None:
             continue
         parent = _rewrite(parent, pos, ref, cover, accumulator, opts.cast_set, len(chain) == 1)
@@ -184,7 +190,25 @@ def _qualifies(parent: Block, child: Block, ref: Refinement, narrow: set[DType])
     if sum(1 for r in child.refs if r.from_ == ref.from_) != 1:
         return False
     outer = parent.ref(ref.from_)
-    return outer is not None and outer.agg_op in (None, "assign")
+    if outer is None or outer.agg_op not in (None, "assign"):
+        return False
+    # A nested block aggregating into the view rounds its own sums to the narrow type before
+    # the child aggregates them: widening would drop that rounding. Only flat aggregations.
+    return not _aggregated_below(child, ref.into)
+
+
+def _aggregated_below(block: Block, name: str) -> bool:
+    """Whether a nested block aggregates into view `name`, or a Special writes it (its values
+    would not be rounded to the narrow type)."""
+    for stmt in block.stmts:
+        if isinstance(stmt, Special) and name in stmt.outputs:
+            return True
+        if not isinstance(stmt, Block):
+            continue
+        for r in stmt.refs:
+            if r.from_ == name and (r.agg_op in WIDENED_OPS or _aggregated_below(stmt, r.into)):
+                return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -226,7 +250,7 @@ def _written_box(
     )
 
 
-def _written_points(child: Block, ref: Refinement) -> Cover | None:
+def _written_points(parent: Block, child: Block, ref: Refinement) -> Cover | None:
     """For a child without nested blocks and without passthrough indices: its indices that
     `ref`'s access uses, constrained to the projection of its points (when that is one
     polyhedron and the access is one-to-one on it)."""
@@ -234,6 +258,9 @@ def _written_points(child: Block, ref: Refinement) -> Cover | None:
         return None
     if any(i.affine.terms or i.affine.const for i in child.idxs):
         return None
+    outer = parent.ref(ref.from_) if ref.from_ is not None else None
+    if outer is None or ref.shape.strides != outer.shape.strides:
+        return None  # the access is in the child's own layout (a restrided or reshaped view)
     used = {n for a in ref.access for n, _ in a.terms}
     keep = tuple(i.name for i in child.idxs if i.name in used)
     ranges = {i.name: (0, i.range - 1) for i in child.idxs}
@@ -348,13 +375,14 @@ def _narrow_stores(block: Block, name: str, narrow: DType) -> tuple[Statement, .
     if bits is None or not stores:
         return block.stmts
     tracked = any(s.deps for s in block.stmts)
-    width = f"$_{name}_bits"
+    taken = {n for stmt in block.stmts for n in scalar_outputs(stmt)}
+    width = _fresh(taken, f"$_{name}_bits")
     new_pos: dict[int, int] = {}
     out: list[Statement] = [Constant(name=width, value=bits, type="int")]
     for k, stmt in enumerate(block.stmts):
         if k in stores:
             assert isinstance(stmt, Store)
-            rounded = f"{stmt.from_}_{narrow}"
+            rounded = _fresh(taken, f"{stmt.from_}_{narrow}")
             cast_deps = tuple(new_pos[d] for d in stmt.deps) + ((0,) if tracked else ())
             out.append(
                 Intrinsic(
@@ -400,6 +428,15 @@ def _store_back(
         stmts=(Load(from_=wide.into, into=value), Store(from_=value, into=outer.into)),
         tags=Tags.of(*cast_set),
     )
+
+
+def _fresh(taken: set[str], base: str) -> str:
+    """`base`, or `base1`, `base2`, ...: the first name not in `taken` (then taken)."""
+    name, n = base, 1
+    while name in taken:
+        name, n = f"{base}{n}", n + 1
+    taken.add(name)
+    return name
 
 
 def _fresh_name(block: Block, base: str) -> str:

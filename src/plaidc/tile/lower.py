@@ -360,7 +360,8 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
     and rounds once, as numpy's fp16 sums, matmuls and einsums do (with `exact_fp16_products`
     their products too). Stripe stores convert to the buffer's type, so without this every
     term would be rounded to fp16 before the sum. A `default` tensor initialises the
-    temporary through an elementwise conversion to fp32 (exact) instead of a `copy`."""
+    temporary through an elementwise conversion (rounded to fp16 once, then held exactly in
+    fp32) instead of a `copy`."""
     taken = {t.name for t in program.tensors}
     tensors = list(program.tensors)
     ops: list[Op] = []
@@ -378,14 +379,22 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
             k += 1
             wide = f"{info.name}_acc{k}"
         taken.add(wide)
+        bits = _NARROW_FLOATS[info.dtype]
+        default_type = program.tensor(op.default).dtype if op.default is not None else None
+        if bits is None and default_type not in (None, info.dtype):
+            ops.append(op)  # no intrinsic rounds the default to bf16 first: left narrow
+            continue
         tensors.append(TensorInfo(wide, DType.FP32, info.sizes, "temp"))
         if op.default is not None:
-            if op.compiled.needs_init:  # elements the contraction leaves keep the default's
-                default = SOp("as_float", (SLoad(op.default), SConst(32, "int")))
-                ops.append(EltwiseOp(wide, default, f"{wide} = as_float({op.default}, 32)"))
+            if op.compiled.needs_init:  # elements the contraction leaves keep the default's,
+                # rounded to the tensor's type first (once), then held exactly in fp32
+                init: SExpr = SLoad(op.default)
+                if bits is not None:
+                    init = SOp("as_float", (init, SConst(bits, "int")))
+                default = SOp("as_float", (init, SConst(32, "int")))
+                ops.append(EltwiseOp(wide, default, f"{wide} = {op.default} as {info.dtype}"))
             op = replace(op, default=None, compiled=replace(op.compiled, needs_init=False))
         ops.append(replace(op, target=wide))
-        bits = _NARROW_FLOATS[info.dtype]
         load = SLoad(wide)
         if bits is None:
             expr: SExpr = SOp("ident", (load,))

@@ -103,6 +103,13 @@ def _outside(value: Value, npdtype: np.dtype) -> bool:
     return not info.min <= value.value <= info.max
 
 
+def _u64_against_negative(op: str, args: Sequence[Value]) -> SExpr:
+    """A u64 value compared with a negative literal: the value is always the greater."""
+    literal_first = isinstance(args[0], Known)
+    greater = {"gt", "ge", "ne"} if not literal_first else {"lt", "le", "ne"}
+    return SConst(op in greater, stype(np.dtype(np.bool_)))
+
+
 def _stand_in(value: Value) -> Any:
     if isinstance(value, Known):
         return value.value
@@ -197,7 +204,11 @@ class ScalarTyper:
         if name.startswith("cmp_"):
             common = np.result_type(*[_stand_in(a) for a in args])
             if common.kind in "iu" and any(_outside(a, common) for a in args):
-                common = np.dtype(np.int64)  # `u8 > -1` compares numbers, as numpy does
+                # `u8 > -1` compares numbers, as numpy does: in int64, which holds both sides
+                # unless the tensor is u64, whose every value is above a negative literal
+                if common == np.uint64:
+                    return _u64_against_negative(name[len("cmp_") :], args)
+                common = np.dtype(np.int64)
             a, b = convert(args[0], common), convert(args[1], common)
             return SCompare(name[len("cmp_") :], a, b)
         if name == "cond":

@@ -119,9 +119,11 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     dtype = types[product.dst].dtype
     stored = ctx.storage[store.access.buffer]
     operands = {ctx.storage[a.access.buffer], ctx.storage[b.access.buffer]}
-    if operands == {DType.FP16} and dtype is DType.FP32:
+    exact = operands == {DType.FP16} and dtype is DType.FP32
+    if exact:
         dtype = DType.FP16  # products of fp16 operands made exact in fp32: fp16 on the Cube
-    if operands != {dtype} or stored not in (dtype, DType.FP32):
+    # an fp16 product (rounded, as Stripe computes it) may only be stored as fp16
+    if operands != {dtype} or stored not in ((dtype, DType.FP32) if exact else (dtype,)):
         return None
     if dtype is DType.FP32 and ctx.options.fp32_contraction != "split":
         return None
