@@ -11,8 +11,12 @@ buffer instead, and a new block after it stores that buffer into the original on
 converts to the buffer's type: one rounding per element). Later passes may fuse that block into
 the aggregating one and localize the wide buffer into its tiles.
 
-Applied only where it is exact: the parent's view is not itself aggregated (the child is the
-top reducing level) and the child only writes the view (no reads). The new block stores
+Applied only where it is exact. Each value stored through the widened view is first rounded to
+the narrow type (`as_float(v, 16)`: Stripe's narrow store did that), so only the aggregation
+gets wider; hence only fp16 (bf16 has no rounding intrinsic). The parent's view is not itself
+aggregated (the child is the top reducing level), the child only writes the view (no reads),
+no nested block aggregates into it and no Special writes it (their own narrow roundings would
+be lost), and a view the store-back reuses has the parent's strides. The new block stores
 exactly the elements the child writes (isl decides): when they are the same box for every
 execution of the parent, that box; otherwise, for a child without nested blocks, the points of
 its own write access (`O[2*i]`, a diagonal `O[i, i]`, a triangle `j - i < N`) with the
@@ -305,7 +309,7 @@ def _rewrite(
     assert ref.from_ is not None
     outer = parent.ref(ref.from_)
     assert outer is not None
-    wide_name = _fresh_name(parent, f"{ref.from_}_acc")
+    wide_name = _fresh({r.into for r in parent.refs}, f"{ref.from_}_acc")
     wide = Refinement(
         dir=RefDir.NONE,
         from_=None,
@@ -436,12 +440,4 @@ def _fresh(taken: set[str], base: str) -> str:
     while name in taken:
         name, n = f"{base}{n}", n + 1
     taken.add(name)
-    return name
-
-
-def _fresh_name(block: Block, base: str) -> str:
-    taken = {r.into for r in block.refs}
-    name, n = base, 1
-    while name in taken:
-        name, n = f"{base}{n}", n + 1
     return name
