@@ -328,3 +328,17 @@ def test_an_unused_input_is_accepted_and_ignored(tmp_path: Path, target: str) ->
     result = CliRunner().invoke(plaidc_main, args)
     assert result.exit_code == 0, result.output
     assert "unused input V" in result.output
+
+
+def test_a_backend_error_points_at_the_tile_statement(tmp_path: Path) -> None:
+    """Stripe lowered from Tile carries each statement's span on its block (through the
+    passes' tiling), so what a backend cannot map is reported at the Tile line."""
+    (tmp_path / "band.tile").write_text(
+        "function (A[N], B[N]) -> (C) {\n  D = A + 1;\n  C = D & B;\n}\n"
+    )
+    args = ["run", "band.tile", "-t", "npu", "--shape", "A=i32[8]", "--shape", "B=i32[8]"]
+    code, _, err = run_cli(plaidc_main, [*args, "--random-inputs", "1"], tmp_path)
+    assert code == 1, err
+    lines = err.splitlines()
+    assert lines[0].startswith("band.tile:3:3: error: ") and "'bit_and'" in lines[0]
+    assert lines[1:3] == ["  C = D & B;", "  ^"]

@@ -507,6 +507,7 @@ def _build(a: Block, b: Block, links: Sequence[IndexLink], opts: FuseOptions) ->
         stmts=tuple(stmts),
         location=a.location,
         tags=a.tags.add(*opts.fused_set),
+        span=a.span or b.span,
     )
 
 

@@ -214,6 +214,7 @@ def tile_block(
         stmts=body.stmts,
         location=body.location,
         tags=inner_tagset.add(*inner_tags),
+        span=block.span,
     )
     outer_tagset = NO_TAGS if clear_outer else block.tags
     outer = dataclasses.replace(

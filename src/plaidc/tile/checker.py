@@ -99,7 +99,7 @@ class StatementChecker:
             return
         self._define(node.name, TensorSym(node.name, checked.type.dtype, checked.shape, node.span))
         text = ast.format_statement(stmt)
-        self.ops.append(EltwiseOp(node.name, checked.expr, text, kernel_name))
+        self.ops.append(EltwiseOp(node.name, checked.expr, text, kernel_name, node.span))
 
     def _special(self, stmt: ast.Statement, node: ast.Assign, call: ast.Call, fresh: bool) -> None:
         """`reshape gather scatter shape` as the whole right-hand side."""
@@ -174,7 +174,7 @@ class StatementChecker:
         self._define(node.name, TensorSym(node.name, dtype, shape, node.span))
         inputs = tuple(t.name for t in ts)
         text = ast.format_statement(stmt)
-        self.ops.append(SpecialOp(node.name, call.fn, inputs, params, text))
+        self.ops.append(SpecialOp(node.name, call.fn, inputs, params, text, node.span))
 
     def _softmax(self, node: ast.Assign, call: ast.Call, fresh: bool) -> None:
         """Expand PlaidML's inline `builtin_softmax(X, R, C)` / `builtin_logsoftmax` into the
@@ -392,6 +392,7 @@ class StatementChecker:
                 default=default,
                 text=ast.format_statement(stmt),
                 kernel_name=kernel_name,
+                span=out.span,
             )
         )
 

@@ -102,7 +102,7 @@ class _Lowering:
             name = f"copy({out.name},{src_info.name})"
             comment = f"Pre-initialize {out.name} from {src_info.name}"
         self.stmts.append(
-            Block(name=name, comments=(comment,), refs=refs, stmts=(body,), tags=tags)
+            Block(name=name, comments=(comment,), refs=refs, stmts=(body,), tags=tags, span=op.span)
         )
 
     # ---- contractions ----------------------------------------------------------------------
@@ -175,6 +175,7 @@ class _Lowering:
                 refs=tuple(refs),
                 stmts=tuple(stmts),
                 tags=tags,
+                span=op.span,
             )
         )
 
@@ -237,12 +238,19 @@ class _Lowering:
                 refs=(out_ref, *in_refs),
                 stmts=tuple(builder.stmts),
                 tags=Tags.of("eltwise", "kernel", *(f"eltwise_{f}" for f in fns)),
+                span=op.span,
             )
         )
 
     def special(self, op: SpecialOp) -> None:
         self.stmts.append(
-            Special(name=op.name, inputs=op.inputs, outputs=(op.target,), params=op.params)
+            Special(
+                name=op.name,
+                inputs=op.inputs,
+                outputs=(op.target,),
+                params=op.params,
+                span=op.span,
+            )
         )
 
 
@@ -392,7 +400,9 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
                 if bits is not None:
                     init = SOp("as_float", (init, SConst(bits, "int")))
                 default = SOp("as_float", (init, SConst(32, "int")))
-                ops.append(EltwiseOp(wide, default, f"{wide} = {op.default} as {info.dtype}"))
+                ops.append(
+                    EltwiseOp(wide, default, f"{wide} = {op.default} as {info.dtype}", span=op.span)
+                )
             op = replace(op, default=None, compiled=replace(op.compiled, needs_init=False))
         ops.append(replace(op, target=wide))
         load = SLoad(wide)
@@ -402,7 +412,7 @@ def _wide_accumulators(program: CheckedProgram) -> CheckedProgram:
         else:
             expr = SOp("as_float", (load, SConst(bits, "int")))
             text = f"{info.name} = as_float({wide}, {bits})"
-        ops.append(EltwiseOp(info.name, expr, text))
+        ops.append(EltwiseOp(info.name, expr, text, span=op.span))
     if len(ops) == len(program.ops):
         return program
     return replace(program, tensors=tuple(tensors), ops=tuple(ops))

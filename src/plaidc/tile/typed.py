@@ -7,9 +7,10 @@ IR from this; it makes no decisions that could fail on user input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
+from plaidc.diagnostics import Span
 from plaidc.stripe.ir import Affine, DType, SpecialParam, TensorShape
 
 
@@ -102,6 +103,8 @@ class ContractionOp:
     default: str | None
     text: str
     kernel_name: str | None = None
+    # The statement's output name: diagnostics about the kernel it becomes point there.
+    span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class EltwiseOp:
     expr: SExpr
     text: str
     kernel_name: str | None = None
+    span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,7 @@ class SpecialOp:
     inputs: tuple[str, ...]
     params: tuple[tuple[str, SpecialParam], ...]
     text: str
+    span: Span | None = field(default=None, compare=False)
 
 
 Op = Union[ContractionOp, EltwiseOp, SpecialOp]

@@ -370,37 +370,37 @@ class _Builder:
         body: list[KStmt] = []
         stored: dict[str, str] = {}  # refinement -> the scalar this point stored there
         for stmt in block.stmts:
+            # Stripe lowered from Tile has spans on its blocks only (the Tile statement's)
+            span = stmt.span or block.span or top.span
             if isinstance(stmt, Load):
-                view = self._view(views, stmt.from_, label, stmt.span)
+                view = self._view(views, stmt.from_, label, span)
                 if stmt.from_ in stored:  # a point reads back its own store
                     cast = f"cast_{view.shape.dtype}"
-                    body.append(KOp(stmt.into, cast, (stored[stmt.from_],), stmt.span))
+                    body.append(KOp(stmt.into, cast, (stored[stmt.from_],), span))
                 elif stmt.from_ in local:
-                    raise error(f"{label}: '{stmt.from_}' is read before it is written", stmt.span)
+                    raise error(f"{label}: '{stmt.from_}' is read before it is written", span)
                 else:
                     body.append(KLoad(stmt.into, Access(view.buffer, view.offset)))
             elif isinstance(stmt, Store):
                 if stmt.into in stored:
-                    raise error(f"{label}: '{stmt.into}' is stored twice", stmt.span)
+                    raise error(f"{label}: '{stmt.into}' is stored twice", span)
                 stored[stmt.into] = stmt.from_
                 if stmt.into in local:
                     continue
-                view = self._view(views, stmt.into, label, stmt.span)
-                agg = _agg_of(view, label, stmt.span)
+                view = self._view(views, stmt.into, label, span)
+                agg = _agg_of(view, label, span)
                 body.append(KStore(Access(view.buffer, view.offset), agg, stmt.from_))
             elif isinstance(stmt, Constant):
                 body.append(KConst(stmt.name, stmt.value, stmt.type))
             elif isinstance(stmt, Intrinsic):
                 if len(stmt.outputs) != 1:
-                    raise error(f"{label}: intrinsic '{stmt.name}' with several outputs", stmt.span)
-                body.append(KOp(stmt.outputs[0], stmt.name, stmt.inputs, stmt.span))
+                    raise error(f"{label}: intrinsic '{stmt.name}' with several outputs", span)
+                body.append(KOp(stmt.outputs[0], stmt.name, stmt.inputs, span))
             elif isinstance(stmt, LoadIndex):
                 body.extend(self.index_values(stmt, stmt.affine.substitute(subst), flat))
             elif isinstance(stmt, Special):
                 if flat.idxs:
-                    raise error(
-                        f"{label}: special '{stmt.name}' inside an indexed block", stmt.span
-                    )
+                    raise error(f"{label}: special '{stmt.name}' inside an indexed block", span)
                 self.special(stmt, views, label)
         if body:
             self.kernels.append(
