@@ -156,6 +156,30 @@ def test_reductions_longer_than_ub_are_cut(op: str) -> None:
     assert artifact.source.count("/* tile ") > 2
 
 
+@pytest.mark.parametrize("dtype", ["fp32", "i32", "fp16"])
+@pytest.mark.parametrize("shape", [(5, 7), (3, 300), (200, 3), (2, 70001)])
+def test_product_reductions_match_numpy(dtype: str, shape: tuple[int, int]) -> None:
+    """`*` aggregations over rows and columns (the ISA has no vcmul: vmul folds, then lane by
+    lane), also cut into parts (rows of 70001 fp32 exceed UB) and in int32 (wrapping)."""
+    rng = np.random.default_rng(5)
+    if dtype == "i32":
+        x = rng.integers(-3, 4, shape).astype(np.int32)
+    else:
+        x = rng.uniform(0.97, 1.03, shape).astype(numpy_dtype(DType(dtype)))
+    text = "function (X[N, M]) -> (P, Q) { P[n : N] = *(X[n, m]); Q[m : M] = *(X[n, m]); }"
+    program = tile_program(text, {"X": (dtype, shape)})
+    config = load_target("npu")
+    compiled = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+    got = get_backend("npu").compile(compiled, config).run({"X": x})
+    for name, axis in (("P", 1), ("Q", 0)):
+        if dtype == "i32":
+            np.testing.assert_array_equal(got[name], np.prod(x, axis=axis, dtype=np.int32))
+        else:
+            want = np.prod(x.astype(np.float64), axis=axis)
+            rtol = 2e-3 if dtype == "fp16" else 1e-4
+            np.testing.assert_allclose(got[name].astype(np.float64), want, rtol=rtol)
+
+
 def test_fp16_division_is_rounded_once() -> None:
     """fp16 quotients (by a tensor and by a constant) equal numpy's: computed in fp32 lanes,
     not as an fp16 reciprocal times the dividend (1 ulp off for a third of them)."""

@@ -15,7 +15,8 @@ active lane, which copies that lane exactly (NaN payloads and -0.0 included). Th
                      vector copies (x * 1) whose masks spare the neighbours;
 * `plaidc_fill_T`    a constant over any range (masked vector_dup);
 * `plaidc_r{add,max,min}_T` row reductions (fold rows longer than a repeat in place, then
-                     vcadd/vcmax/vcmin one repeat per row).
+                     vcadd/vcmax/vcmin one repeat per row);
+* `plaidc_rmul_T`    row products (fold in place down to one block, then lane by lane).
 
 Each helper is a template instantiated per lane type (T = half, float, int32_t); the emitter
 includes only those a kernel calls. Every number the hardware defines comes from the ISA
@@ -158,6 +159,50 @@ static inline void plaidc_rNAME_@S@(__ubuf__ @T@ *dst, __ubuf__ @T@ *src, int64_
 
 REDUCE_OPS = {"add": ("vadd", "vcadd"), "max": ("vmax", "vcmax"), "min": ("vmin", "vcmin")}
 
+# The ISA has no multiplying reduction (vcmul): a product folds with vmul down to one block per
+# row, then each of the block's lanes is copied out exactly (a single-lane vcmax) into a
+# scratch and multiplied into the result.
+REDUCE_MUL = r"""
+/* dst[i] <- product of src[i*p + j], j in [0, k), i in [0, rows): rows start on blocks
+ * (p % @G@ == 0). Rows longer than one repeat are folded into their first @L@ lanes, then the
+ * upper part of the live lanes is multiplied into the lower part (whole blocks) down to one
+ * block; its lanes are then taken one at a time (into dst, or s and multiplied into dst).
+ * s: scratch of `rows` elements on a block. */
+static inline void plaidc_rmul_@S@(__ubuf__ @T@ *dst, __ubuf__ @T@ *src, int64_t rows, int64_t p,
+                                  int64_t k, __ubuf__ @T@ *s) {
+  int64_t rs = p / @G@, w = plaidc_min(@L@, k);
+  for (int64_t j = @L@; j < k; j += @L@) {
+    plaidc_mask(0, plaidc_min(@L@, k - j));
+    for (int64_t i = 0; i < rows; i += 255) {
+      int64_t r = plaidc_min(255, rows - i);
+      vmul(src + i * p, src + i * p, src + i * p + j, r, 1, 1, 1, rs, rs, rs);
+    }
+  }
+  while (w > @G@) {
+    int64_t h = ((w + 1) / 2 + @G@ - 1) / @G@ * @G@;
+    plaidc_mask(0, w - h);
+    for (int64_t i = 0; i < rows; i += 255) {
+      int64_t r = plaidc_min(255, rows - i);
+      vmul(src + i * p, src + i * p, src + i * p + h, r, 1, 1, 1, rs, rs, rs);
+    }
+    w = h;
+  }
+  for (int64_t j = 0; j < w; ++j) {
+    plaidc_mask(j, j + 1);
+    for (int64_t i = 0; i < rows; i += @CH@)
+      vcmax((j ? s : dst) + i, src + i * p, plaidc_min(@CH@, rows - i), 1, 1, rs);
+    for (int64_t r = 0; j && r * @L@ < rows;) {
+      int64_t hi = plaidc_min(@L@, rows - r * @L@), count = 1;
+      if (hi == @L@) count = plaidc_min(255, rows / @L@ - r);
+      plaidc_mask(0, hi);
+      vmul(dst + r * @L@, dst + r * @L@, s + r * @L@, count, 1, 1, 1, @RB@, @RB@, @RB@);
+      r += count;
+    }
+  }
+  plaidc_mask(0, 128);
+}
+"""
+
 
 def helper_name(kind: str, dtype: DType) -> str:
     """The C name of helper `kind` (`spread`, `copy`, `radd`, ...) for lane type `dtype`."""
@@ -166,7 +211,9 @@ def helper_name(kind: str, dtype: DType) -> str:
 
 def helper_source(kind: str, dtype: DType, repeat_bytes: int) -> str:
     """The C text of one helper instance for a machine whose vector repeat is `repeat_bytes`."""
-    if kind.startswith("r") and kind[1:] in REDUCE_OPS:
+    if kind == "rmul":
+        text = REDUCE_MUL
+    elif kind.startswith("r") and kind[1:] in REDUCE_OPS:
         fold, reduce = REDUCE_OPS[kind[1:]]
         text = REDUCE.replace("NAME", kind[1:]).replace("VFOLD", fold).replace("VREDUCE", reduce)
     else:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from plaidc.backends.c import ast as c
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.kernels import KConst, Kernel, KLoad, KOp, KStore, error
 from plaidc.backends.npu.moves import Placement, Space
@@ -53,9 +54,9 @@ from plaidc.backends.npu.valops import IntrinsicLowering, Val, ValueEmitter, cas
 from plaidc.backends.npu.vtypes import VType, infer
 from plaidc.stripe.ir import Affine, DType
 
-IDENTITY = {"add": 0.0, "max": float("-inf"), "min": float("inf")}
-FOLD = {"add": "vadd", "max": "vmax", "min": "vmin"}
-INT_IDENTITY = {"add": 0, "max": -(2**31), "min": 2**31 - 1}
+IDENTITY = {"add": 0.0, "mul": 1.0, "max": float("-inf"), "min": float("inf")}
+FOLD = {"add": "vadd", "mul": "vmul", "max": "vmax", "min": "vmin"}
+INT_IDENTITY = {"add": 0, "mul": 1, "max": -(2**31), "min": 2**31 - 1}
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,8 @@ def analyse(ctx: Context, kernel: Kernel) -> Plan | None:
         if agg not in IDENTITY or len(stores) > 1:
             raise error(
                 f"{kernel.name}: aggregation '{agg}' over {', '.join(red)} has no NPU vector "
-                "reduction (vcadd, vcmax, vcmin serve add, max, min of one output)",
+                "reduction (vcadd, vcmax, vcmin and vmul folds serve add, max, min and mul of one "
+                "output)",
                 kernel.span,
             )
         _check_fibers(kernel, red)
@@ -555,16 +557,19 @@ class TileLowering:
         reduced = ValueEmitter(self.rows, self.ctx.repeat_bytes, self.arena, self.ops, "reduced")
         out = self.arena.alloc(reduced.vec_bytes(lanes), "reduced")
         helper = self.ctx.mover.helper(f"r{plan.agg}", lanes)
-        stmt = call(helper, out.ptr(lanes), terms.ptr(), self.rows, self.row, count)
+        args: list[c.Expr | int | str] = [out.ptr(lanes), terms.ptr(), self.rows, self.row, count]
+        writes = [out.region(), lowering.region(terms)]
+        scratch = None
+        if plan.agg == "mul":  # the lanes of each row's last block, one at a time
+            scratch = self.arena.alloc(reduced.vec_bytes(lanes), "lane scratch")
+            args.append(scratch.ptr(lanes))
+            writes.append(scratch.region())
+        stmt = call(helper, *args)
         self.ops.append(
-            Op(
-                "PIPE_V",
-                (stmt,),
-                (lowering.region(terms),),
-                (out.region(), lowering.region(terms)),
-                f"reduce {plan.agg}",
-            )
+            Op("PIPE_V", (stmt,), (lowering.region(terms),), tuple(writes), f"reduce {plan.agg}")
         )
+        if scratch is not None:
+            self.arena.release(scratch)
         if lanes is dtype:
             return Val("vec", dtype, out)
         self.arena.release(terms.buf)
