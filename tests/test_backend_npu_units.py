@@ -23,7 +23,7 @@ from plaidc.interp import numpy_dtype, program_io, run_program
 from plaidc.stripe.ir import Affine, Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
-from plaidc.targets import TargetConfig, load_target
+from plaidc.targets import TargetConfig, load_target, parse_config
 from plaidc.tile import compile_tile
 
 from .conftest import EXAMPLES, REPO
@@ -251,6 +251,42 @@ def test_fp16_matmul_rounds_the_cube_accumulator_on_its_way_out() -> None:
     got = artifact.run({"A": a, "B": b})["C"]
     want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float16)
     np.testing.assert_array_max_ulp(got, want, maxulp=1)  # fp32 sums in another order
+
+
+K_STEPS_PASS = """
+[[stage.default.passes]]
+name = "k_steps"
+pass = "autotile"
+reqs = ["npu_cube"]
+inner_set = ["npu_tile"]
+out_idxs = false
+only_po2 = true
+max_input_size = 131072
+max_total_size = 0
+"""
+
+
+def test_cube_k_steps_from_the_pipeline_with_a_ragged_last_step() -> None:
+    """A pipeline that splits K (300 into steps of 128, the last one bounded by a
+    constraint) and a backend that cuts those steps further: the steps past K have no
+    points, and neither operand's window reaches past the end of its buffer (it did: B's
+    window went negative, a simulator error)."""
+    text = (REPO / "src" / "plaidc" / "targets" / "npu.toml").read_text()
+    cube_tiles = 'inner_set = ["npu_tile"]\nacc_idxs = false\nonly_po2 = true'
+    assert cube_tiles in text
+    text = text.replace(cube_tiles, cube_tiles.replace('"npu_tile"', '"npu_tile", "npu_cube"'))
+    config = parse_config(text + K_STEPS_PASS, "npu_k_steps.toml")
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("fp32", (100, 300)), "B": ("fp32", (300, 70))},
+    )
+    compiled = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+    assert "299 - k - ko >= 0" in print_stripe(compiled)
+    rng = np.random.default_rng(8)
+    a, b = rng.uniform(-1, 1, (100, 300)), rng.uniform(-1, 1, (300, 70))
+    inputs = {"A": a.astype(np.float32), "B": b.astype(np.float32)}
+    got = get_backend("npu").compile(compiled, config).run(inputs)["C"]
+    np.testing.assert_allclose(got, a @ b, rtol=1e-4, atol=1e-4)
 
 
 def test_rounded_fp16_products_stored_as_fp32_stay_rounded() -> None:

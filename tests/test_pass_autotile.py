@@ -281,6 +281,19 @@ def test_acc_idxs_false_keeps_accumulation_whole() -> None:
     assert with_acc.searched == ("x", "y", "i", "j", "c", "k")
 
 
+def test_out_idxs_false_splits_only_the_accumulation() -> None:
+    """The complement of acc_idxs: K steps of a GEMM tile (the output indices stay whole)."""
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(PAPER_OPTS, idxs=(), out_idxs=False, max_total_size=0)
+    result = search_tiles(conv, dataclasses.replace(opts, max_input_size=400))
+    assert result.searched == ("i", "j", "c")
+    assert result.best is not None
+    assert {n: result.best.tile[n] for n in ("x", "y", "k")} == {"x": 12, "y": 16, "k": 16}
+    assert result.best.input_bytes <= 400 < result.best.input_bytes * 3
+    neither = dataclasses.replace(opts, acc_idxs=False)
+    assert search_tiles(conv, neither).searched == ()
+
+
 def test_only_po2_and_only_even_candidates() -> None:
     conv = kernel(load(FIG5A))
     po2 = autotile_candidates(conv, dataclasses.replace(PAPER_OPTS, only_po2=True))

@@ -73,9 +73,11 @@ class AutotileOptions:
     copy_tags: bool = False
     clear_outer: bool = False
     # Which indices may be split: all (empty) or those named; accumulation indices (those no
-    # output access uses) only with acc_idxs.
+    # output access uses) only with acc_idxs, the others only with out_idxs (false: split
+    # only the reduction, as for the K steps of a GEMM tile).
     idxs: tuple[str, ...] = ()
     acc_idxs: bool = True
+    out_idxs: bool = True
     only_po2: bool = False
     only_even: bool = False
     # Byte budgets of one tile (0: no limit); refinements named in ignore_refs do not count.
@@ -271,6 +273,7 @@ class _Model:
             and tileable_range(i)
             and (not opts.idxs or i.name in opts.idxs)
             and (opts.acc_idxs or i.name not in acc)
+            and (opts.out_idxs or i.name in acc)
             for i in block.idxs
         ]
         self.choices = [

@@ -151,6 +151,9 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
         names = set(con.names()) - set(batch)
         if names <= out:
             out_cons.append(con)
+        elif names <= set(k_vars):  # bounds the reduction: neither operand reads past them
+            a_cons.append(con)
+            b_cons.append(con)
         elif names <= a_side:
             a_cons.append(con)
         elif names <= b_side:
