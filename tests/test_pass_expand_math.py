@@ -90,12 +90,62 @@ def test_integer_powers_become_products(n: int, dtype: str) -> None:
         "    1: $c = (float)0\n    2: $y = pow($x, $c)",  # x ** 0.0 is 1, even for NaN
         "    1: $c = (int)0\n    2: $y = pow($x, $c)",  # x ** 0 keeps x's type: left alone
         "    1: $c = (int)40\n    2: $y = pow($x, $c)",  # above max_power
-        "    1: $y = pow($x, $x)",  # not a constant
     ],
 )
 def test_other_powers_are_left_alone(body: str) -> None:
     before = program(body)
     assert expand(before) == before
+
+
+def test_integer_tensor_powers_are_left_alone() -> None:
+    before = program("    1: $y = pow($x, $x)", "i32")  # integer semantics: no exp/log
+    assert expand(before) == before
+
+
+POW_BASES = [-3, -2.5, -1, -0.5, -0.0, 0, 0.5, 1, 2, 7.5, np.inf, -np.inf, np.nan, 40]
+POW_EXPONENTS = [-3, -2, -1.5, -1, 0, 0.5, 1, 2, 3, 2.5, np.nan, np.inf, -np.inf, 1e30, 33, 0.1]
+
+
+def tensor_power(dtype: str, n: int) -> Block:
+    text = f"""block []:1 (
+    in X[0] {dtype}({n}):(1)
+    in E[0] {dtype}({n}):(1)
+    out Y[0] {dtype}({n}):(1)
+) {{
+  0:
+  block [i:{n}] (
+      in X[i] {dtype}(1):(1)
+      in E[i] {dtype}(1):(1)
+      out Y[i] {dtype}(1):(1)
+  ) {{
+    0: $x = load(X)
+    1: $e = load(E)
+    2: $y = pow($x, $e)
+    3: Y = store($y)
+  }}
+}}
+"""
+    return parse_stripe(text, "pow.stripe")
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "fp16"])
+def test_tensor_powers_follow_numpy(dtype: str) -> None:
+    """pow(x, y) of two float tensors becomes exp(y ln|x|) with numpy's cases: the sign of
+    odd integral powers of negative bases (and -0.0), NaN for fractional ones, 1 for y = 0,
+    x = 1 and (-1) ** inf, (-inf) ** y; then random bases and exponents."""
+    npdt = np.float16 if dtype == "fp16" else np.float32
+    pairs = [(x, y) for x in POW_BASES for y in POW_EXPONENTS]
+    rng = np.random.default_rng(3)
+    x = np.concatenate([[p[0] for p in pairs], rng.uniform(0.1, 6, 300)]).astype(npdt)
+    e = np.concatenate([[p[1] for p in pairs], rng.uniform(-6, 6, 300)]).astype(npdt)
+    after = expand(tensor_power(dtype, len(x)))
+    assert "pow" not in intrinsics(after)
+    got = run_program(after, {"X": x, "E": e})["Y"]
+    with np.errstate(all="ignore"):
+        want = np.power(x, e)
+    rtol = 1e-3 if dtype == "fp16" else 1e-5  # ~ulp times |y ln x| (36 for (-3) ** 33)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=0)
+    assert (np.signbit(got) == np.signbit(want))[~np.isnan(want) & (want != 0)].all()
 
 
 @pytest.mark.parametrize(
@@ -152,6 +202,10 @@ def check_on_the_npu(text: str, limit: float, seed: int) -> None:
 def test_npu_pipeline_runs_tanh_and_powers() -> None:
     """An MLP-style activation the NPU's ISA lacks, through the npu target's pipeline."""
     check_on_the_npu("function (X[N, M]) -> (Y) { Y = tanh(X) + pow(X, 3); }", 5, 2)
+
+
+def test_npu_pipeline_runs_tensor_powers() -> None:
+    check_on_the_npu("function (X[N, M]) -> (Y) { Y = pow(X, X - 1); }", 4, 5)
 
 
 NUMPY = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan}

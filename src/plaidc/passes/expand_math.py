@@ -8,8 +8,13 @@ exp, ln, reciprocal and arithmetic, but no tanh or pow).
   by repeated squaring (one rounding per product). A float constant `c` promotes x first as
   the power would (`x * (float)1`: an int x becomes fp64): integral `|c| <= max_power` by
   squaring (`1 / x^n` for negative c), others as `exp(c * ln x)` (NaN for x < 0, as numpy's).
-  Tensor exponents, `c = 0` and strongly typed integer exponents are left alone: `exp(y ln x)`
-  is wrong for negative bases with integral y, so a target without `pow` reports them.
+  `c = 0` and strongly typed integer exponents are left alone.
+* `pow(x, y)` of two fp16 or fp32 tensors (loads, or arithmetic on loads, of one type):
+  `|x| ** y = exp(y ln |x|)` in fp32, negated for a negative base and an odd integral y, NaN
+  for a negative finite base and a non-integral y, 1 where y is 0 or x is 1 (numpy's cases;
+  |y| >= 2^24 counts as an even integer, as every such float is). Within a few ulp of fp32
+  times |y ln x| (the rounding of the product), not correctly rounded. Integer tensors and
+  mixed types are left alone (a target without `pow` reports them).
 * `sinh`, `cosh`: `exp(x - ln 2) -+ exp(-x - ln 2)` in fp32 (finite as far as they are; `sinh`
   by its Taylor series where |x| < 0.5, which the difference would cancel away); within 1e-5
   relative (the rounding of x - ln 2), the others within 1e-6 relative or 2e-7 absolute.
@@ -48,7 +53,7 @@ from dataclasses import dataclass
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.passes.registry import register
 from plaidc.passes.selection import map_all_blocks, rewrite_matching
-from plaidc.stripe.ir import Block, Constant, Intrinsic, Statement
+from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, Statement
 from plaidc.stripe.uses import scalar_inputs, scalar_outputs
 
 REWRITES = ("tanh", "pow", "sinh", "cosh", "sin", "cos", "tan", "atan", "asin", "acos")
@@ -81,6 +86,7 @@ def expand_math(program: Block, opts: ExpandMathOptions) -> Block:
 
 def _expand(block: Block, opts: ExpandMathOptions) -> Block:
     constants = _constants(block)
+    floats = _float_scalars(block)
     taken = _scalar_names(block)
     replaced: dict[int, list[Statement]] = {}
     for pos, stmt in enumerate(block.stmts):
@@ -100,6 +106,8 @@ def _expand(block: Block, opts: ExpandMathOptions) -> Block:
                 rewrite = _constant_power(stmt.inputs[0], exponent, stmt.outputs[0], fresh, opts)
                 if rewrite is not None:
                     replaced[pos] = rewrite
+            elif (dtype := floats.get(stmt.inputs[0])) and floats.get(stmt.inputs[1]) == dtype:
+                replaced[pos] = _tensor_power(*stmt.inputs, stmt.outputs[0], dtype, fresh)
     if not replaced:
         return block
     return _splice(block, replaced)
@@ -118,6 +126,59 @@ def _constants(block: Block) -> dict[str, Constant]:
                 name = stmt.outputs[0]
                 found[name] = Constant(name=name, value=-operand.value, type=operand.type)
     return found
+
+
+# Intrinsics whose result has their operands' type when all of them have one.
+_SAME_TYPE = ("add", "sub", "mul", "div", "neg", "abs", "max", "min", "exp", "log", "sqrt")
+
+
+def _float_scalars(block: Block) -> dict[str, DType]:
+    """Scalars known to be fp16 or fp32: loads of such refinements, and arithmetic whose
+    operands have one of these types, or are weakly typed constants (which adopt it)."""
+    refs = {r.into: r.shape.dtype for r in block.refs}
+    weak = {s.name for s in block.stmts if isinstance(s, Constant) and s.type in ("int", "float")}
+    found: dict[str, DType] = {}
+    for stmt in block.stmts:
+        if isinstance(stmt, Load) and refs.get(stmt.from_) in (DType.FP16, DType.FP32):
+            found[stmt.into] = refs[stmt.from_]
+        elif isinstance(stmt, Intrinsic) and stmt.name in _SAME_TYPE and len(stmt.outputs) == 1:
+            types = {found.get(x) for x in stmt.inputs if x not in weak}
+            if len(types) == 1 and None not in types:
+                found[stmt.outputs[0]] = types.pop()  # type: ignore[assignment]
+    return found
+
+
+def _tensor_power(x: str, y: str, out: str, dtype: DType, fresh: _Fresh) -> list[Statement]:
+    """`pow(x, y)` of two tensors of float type `dtype`, in fp32 (see the module doc)."""
+    b = _Builder(fresh)
+    if dtype is DType.FP16:
+        x, y = b.fp32(x), b.fp32(y)
+    magnitude = b.op("exp", b.op("mul", y, b.op("log", b.op("abs", x))))
+    small = b.select(b.op("cmp_lt", b.op("abs", y), 16777216.0), y, 0.0)
+    whole = b.op("floor", small)
+    integral = b.op("cmp_eq", whole, small)
+    odd = b.op("cmp_ne", b.op("mul", b.op("floor", b.op("mul", whole, 0.5)), 2.0), whole)
+    signed = b.select(odd, b.op("neg", magnitude), magnitude)
+    finite = b.op("cmp_eq", b.op("mul", x, 0.0), 0.0)
+    fractional = b.select(finite, b.op("sqrt", x), magnitude)  # NaN; (-inf) ** y = inf ** y
+    zero = b.op("cmp_eq", x, 0.0)
+    negative = b.select(integral, signed, b.select(zero, magnitude, fractional))
+    # -0.0 is a negative base too: (-0) ** -3 = -inf
+    sign = b.select(zero, b.op("div", 1.0, x), x)
+    power = b.select(b.op("cmp_lt", sign, 0.0), negative, magnitude)
+    power = b.select(b.op("cmp_eq", y, 0.0), 1.0, power)
+    # (-1) ** +-inf = 1 (exp(inf * 0) is NaN); (-1) ** NaN stays NaN
+    infinite = b.select(b.op("cmp_eq", y, y), 1.0, power)
+    unit = b.select(b.op("cmp_eq", b.op("mul", y, 0.0), 0.0), power, infinite)
+    power = b.select(b.op("cmp_eq", b.op("abs", x), 1.0), unit, power)
+    if dtype is DType.FP16:
+        power = b.select(b.op("cmp_eq", x, 1.0), 1.0, power)
+        width = fresh("w")
+        b.stmts.append(Constant(name=width, value=16, type="int"))
+        b.op("as_float", power, width, out=out)
+    else:
+        b.select(b.op("cmp_eq", x, 1.0), 1.0, power, out=out)
+    return b.stmts
 
 
 def _small_integer(value: float, limit: int) -> bool:
@@ -238,8 +299,8 @@ class _Builder:
             acc = self.op("add", self.op("mul", acc, x), coeff)
         return acc
 
-    def select(self, test: str, a: str | float, b: str | float) -> str:
-        return self.op("cond", test, a, b)
+    def select(self, test: str, a: str | float, b: str | float, out: str | None = None) -> str:
+        return self.op("cond", test, a, b, out=out)
 
 
 _FACT = [float(math.factorial(k)) for k in range(14)]
