@@ -8,13 +8,16 @@ from __future__ import annotations
 import re
 from importlib import resources
 
+import numpy as np
 import pytest
 
 from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
 from plaidc.interp import run_program
+from plaidc.stripe.ir import DType
 from plaidc.targets import TargetConfig, parse_config
+from plaidc.tile import compile_tile
 
 from .test_backend_c import PROGRAMS, load_program, program_inputs
 
@@ -52,3 +55,33 @@ def test_small_chip_runs_every_program(program_id: str) -> None:
     for memory, limit in (("UB", SMALL["ub_bytes"]), ("L1", SMALL["l1_bytes"])):
         assert report["capacity"][memory] == limit
         assert report["peak_bytes"][memory] <= limit
+
+
+MATMUL = "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }"
+
+
+@pytest.mark.parametrize(
+    ("m", "k", "n"),
+    [
+        (513, 128, 16),  # a last M tile of one row: A's window is that row, its gather too
+        (16, 100, 1030),  # B's rows (4120 B) are no whole number of blocks: K steps shrink
+        (260, 8, 260),
+    ],
+)
+def test_small_chip_runs_ragged_matmuls(m: int, k: int, n: int) -> None:
+    """Found by fuzzing: the gather of A read 32 rows of a one-row window (a hazard with
+    B's load beside it: the constraint on M alone bounded C but not A), and no tiling fitted
+    when B's window had to span whole rows of a 1030-wide matrix."""
+    cfg = small_chip()
+    program = compile_tile(
+        MATMUL, "ragged.tile", shapes={"A": (DType.FP32, (m, k)), "B": (DType.FP32, (k, n))}
+    ).program
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    rng = np.random.default_rng(m + n)
+    inputs = {
+        "A": rng.uniform(-1, 1, (m, k)).astype(np.float32),
+        "B": rng.uniform(-1, 1, (k, n)).astype(np.float32),
+    }
+    got = get_backend("npu").compile(compiled, cfg).run(inputs)["C"]
+    want = inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -25,7 +25,9 @@ programs (`[codegen] fp32_contraction = "split"`, the default) split each operan
 significant bits and the dropped `A_lo B_lo` term is 2^-22 relative, so results match fp32 at
 its tolerance for inputs in fp16's normal range. Outside it the split is wrong, silently (the
 data is only known at run time): |x| > 65504 overflows to inf (NaN results), and |x| below
-~6e-5 falls into fp16 subnormals (1e-8-scale inputs: ~1e-3 relative error). `plaidc run
+~6e-5 falls into fp16 subnormals: 1e-6-scale inputs lose about 1e-3 relative, 1e-8-scale ones
+everything (hi is 0 or one subnormal step, and the dropped lo * lo term dominates: even the
+sign of a product of 1e-8 values can come out wrong). `plaidc run
 --check` compares such outputs at fp16 tolerance (`NpuArtifact.reduced_precision`).
 `fp32_contraction = "vector"` keeps fp32 contractions on the vector unit (exact fp32 products,
 no range limit, much slower). A fix would scale rows of A and columns of B by powers of two
@@ -146,19 +148,19 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     batch = by(store.access.offset, out & used_a & used_b)
     k_vars = by(a.access.offset, set(red))
     a_side, b_side = set(m_vars) | set(k_vars), set(n_vars) | set(k_vars)
-    a_cons, b_cons, out_cons = [], [], []
+    a_cons: list[Affine] = []
+    b_cons: list[Affine] = []
+    out_cons: list[Affine] = []
     for con in kernel.constraints:
+        # a constraint bounds every matrix whose indices it names: one on M alone (a ragged
+        # last tile) bounds A's rows as well as C's, one on K alone both operands
         names = set(con.names()) - set(batch)
-        if names <= out:
-            out_cons.append(con)
-        elif names <= set(k_vars):  # bounds the reduction: neither operand reads past them
-            a_cons.append(con)
-            b_cons.append(con)
-        elif names <= a_side:
-            a_cons.append(con)
-        elif names <= b_side:
-            b_cons.append(con)
-        else:
+        bounded = False
+        for side, found in ((out, out_cons), (a_side, a_cons), (b_side, b_cons)):
+            if names <= side:
+                found.append(con)
+                bounded = True
+        if not bounded:
             return None  # couples M, N and K: not a product of two matrices
     return Contraction(
         a.access,
@@ -218,7 +220,9 @@ def _lower_tiled(
         m, n, k = extent(m_tilings, mi), extent(n_tilings, ni), extent(k_tilings, ki)
         uses = len(n_tilings[ni])
         resident = _resident_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses) is not None
-        return _fits(ctx, con, m, n, k, resident)
+        tile = {**m_tilings[mi][0], **n_tilings[ni][0], **k_tilings[ki][0]}
+        sizes = {v: n for v, (_, n) in tile.items()}
+        return _fits(ctx, con, m, n, k, resident) and _windows_fit(ctx, con, sizes)
 
     fitting = [(mi, ni, ki) for mi, ni, ki in choices if fits(mi, ni, ki)]
     for mi, ni, ki in fitting[:32]:
@@ -274,6 +278,24 @@ def _fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool
         and l1_tile <= mach.l1_bytes // (2 if resident else 1) // share
         and max(ub_step, ub_out) <= mach.ub_bytes // share
     )
+
+
+def _windows_fit(ctx: Context, con: Contraction, sizes: dict[str, int]) -> bool:
+    """Whether each operand's GM window fits UB's share when it cannot be read in rows: with
+    no stride a whole number of 32-B blocks, the window (`staging`) is the contiguous span of
+    the tile's elements, whole rows of the matrix included (a 16 x 16 tile of a 1030-wide
+    matrix spans 16 of its rows)."""
+    share = ctx.machine.ub_bytes // ctx.options.buffering
+    size = con.dtype.byte_size
+    for access in (con.a, con.b):
+        terms = [(v, k) for v, k in access.offset.terms if sizes.get(v, 1) > 1]
+        strides = [abs(k) for _, k in terms if abs(k) > 1]
+        if not strides or any(k * size % 32 == 0 for k in strides):
+            continue  # in rows of whole blocks (or one run): `_fits` counts the window
+        span = 1 + sum(abs(k) * (sizes.get(v, 1) - 1) for v, k in terms)
+        if span * size > share:
+            return False
+    return True
 
 
 _Tile = dict[str, tuple[int, int]]  # index -> (start, extent)
