@@ -180,6 +180,20 @@ def test_product_reductions_match_numpy(dtype: str, shape: tuple[int, int]) -> N
             np.testing.assert_allclose(got[name].astype(np.float64), want, rtol=rtol)
 
 
+def test_dot_products_per_row_stay_on_the_vector_unit() -> None:
+    """`+(X[i, j] * X[i, j])` has no M or N: on the Cube it was 64 unrolled 1 x 1 GEMMs (a
+    3 MB kernel, minutes of compiling); the vector unit reduces the rows."""
+    rng = np.random.default_rng(9)
+    x = rng.uniform(-1, 1, (64, 4096)).astype(np.float32)
+    program = tile_program(
+        "function (X[M, N]) -> (V) { V[i : M] = +(X[i, j] * X[i, j]); }", {"X": ("fp32", x.shape)}
+    )
+    artifact = get_backend("npu").compile(program, load_target("npu"))
+    assert isinstance(artifact, NpuArtifact) and "mad(" not in artifact.source
+    got = artifact.run({"X": x})["V"]
+    np.testing.assert_allclose(got, (x.astype(np.float64) ** 2).sum(axis=1), rtol=1e-5)
+
+
 def test_fp16_division_is_rounded_once() -> None:
     """fp16 quotients (by a tensor and by a constant) equal numpy's: computed in fp32 lanes,
     not as an fp16 reciprocal times the dividend (1 ulp off for a third of them)."""

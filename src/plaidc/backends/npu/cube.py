@@ -147,6 +147,8 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     n_vars = by(store.access.offset, (out & used_b) - used_a)
     batch = by(store.access.offset, out & used_a & used_b)
     k_vars = by(a.access.offset, set(red))
+    if not m_vars and not n_vars:
+        return None  # dot products (one per batch point): 1 x 1 GEMMs, the vector unit's
     a_side, b_side = set(m_vars) | set(k_vars), set(n_vars) | set(k_vars)
     a_cons: list[Affine] = []
     b_cons: list[Affine] = []
