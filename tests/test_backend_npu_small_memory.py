@@ -85,3 +85,16 @@ def test_small_chip_runs_ragged_matmuls(m: int, k: int, n: int) -> None:
     got = get_backend("npu").compile(compiled, cfg).run(inputs)["C"]
     want = inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_small_chip_transposes_with_misaligned_rows() -> None:
+    """513 x 300 fp32 transposed: neither row (1200 B, 2052 B) is a whole number of 32-B
+    blocks, so windows span whole rows and only tiles cut in both indices fit 64 KiB (no
+    tiling fitted before the backend tried square-ish tiles)."""
+    cfg = small_chip()
+    text = "function (A[I, J]) -> (O) { O[j, i : J, I] = =(A[i, j]); }"
+    program = compile_tile(text, "t.tile", shapes={"A": (DType.FP32, (513, 300))}).program
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    a = np.random.default_rng(2).uniform(-1, 1, (513, 300)).astype(np.float32)
+    got = get_backend("npu").compile(compiled, cfg).run({"A": a})["O"]
+    np.testing.assert_array_equal(got, a.T)

@@ -179,6 +179,10 @@ def _sizes_for(total: int, step: int) -> list[int]:
     return sorted({s for s in sizes if 1 <= s < total}, reverse=True)
 
 
+def _aligned(size: int, step: int) -> int:
+    return size // step * step if size >= step else size
+
+
 def var_tilings(
     names: tuple[str, ...],
     ranges: dict[str, int],
@@ -189,7 +193,8 @@ def var_tilings(
     """Tilings of the indices `names` (each a list of tiles `{index: (start, extent)}`), the
     whole box first; the outermost index is cut first, in extents aligned to its step where
     possible. `pinned` indices have extent 1 in every tiling (the pass pipeline's tiles).
-    Tilings of more than `limit` tiles are left out."""
+    Then every index at once, halved again and again. Tilings of more than `limit` tiles are
+    left out."""
     pin = {v: 1 for v in names if v in pinned}
     choices = [{v: ranges[v] for v in names} | pin]
     for k, var in enumerate(names):
@@ -198,6 +203,18 @@ def var_tilings(
         for size in _sizes_for(ranges[var], steps[var]):
             extents = {v: 1 for v in names[:k]} | {var: size}
             choices.append(extents | {v: ranges[v] for v in names[k + 1 :]} | pin)
+    free = [v for v in names if v not in pin and ranges[v] > 1]
+    for t in range(
+        1, max((ranges[v] for v in free), default=1).bit_length() if len(free) > 1 else 0
+    ):
+        # every index halved t times: square-ish tiles (a transpose's windows are small only
+        # when both of its indices are cut)
+        sizes = {v: -(-ranges[v] // 2**t) for v in free}
+        choices.append(
+            {v: ranges[v] for v in names}
+            | pin
+            | {v: _aligned(n, steps[v]) for v, n in sizes.items()}
+        )
     result = []
     for extents in choices:
         grids = [range(0, ranges[v], extents[v]) for v in names]
