@@ -128,11 +128,13 @@ def _bindings(
     return driver.Bindings(dims=_parse_defines(defines), shapes=bound)
 
 
-def _target_config(target: str | None, config: str | None) -> Any:
-    from plaidc.targets import load_config_file, load_target
+def _target_config(session: driver.Session, target: str | None, config: str | None) -> Any:
+    """The user's config file (read through the session, so its errors show their line) or
+    a built-in target."""
+    from plaidc.targets import load_target, parse_config
 
     if config is not None:
-        return load_config_file(config)
+        return parse_config(session.read(config), config)
     return load_target(target or "interp")
 
 
@@ -191,7 +193,7 @@ def compile_cmd(
 ) -> None:
     """Compile a Tile (or Stripe) program and emit one of its stages."""
     # `--emit c` alone means the c target's pipeline and backend.
-    cfg = _target_config(target or (emit if emit in BACKEND_NAMES else None), config)
+    cfg = _target_config(session, target or (emit if emit in BACKEND_NAMES else None), config)
     if emit is None:
         emit = cfg.backend if cfg.backend in BACKEND_NAMES else "stripe-opt"
     if output is None:
@@ -260,7 +262,7 @@ def run_cmd(
     """Run a program on a target and write its outputs as NAME.npy."""
     from plaidc.interp import program_io, run_program
 
-    cfg = _target_config(target, config)
+    cfg = _target_config(session, target, config)
     arrays = _parse_inputs(inputs)
     source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
     compiled = driver.run_pipeline(source, driver.resolve_steps(cfg.stage("default")))
@@ -406,9 +408,7 @@ def plaidc_opt_main(
     if target is not None or config is not None or stage is not None:
         if passes:
             raise click.UsageError("give either --pass or -t/--config/--stage, not both")
-        cfg = _target_config(target, config)
-        if config is not None:
-            session.sources[cfg.path] = cfg.source
+        cfg = _target_config(session, target, config)
         steps = driver.resolve_steps(cfg.stage(stage or "default"))
     for spec in passes:
         name, raw = parse_pass_spec(spec)

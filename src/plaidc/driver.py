@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from plaidc.diagnostics import CompileError, Diagnostic, InternalError
+from plaidc.diagnostics import CompileError, Diagnostic, InternalError, decode_source
 from plaidc.passes import PassInfo, get_pass, make_options
 from plaidc.stripe.ir import Block, DType, TensorShape
 from plaidc.stripe.parser import parse_stripe
@@ -29,15 +29,16 @@ class Session:
     sources: dict[str, str] = field(default_factory=dict)
 
     def read(self, path: str) -> str:
-        if path == "-":
-            text = sys.stdin.read()
-            self.sources["<stdin>"] = text
-            return text
+        """The text of `path` (`-`: standard input, named `<stdin>`), kept for rendering."""
+        name = "<stdin>" if path == "-" else path
         try:
-            text = Path(path).read_text()
+            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         except OSError as err:
             raise CompileError([Diagnostic(f"cannot read '{path}': {err.strerror}")]) from None
-        self.sources[path] = text
+        # Undecodable text still renders (with replacement characters) under its error.
+        self.sources[name] = data.decode("utf-8", errors="replace")
+        text = decode_source(data, name)
+        self.sources[name] = text
         return text
 
 

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from plaidc.diagnostics import CompileError, Diagnostic, Span
+from plaidc.diagnostics import CompileError, Diagnostic, Span, decode_source
 
 TARGET_ALIASES = {"cpu": "c"}
 _REF = re.compile(r"\$\{([^}]*)\}")
@@ -70,10 +70,10 @@ def load_target(name: str) -> TargetConfig:
 
 def load_config_file(path: str) -> TargetConfig:
     try:
-        text = Path(path).read_text()
+        data = Path(path).read_bytes()
     except OSError as err:
         raise CompileError([Diagnostic(f"cannot read config '{path}': {err.strerror}")]) from None
-    return parse_config(text, path)
+    return parse_config(decode_source(data, path), path)
 
 
 def parse_config(text: str, filename: str) -> TargetConfig:
