@@ -40,3 +40,38 @@ def test_a_byte_order_mark_is_skipped(tmp_path: Path) -> None:
     )
     assert code == 0, err
     assert "block" in out
+
+
+def _tile(expr: str) -> str:
+    return f"function (A[N]) -> (C) {{\n  C = {expr};\n}}\n"
+
+
+def test_deeply_nested_expressions_are_a_located_error(tmp_path: Path) -> None:
+    """Every stage walks expressions recursively: nesting is limited, not a RecursionError."""
+    from plaidc.tile.parser import MAX_NESTING
+
+    cases = {
+        "neg": "-" * 5000 + "A",
+        "call": "exp(" * 3000 + "A" + ")" * 3000,
+        "chain": " + ".join(["A"] * 20000),
+        "cond": "A > 0 ? " * (MAX_NESTING + 1) + "A" + " : A" * (MAX_NESTING + 1),
+    }
+    for name, expr in cases.items():
+        (tmp_path / f"{name}.tile").write_text(_tile(expr))
+        code, _, err = run_cli(plaidc_main, ["compile", f"{name}.tile", "-D", "N=4"], tmp_path)
+        assert code == 1, (name, err[:300])
+        assert err.startswith(f"{name}.tile:2:") and "expression nested too deeply" in err
+    # the first operator past the limit: the 101st unary minus
+    code, _, err = run_cli(plaidc_main, ["compile", "neg.tile", "-D", "N=4"], tmp_path)
+    assert err.startswith(f"neg.tile:2:{6 + MAX_NESTING + 1}: error:")
+
+
+def test_nesting_up_to_the_limit_compiles_and_runs(tmp_path: Path) -> None:
+    from plaidc.tile.parser import MAX_NESTING
+
+    (tmp_path / "deep.tile").write_text(
+        _tile("exp(" * (MAX_NESTING - 1) + "-A" + ")" * (MAX_NESTING - 1))
+    )
+    args = ["run", "deep.tile", "-t", "c", "--shape", "A=fp32[4]", "--random-inputs", "1"]
+    code, _, err = run_cli(plaidc_main, [*args, "--check"], tmp_path)
+    assert code == 0, err[:500]
