@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from plaidc.cli import plaidc_main, plaidc_opt_main
 
 from .test_cli import MATMUL_STRIPE, run_cli
@@ -75,3 +77,40 @@ def test_nesting_up_to_the_limit_compiles_and_runs(tmp_path: Path) -> None:
     args = ["run", "deep.tile", "-t", "c", "--shape", "A=fp32[4]", "--random-inputs", "1"]
     code, _, err = run_cli(plaidc_main, [*args, "--check"], tmp_path)
     assert code == 0, err[:500]
+
+
+@pytest.mark.parametrize(
+    ("main", "args", "path"),
+    [
+        (plaidc_main, ["compile", "mm.tile", *DIMS, "-o", "afile/x.stripe"], "afile/x.stripe"),
+        (plaidc_main, ["compile", "mm.tile", *DIMS, "-o", "adir"], "adir"),
+        (plaidc_main, ["compile", "mm.tile", *DIMS, "-t", "c", "-o", "adir"], "adir"),
+        (plaidc_main, ["compile", "mm.tile", *DIMS, "--dump-dir", "afile/d"], "afile/d"),
+        (
+            plaidc_main,
+            ["compile", "mm.tile", *DIMS, "-t", "c", "--emit", "lib", "-o", "afile/x.so"],
+            "afile/x.so",
+        ),
+        (plaidc_opt_main, [str(MATMUL_STRIPE), "-o", "afile/x.stripe"], "afile/x.stripe"),
+        (plaidc_opt_main, [str(MATMUL_STRIPE), "--dump-dir", "afile/d"], "afile/d"),
+        (
+            plaidc_main,
+            ["run", "mm.tile", *DIMS, "--random-inputs", "1", "--output-dir", "afile/o"],
+            "afile/o",
+        ),
+        (
+            plaidc_main,
+            ["run", "mm.tile", *DIMS, "-t", "npu", "--random-inputs", "1", "--report", "adir"],
+            "adir",
+        ),
+    ],
+)
+def test_unwritable_outputs_are_user_errors(
+    main: object, args: list[str], path: str, tmp_path: Path
+) -> None:
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    (tmp_path / "afile").write_text("not a directory\n")
+    (tmp_path / "adir").mkdir()
+    code, _, err = run_cli(main, args, tmp_path)
+    assert code == 1, err
+    assert err.startswith(f"error: cannot write '{path}': "), err

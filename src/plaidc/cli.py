@@ -215,7 +215,8 @@ def compile_cmd(
     if emit == "lib":
         if output == "-":
             raise click.UsageError("--emit lib needs -o FILE")
-        artifact.save_library(Path(output))
+        with driver.writing(output):
+            artifact.save_library(Path(output))
     else:
         _write_text(output, artifact.source)
     if output != "-":
@@ -226,7 +227,7 @@ def _write_text(output: str, text: str) -> None:
     if output == "-":
         click.echo(text, nl=False)
     else:
-        Path(output).write_text(text)
+        driver.write_text(Path(output), text)
 
 
 @plaidc_main.command("run")
@@ -283,11 +284,13 @@ def run_cmd(
         data = artifact.report_json() if artifact is not None else None
         if data is None:
             raise click.UsageError(f"--report: target '{cfg.name}' produces no run report")
-        Path(report_file).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        driver.write_text(Path(report_file), json.dumps(data, indent=2, sort_keys=True) + "\n")
     if output_dir is not None:
-        Path(output_dir).mkdir(parents=True, exist_ok=True)
+        with driver.writing(output_dir):
+            Path(output_dir).mkdir(parents=True, exist_ok=True)
         for name, value in outputs.items():
-            np.save(Path(output_dir) / f"{name}.npy", value)
+            with driver.writing(Path(output_dir) / f"{name}.npy"):
+                np.save(Path(output_dir) / f"{name}.npy", value)
     _summarise(outputs)
     if check:
         # Outputs a target computed from fp16 operands (the NPU's Cube) are checked at fp16

@@ -7,7 +7,8 @@ plaidc's bugs); printing and exit codes belong to `plaidc.cli`.
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,20 @@ class Session:
         text = decode_source(data, name)
         self.sources[name] = text
         return text
+
+
+@contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """Failing to write a file the user named is the user's error: `cannot write 'PATH'`."""
+    try:
+        yield
+    except OSError as err:
+        raise CompileError.at(f"cannot write '{path}': {err.strerror or err}", None) from None
+
+
+def write_text(path: Path, text: str) -> None:
+    with writing(path):
+        path.write_text(text)
 
 
 # ---- loading ------------------------------------------------------------------------------
@@ -123,8 +138,9 @@ def run_pipeline(
 ) -> Block:
     """Run passes in order; optionally dump `NN_<name>.stripe` after each and verify each."""
     if dump_dir is not None:
-        dump_dir.mkdir(parents=True, exist_ok=True)
-        (dump_dir / "00_initial.stripe").write_text(print_stripe(program))
+        with writing(dump_dir):
+            dump_dir.mkdir(parents=True, exist_ok=True)
+        write_text(dump_dir / "00_initial.stripe", print_stripe(program))
     for number, step in enumerate(steps, 1):
         try:
             program = step.info.run(program, step.options)
@@ -135,7 +151,7 @@ def run_pipeline(
         if verify_each:
             _verify_after(program, step)
         if dump_dir is not None:
-            (dump_dir / f"{number:02d}_{step.name}.stripe").write_text(print_stripe(program))
+            write_text(dump_dir / f"{number:02d}_{step.name}.stripe", print_stripe(program))
     return program
 
 
