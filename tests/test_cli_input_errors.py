@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from plaidc.cli import plaidc_main, plaidc_opt_main
@@ -114,3 +115,19 @@ def test_unwritable_outputs_are_user_errors(
     code, _, err = run_cli(main, args, tmp_path)
     assert code == 1, err
     assert err.startswith(f"error: cannot write '{path}': "), err
+
+
+def test_bad_npy_inputs_name_the_file(tmp_path: Path) -> None:
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    (tmp_path / "empty.npy").write_bytes(b"")
+    np.savez(tmp_path / "arch.npz", A=np.zeros((3, 4), np.float32))
+    (tmp_path / "arch.npz").rename(tmp_path / "arch.npy")
+    np.save(tmp_path / "b.npy", np.zeros((4, 5), np.float32))
+    for name, why in [
+        ("empty.npy", "the file is empty or truncated"),
+        ("arch.npy", "it is an .npz archive, not a .npy array"),
+    ]:
+        args = ["run", "mm.tile", "--input", f"A={name}", "--input", "B=b.npy"]
+        code, _, err = run_cli(plaidc_main, args, tmp_path)
+        assert code == 1, err
+        assert err.strip() == f"error: cannot read input 'A' from '{name}': {why}"

@@ -107,13 +107,26 @@ def _parse_inputs(items: Sequence[str]) -> dict[str, np.ndarray]:
         name, sep, path = item.partition("=")
         if not sep:
             raise click.BadParameter(f"'{item}' should be NAME=FILE.npy", param_hint="'--input'")
-        try:
-            arrays[name.strip()] = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as err:
-            raise CompileError.at(
-                f"cannot read input '{name}' from '{path}': {err}", None
-            ) from None
+        arrays[name.strip()] = _load_npy(name, path)
     return arrays
+
+
+def _load_npy(name: str, path: str) -> np.ndarray:
+    """One `--input` file: a plain .npy array; anything else is the user's error, naming it."""
+
+    def bad(why: str) -> CompileError:
+        return CompileError.at(f"cannot read input '{name}' from '{path}': {why}", None)
+
+    try:
+        loaded = np.load(path, allow_pickle=False)
+    except EOFError:
+        raise bad("the file is empty or truncated") from None
+    except (OSError, ValueError) as err:
+        raise bad(str(err)) from None
+    if not isinstance(loaded, np.ndarray):
+        loaded.close()  # np.load opens an .npz archive as an NpzFile
+        raise bad("it is an .npz archive, not a .npy array")
+    return loaded
 
 
 def _bindings(
