@@ -131,3 +131,10 @@ def test_bad_npy_inputs_name_the_file(tmp_path: Path) -> None:
         code, _, err = run_cli(plaidc_main, args, tmp_path)
         assert code == 1, err
         assert err.strip() == f"error: cannot read input 'A' from '{name}': {why}"
+
+
+def test_an_option_a_pass_checks_when_it_runs_is_a_user_error(tmp_path: Path) -> None:
+    args = [str(MATMUL_STRIPE), "--pass", "transpose{hot=frob}"]
+    code, _, err = run_cli(plaidc_opt_main, args, tmp_path)
+    assert code == 1, err
+    assert err.startswith("error: pass 'transpose': option 'hot': expected one of")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError, decode_source
-from plaidc.passes import PassInfo, get_pass, make_options
+from plaidc.passes import PassInfo, PassOptionError, get_pass, make_options
 from plaidc.stripe.ir import Block, DType, TensorShape
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
@@ -116,8 +116,6 @@ class PipelineStep:
 
 def resolve_steps(steps: Sequence[PassStep]) -> list[PipelineStep]:
     """Config entries -> registered passes with typed options (errors name the config line)."""
-    from plaidc.passes import PassOptionError
-
     resolved = []
     for step in steps:
         try:
@@ -144,7 +142,7 @@ def run_pipeline(
     for number, step in enumerate(steps, 1):
         try:
             program = step.info.run(program, step.options)
-        except CompileError:
+        except (CompileError, PassOptionError):  # options a pass checks only when it runs
             raise
         except Exception as err:
             raise InternalError(f"pass '{step.name}' ({step.info.name}) crashed: {err!r}") from err
