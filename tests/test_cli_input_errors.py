@@ -138,3 +138,72 @@ def test_an_option_a_pass_checks_when_it_runs_is_a_user_error(tmp_path: Path) ->
     code, _, err = run_cli(plaidc_opt_main, args, tmp_path)
     assert code == 1, err
     assert err.startswith("error: pass 'transpose': option 'hot': expected one of")
+
+
+LIMIT = "(sizes, ranges, strides and element counts must be below 2^40)"
+
+
+def test_huge_tile_sizes_are_located_errors(tmp_path: Path) -> None:
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    (tmp_path / "lit.tile").write_text(
+        "function (A[99999999999999999999999999]) -> (C) {\n  C = A;\n}\n"
+    )
+    big = "-D", "M=" + "9" * 40
+    cases = [
+        (["lit.tile"], "lit.tile:1:13: error: size 0 of A is out of range: " + "9" * 26),
+        (["mm.tile", *big, "-D", "K=4", "-D", "N=5"], "mm.tile:1:13: error: size 0 of A (M)"),
+        (
+            ["mm.tile", "--shape", "A=fp32[1048576,1048576]", "-D", "K=1048576", "-D", "N=5"],
+            "mm.tile:1:11: error: the element count of A [1048576, 1048576] is out of range",
+        ),
+    ]
+    for args, start in cases:
+        code, _, err = run_cli(plaidc_main, ["compile", *args, "-t", "c", "--emit", "c"], tmp_path)
+        assert code == 1, err
+        assert err.startswith(start) and LIMIT in err.splitlines()[0], err
+
+
+def test_huge_stripe_ranges_are_located_errors(tmp_path: Path) -> None:
+    text = MATMUL_STRIPE.read_text()
+    (tmp_path / "k.stripe").write_text(text.replace("k:48", "k:" + "9" * 29, 1))
+    assert (tmp_path / "k.stripe").read_text() != text
+    code, _, err = run_cli(plaidc_opt_main, ["k.stripe"], tmp_path)
+    assert code == 1, err
+    assert "error: range of index 'k' is out of range: " + "9" * 29 in err and LIMIT in err
+    assert err.splitlines()[0].startswith("k.stripe:") and err.splitlines()[2].endswith("^")
+
+
+def test_autotile_searches_a_huge_range_without_listing_it(tmp_path: Path) -> None:
+    from plaidc.passes.autotile_cost import AutotileOptions, _sizes_for
+
+    sizes = _sizes_for(10**12, AutotileOptions())
+    assert len(sizes) == 10**12 and sizes[-1] == 10**12
+    divisors = _sizes_for(10**12, AutotileOptions(only_even=True))
+    assert len(divisors) == 169 and divisors[:4] == [1, 2, 4, 5] and divisors[-1] == 10**12
+
+
+def test_an_allocation_too_big_for_memory_is_a_user_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        np.empty((2**20, 2**30), np.float32)  # 4 PiB: numpy refuses
+
+    monkeypatch.setattr("plaidc.interp.run_program", refuse)
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    code, _, err = run_cli(plaidc_main, ["run", "mm.tile", *DIMS, "--random-inputs", "1"], tmp_path)
+    assert code == 1, err
+    assert err.strip() == (
+        "error: not enough memory: an array of shape (1048576, 1073741824) (float32) needs "
+        "4194304.0 GiB"
+    )
+
+
+def test_random_fp32_inputs_are_drawn_as_fp32() -> None:
+    from plaidc.driver import random_inputs
+    from plaidc.stripe.ir import DType, TensorShape
+
+    shapes = {"A": TensorShape(DType.FP32, (1000,), (1,)), "B": TensorShape(DType.I8, (9,), (1,))}
+    inputs = random_inputs(shapes, 3)
+    assert inputs["A"].dtype == np.float32 and inputs["B"].dtype == np.int8
+    assert -1 <= inputs["A"].min() < -0.9 and 0.9 < inputs["A"].max() < 1
+    assert set(inputs["B"].tolist()) <= {0, 1, 2, 3}

@@ -54,6 +54,13 @@ def guarded(fn: F) -> F:
             sys.exit(EXIT_USER)
         except _user_runtime_errors() as err:
             _fail(EXIT_USER, f"error: {err}")
+        except MemoryError as err:
+            shape, dtype = getattr(err, "shape", None), getattr(err, "dtype", None)
+            if shape is None or dtype is None:  # not numpy failing to allocate an array
+                if debug:
+                    traceback.print_exc()
+                _fail(EXIT_INTERNAL, _internal_message(err))
+            _fail(EXIT_USER, f"error: not enough memory: {_allocation(shape, dtype)}")
         except InternalError as err:
             if debug:
                 traceback.print_exc()
@@ -73,6 +80,12 @@ def _user_runtime_errors() -> tuple[type[BaseException], ...]:
     from plaidc.passes import PassOptionError
 
     return (InterpError, PassOptionError)
+
+
+def _allocation(shape: tuple[int, ...], dtype: np.dtype[Any]) -> str:
+    """`an array of shape (..) (float32) needs 74.5 GiB` for an allocation numpy refused."""
+    nbytes = float(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+    return f"an array of shape {tuple(shape)} ({dtype}) needs {nbytes / 2**30:.1f} GiB"
 
 
 def _internal_message(err: BaseException) -> str:

@@ -175,14 +175,19 @@ def random_inputs(shapes: Mapping[str, TensorShape], seed: int) -> dict[str, np.
     for name in sorted(shapes):
         shape = shapes[name]
         dtype = numpy_dtype(shape.dtype)
+        # Drawn in the input's own type where numpy can (fp32, fp64, integers), so that a big
+        # input takes no float64 copy.
         values: np.ndarray
         if shape.dtype.is_float:
-            values = rng.uniform(-1.0, 1.0, size=shape.sizes)
+            drawn = np.float64 if dtype == np.float64 else np.float32
+            values = rng.random(size=shape.sizes, dtype=drawn)
+            values *= 2
+            values -= 1
         elif shape.dtype == DType.BOOL:
-            values = rng.integers(0, 2, size=shape.sizes)
+            values = rng.integers(0, 2, size=shape.sizes, dtype=np.uint8)
         else:
-            values = rng.integers(0, 4, size=shape.sizes)
-        inputs[name] = np.asarray(values).astype(dtype)
+            values = rng.integers(0, 4, size=shape.sizes, dtype=dtype)
+        inputs[name] = np.asarray(values).astype(dtype, copy=False)
     return inputs
 
 

@@ -16,6 +16,26 @@ from typing import Union
 from plaidc.diagnostics import Span
 
 # --------------------------------------------------------------------------------------------
+# Limits
+
+# Sizes, strides, index ranges, the integers of affine expressions and every tensor's element
+# count stay below 2**40 (about 10**12 elements, terabytes): beyond any real program, and small
+# enough that the offsets the analyses and the generated code compute fit 64-bit integers
+# (isl and C take no bigger ones).
+MAX_EXTENT = 2**40
+
+
+def extent_error(what: str, value: int) -> str | None:
+    """Why `value` (a size, range, stride, element count...) is out of range, or None."""
+    if abs(value) < MAX_EXTENT:
+        return None
+    return (
+        f"{what} is out of range: {value} (sizes, ranges, strides and element counts must be "
+        "below 2^40)"
+    )
+
+
+# --------------------------------------------------------------------------------------------
 # Data types
 
 

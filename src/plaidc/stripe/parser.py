@@ -40,6 +40,7 @@ from plaidc.stripe.ir import (
     Tags,
     TagValue,
     TensorShape,
+    extent_error,
 )
 
 CONSTANT_TYPES = ("int", "float", *(d.value for d in DType))
@@ -370,14 +371,21 @@ class _ToIR(Transformer[Token, Any]):
         return Index(name, rng, aff, tags=Tags(tuple(tags)), span=_span(self.filename, meta))
 
     def ranged_index(self, name: Token, rng: Token, aff: Affine | None) -> tuple[str, int, Affine]:
-        return (str(name), int(rng), aff or Affine())
+        return (str(name), self._extent(f"range of index '{name}'", rng), aff or Affine())
+
+    def _extent(self, what: str, tok: Token) -> int:
+        """An integer of the program's shape, within the limit of every size (MAX_EXTENT)."""
+        problem = extent_error(what, int(tok))
+        if problem:
+            raise self._error(problem, tok)
+        return int(tok)
 
     def passthrough_index(self, name: Token, aff: Affine) -> tuple[str, int, Affine]:
         return (str(name), 1, aff)
 
     @v_args(meta=True, inline=True)
     def constraint(self, meta: Any, lhs: Affine, rhs: Token) -> Constraint:
-        return Constraint(lhs - int(rhs), span=_span(self.filename, meta))
+        return Constraint(lhs - self._extent("constant", rhs), span=_span(self.filename, meta))
 
     # ---- refinements ---------------------------------------------------------------------
     @v_args(meta=True, inline=True)
@@ -416,6 +424,12 @@ class _ToIR(Transformer[Token, Any]):
                 f"{len(interior.strides)} strides",
                 first_tok,
             )
+        elements = 1
+        for size in interior.sizes:
+            elements *= size
+        problem = extent_error(f"refinement '{into_tok}': element count", elements)
+        if problem:
+            raise self._error(problem, first_tok)
         if len(access) != len(interior.sizes):
             raise self._error(
                 f"refinement '{into_tok}': {len(access)} access dimensions but the shape has "
@@ -451,7 +465,7 @@ class _ToIR(Transformer[Token, Any]):
     @v_args(meta=True, inline=True)
     def int_list(self, meta: Any, *ints: Token | None) -> tuple[Token | None, tuple[int, ...]]:
         toks = [i for i in ints if i is not None]
-        return (toks[0] if toks else None, tuple(int(i) for i in toks))
+        return (toks[0] if toks else None, tuple(self._extent("size or stride", i) for i in toks))
 
     def byte_size(self, num: Token, unit: Token) -> None:
         return None
@@ -481,7 +495,7 @@ class _ToIR(Transformer[Token, Any]):
 
     # ---- affine --------------------------------------------------------------------------
     def aff_int(self, tok: Token) -> Affine:
-        return Affine.const_(int(tok))
+        return Affine.const_(self._extent("constant", tok))
 
     def aff_name(self, tok: Token) -> Affine:
         return Affine.var(str(tok))
