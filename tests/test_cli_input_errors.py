@@ -207,3 +207,58 @@ def test_random_fp32_inputs_are_drawn_as_fp32() -> None:
     assert inputs["A"].dtype == np.float32 and inputs["B"].dtype == np.int8
     assert -1 <= inputs["A"].min() < -0.9 and 0.9 < inputs["A"].max() < 1
     assert set(inputs["B"].tolist()) <= {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "partition-compute{num_parts=-3}",
+            "pass 'partition-compute': option 'num_parts': expected an integer >= 1, got -3",
+        ),
+        (
+            "partition-memory{num_parts=0}",
+            "pass 'partition-memory': option 'num_parts': expected an integer >= 1, got 0",
+        ),
+        (
+            "thread-inner{threads=-2}",
+            "pass 'thread-inner': option 'threads': expected an integer >= 0, got -2",
+        ),
+        (
+            "unroll{max_copies=-1}",
+            "pass 'unroll': option 'max_copies': expected an integer >= 0, got -1",
+        ),
+        (
+            "autotile{reqs=[contraction}",
+            "pass spec 'autotile{reqs=[contraction}': '[' without a matching ']'",
+        ),
+        ("autotile{reqs=contraction]}", "']' without a matching '['"),
+        ("autotile{reqs='contraction}", "unterminated ' quote"),
+        (
+            "autotile{max_total_size=64,max_total_size=128}",
+            "pass 'autotile': option 'max_total_size' is given twice",
+        ),
+    ],
+)
+def test_bad_pass_options_are_rejected(spec: str, message: str, tmp_path: Path) -> None:
+    code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--pass", spec], tmp_path)
+    assert code == 1, err
+    assert err.startswith("error: ") and message in err and len(err.splitlines()) == 1
+
+
+def test_a_dimension_bound_twice_differently_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    args = ["compile", "mm.tile", *DIMS, "--emit", "stripe"]
+    code, _, err = run_cli(plaidc_main, [*args, "-D", "M=4"], tmp_path)
+    assert code == 2 and "M is bound twice, to 3 and to 4" in err
+    code, _, err = run_cli(plaidc_main, [*args, "-D", "M=3"], tmp_path)  # the same value: fine
+    assert code == 0, err
+
+
+def test_an_empty_target_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    args = ["run", "mm.tile", *DIMS, "-t", "", "--random-inputs", "1"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 2 and "Invalid value for '-t' / '--target': must not be empty" in err
+    code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "-t", " "], tmp_path)
+    assert code == 2 and "must not be empty" in err
