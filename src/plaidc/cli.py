@@ -105,12 +105,17 @@ debug_option = click.option(
 
 
 def _parse_defines(defines: Sequence[str]) -> dict[str, int]:
-    dims = {}
+    dims: dict[str, int] = {}
     for item in defines:
         name, sep, value = item.partition("=")
         if not sep or not value.strip().lstrip("-").isdigit():
             raise click.BadParameter(f"'{item}' should be NAME=INT", param_hint="'-D'")
-        dims[name.strip()] = int(value)
+        name = name.strip()
+        if name in dims and dims[name] != int(value):
+            raise click.BadParameter(
+                f"{name} is bound twice, to {dims[name]} and to {int(value)}", param_hint="'-D'"
+            )
+        dims[name] = int(value)
     return dims
 
 
@@ -173,8 +178,14 @@ def plaidc_main() -> None:
     """plaidc: compile Tile tensor programs through Stripe to CPU, OpenCL and NPU code."""
 
 
+def _nonempty(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty", param=param)
+    return value
+
+
 target_option = click.option(
-    "-t", "--target", default=None, help="Target name (see `plaidc targets`)."
+    "-t", "--target", default=None, callback=_nonempty, help="Target name (see `plaidc targets`)."
 )
 config_option = click.option("--config", default=None, help="A target config TOML file.")
 define_option = click.option("-D", "defines", multiple=True, help="Bind a dimension: NAME=INT.")
