@@ -262,3 +262,32 @@ def test_an_empty_target_is_a_usage_error(tmp_path: Path) -> None:
     assert code == 2 and "Invalid value for '-t' / '--target': must not be empty" in err
     code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "-t", " "], tmp_path)
     assert code == 2 and "must not be empty" in err
+
+
+def test_config_errors_show_the_line_and_caret(tmp_path: Path) -> None:
+    """In `compile` and `run` too (only plaidc-opt rendered the config's line), and for the
+    errors a backend finds in [codegen]."""
+    from plaidc.targets import load_target
+
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    c_toml = load_target("c").source
+    (tmp_path / "syntax.toml").write_text(c_toml.replace("[hardware]\n", "[hardware]\nx = = 1\n"))
+    code, _, err = run_cli(
+        plaidc_main, ["compile", "mm.tile", *DIMS, "--config", "syntax.toml"], tmp_path
+    )
+    assert code == 1
+    assert err.splitlines() == [
+        "syntax.toml:7:5: error: invalid TOML: Invalid value",
+        "x = = 1",
+        "    ^",
+    ]
+    lines = c_toml.splitlines()
+    number = max(i for i, line in enumerate(lines) if line.startswith("threads ="))
+    lines[number] = "threads = 0"
+    (tmp_path / "threads.toml").write_text("\n".join(lines))
+    args = ["run", "mm.tile", *DIMS, "--config", "threads.toml", "--random-inputs", "1"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 1
+    assert err.splitlines()[0].startswith(f"threads.toml:{number + 1}:1: error: ")
+    assert "[codegen] 'threads' must be positive, not 0" in err
+    assert err.splitlines()[1:] == ["threads = 0", "^"]

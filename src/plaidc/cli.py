@@ -48,7 +48,7 @@ def guarded(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except CompileError as err:
-            for diag in err.diagnostics:
+            for diag in map(session.locate, err.diagnostics):
                 source = session.sources.get(diag.span.file) if diag.span else None
                 click.echo(diag.render(source), err=True)
             sys.exit(EXIT_USER)
@@ -165,7 +165,8 @@ def _target_config(session: driver.Session, target: str | None, config: str | No
     from plaidc.targets import load_target, parse_config
 
     if config is not None:
-        return parse_config(session.read(config), config)
+        session.config = parse_config(session.read(config), config)
+        return session.config
     return load_target(target or "interp")
 
 

@@ -20,14 +20,19 @@ from plaidc.passes import PassInfo, PassOptionError, get_pass, make_options
 from plaidc.stripe.ir import Block, DType, TensorShape
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
-from plaidc.targets import PassStep
+from plaidc.targets import PassStep, TargetConfig
 
 
 @dataclass
 class Session:
-    """Per-invocation state: the source texts read (to render diagnostics with carets)."""
+    """Per-invocation state: the source texts read (to render diagnostics with carets) and the
+    user's config file (to locate a backend's complaint about one of its keys)."""
 
     sources: dict[str, str] = field(default_factory=dict)
+    config: TargetConfig | None = None
+
+    def locate(self, diag: Diagnostic) -> Diagnostic:
+        return self.config.locate(diag) if self.config is not None else diag
 
     def read(self, path: str) -> str:
         """The text of `path` (`-`: standard input, named `<stdin>`), kept for rendering."""
@@ -122,7 +127,7 @@ def resolve_steps(steps: Sequence[PassStep]) -> list[PipelineStep]:
             info = get_pass(step.pass_name)
             options = make_options(info, step.options)
         except PassOptionError as err:
-            raise CompileError.at(str(err), step.span) from None
+            raise CompileError.at(str(err), step.option_span(str(err))) from None
         resolved.append(PipelineStep(step.name, info, options))
     return resolved
 
