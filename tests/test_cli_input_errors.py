@@ -291,3 +291,34 @@ def test_config_errors_show_the_line_and_caret(tmp_path: Path) -> None:
     assert err.splitlines()[0].startswith(f"threads.toml:{number + 1}:1: error: ")
     assert "[codegen] 'threads' must be positive, not 0" in err
     assert err.splitlines()[1:] == ["threads = 0", "^"]
+
+
+def _stripe_error(text: str) -> str:
+    from plaidc.diagnostics import CompileError
+    from plaidc.stripe.parser import parse_stripe
+
+    with pytest.raises(CompileError) as info:
+        parse_stripe(text, "x.stripe")
+    return str(info.value)
+
+
+def test_intrinsic_arity_is_a_located_verifier_error(tmp_path: Path) -> None:
+    text = MATMUL_STRIPE.read_text()
+    assert "mul($X_I_0, $X_I_1)" in text
+    line = text[: text.index("mul($X_I_0, $X_I_1)")].count("\n") + 1
+    (tmp_path / "x.stripe").write_text(text.replace("mul($X_I_0, $X_I_1)", "mul($X_I_0)"))
+    code, _, err = run_cli(plaidc_main, ["run", "x.stripe", "--random-inputs", "1"], tmp_path)
+    assert code == 1, err
+    assert err.startswith(f"x.stripe:{line}:10: error: ")
+    assert "intrinsic 'mul' takes 2 inputs, got 1" in err.splitlines()[0]
+    assert err.splitlines()[2] == " " * 9 + "^"
+
+
+def test_syntax_errors_name_tokens_not_lark_terminals() -> None:
+    text = MATMUL_STRIPE.read_text()
+    cut = text.replace(":I(", ":I", 1)
+    err = _stripe_error(cut)
+    assert "expected '(', ':I('" in err and "anon" not in err
+    skewed = _stripe_error(text.replace("in X_I_0[m, k]", "in X_I_0[m, 3k]", 1))
+    assert "expected ')', '*', '+', ',', '-', '>=', ..." in skewed
+    assert not any(w in skewed for w in ("anon", "minus", "plus"))

@@ -132,12 +132,31 @@ _TERMINAL_NAMES = {
     "DTYPE": "a data type",
     "TAG": "a tag",
     "BLOCK": "'block'",
+    "NUMBER": "a number",
+    "SIGNED_NUMBER": "a number",
+    "SPECIAL_FLOAT": "a number",
+    "ESCAPED_STRING": "a string",
+    "NEW_AT": "new@0x...",
+    "CONST": "'const'",
+    "NAMED_OPEN": "'('",
+    "BYTE_UNIT": "a byte unit (B, KiB, ...)",
     "$END": "end of input",
 }
 
 
+def _terminal_name(name: str) -> str:
+    """How a syntax error names a terminal: a readable description, the literal text of a
+    fixed token (Lark's `__ANON_1`, `PLUS`...) quoted, never Lark's internal name."""
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    for terminal in _parser().terminals:
+        if terminal.name == name and isinstance(terminal.pattern, lark.lexer.PatternStr):
+            return repr(terminal.pattern.value)
+    return name.lower().strip("_")
+
+
 def _describe_expected(expected: set[str]) -> str:
-    names = sorted({_TERMINAL_NAMES.get(e, e.lower().strip("_")) for e in expected})
+    names = sorted({_terminal_name(e) for e in expected})
     if len(names) > 6:
         names = [*names[:6], "..."]
     return ", ".join(names) if names else "something else"
