@@ -322,3 +322,23 @@ def test_syntax_errors_name_tokens_not_lark_terminals() -> None:
     skewed = _stripe_error(text.replace("in X_I_0[m, k]", "in X_I_0[m, 3k]", 1))
     assert "expected ')', '*', '+', ',', '-', '>=', ..." in skewed
     assert not any(w in skewed for w in ("anon", "minus", "plus"))
+
+
+def test_check_mismatch_prints_plain_numbers() -> None:
+    from plaidc.driver import compare_outputs
+
+    got = {"C": np.array([[np.nan, 1.0]], np.float32)}
+    want = {"C": np.array([[4000000.0, 1.0]], np.float32)}
+    (mismatch,) = compare_outputs(want, got)
+    assert mismatch.message == (
+        "output 'C' differs at 1 of 2 elements; worst at (0, 0): got nan, expected 4000000 "
+        "(rtol 0.0001, atol 1e-05)"
+    )
+
+
+def test_a_negative_shape_size_says_so(tmp_path: Path) -> None:
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    for shape, why in [("A=fp32[-3,4]", "size -3 is negative"), ("A=fp32[3-,4]", "integers")]:
+        args = ["compile", "mm.tile", *DIMS, "--shape", shape]
+        code, _, err = run_cli(plaidc_main, args, tmp_path)
+        assert code == 1 and err.startswith(f"error: bad --shape '{shape}': ") and why in err

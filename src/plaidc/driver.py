@@ -246,7 +246,7 @@ def compare_outputs(
                 Mismatch(
                     name,
                     f"output '{name}' differs at {bad} of {close.size} elements; worst at "
-                    f"{tuple(int(i) for i in worst)}: got {g[worst]!r}, expected {w[worst]!r} "
+                    f"{tuple(int(i) for i in worst)}: got {g[worst]:.9g}, expected {w[worst]:.9g} "
                     f"(rtol {rtol:g}, atol {atol:g})",
                 )
             )
@@ -269,7 +269,7 @@ def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
     """`NAME=DTYPE[d0,d1,..]` (e.g. `A=fp32[64,128]`; `A=fp32[]` is a scalar)."""
     import re
 
-    m = re.fullmatch(r"\s*([A-Za-z_#][A-Za-z0-9_']*)\s*=\s*([a-z0-9]+)\s*\[([0-9,\s]*)\]\s*", text)
+    m = re.fullmatch(r"\s*([A-Za-z_#][A-Za-z0-9_']*)\s*=\s*([a-z0-9]+)\s*\[([-0-9,\s]*)\]\s*", text)
     if not m:
         raise CompileError([Diagnostic(f"bad --shape '{text}': expected NAME=DTYPE[d0,d1,...]")])
     name, dtype_text, dims = m.groups()
@@ -280,7 +280,15 @@ def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
         raise CompileError(
             [Diagnostic(f"bad --shape '{text}': unknown dtype '{dtype_text}' ({known})")]
         ) from None
-    sizes = tuple(int(d) for d in dims.split(",") if d.strip())
+    try:
+        sizes = tuple(int(d) for d in dims.split(",") if d.strip())
+    except ValueError:
+        raise CompileError([Diagnostic(f"bad --shape '{text}': sizes must be integers")]) from None
+    negative = [s for s in sizes if s < 0]
+    if negative:
+        raise CompileError(
+            [Diagnostic(f"bad --shape '{text}': size {negative[0]} is negative")]
+        ) from None
     return name, dtype, sizes
 
 
