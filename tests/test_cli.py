@@ -130,7 +130,7 @@ def test_bad_config_file_is_located(tmp_path: Path) -> None:
     )
     code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--config", "chip.toml"], tmp_path)
     assert code == 1
-    assert err.startswith("chip.toml:7:8: error: option 'reqs' refers to hardware.l2")
+    assert err.startswith("chip.toml:8:1: error: option 'reqs' refers to hardware.l2")
 
 
 def test_user_config_replaces_target(tmp_path: Path) -> None:

@@ -48,12 +48,19 @@ def guarded(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except CompileError as err:
-            for diag in err.diagnostics:
+            for diag in map(session.locate, err.diagnostics):
                 source = session.sources.get(diag.span.file) if diag.span else None
                 click.echo(diag.render(source), err=True)
             sys.exit(EXIT_USER)
         except _user_runtime_errors() as err:
             _fail(EXIT_USER, f"error: {err}")
+        except MemoryError as err:
+            shape, dtype = getattr(err, "shape", None), getattr(err, "dtype", None)
+            if shape is None or dtype is None:  # not numpy failing to allocate an array
+                if debug:
+                    traceback.print_exc()
+                _fail(EXIT_INTERNAL, _internal_message(err))
+            _fail(EXIT_USER, f"error: not enough memory: {_allocation(shape, dtype)}")
         except InternalError as err:
             if debug:
                 traceback.print_exc()
@@ -75,6 +82,12 @@ def _user_runtime_errors() -> tuple[type[BaseException], ...]:
     return (InterpError, PassOptionError)
 
 
+def _allocation(shape: tuple[int, ...], dtype: np.dtype[Any]) -> str:
+    """`an array of shape (..) (float32) needs 74.5 GiB` for an allocation numpy refused."""
+    nbytes = float(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+    return f"an array of shape {tuple(shape)} ({dtype}) needs {nbytes / 2**30:.1f} GiB"
+
+
 def _internal_message(err: BaseException) -> str:
     return (
         f"plaidc: internal compiler error: {type(err).__name__}: {err}\n"
@@ -92,12 +105,17 @@ debug_option = click.option(
 
 
 def _parse_defines(defines: Sequence[str]) -> dict[str, int]:
-    dims = {}
+    dims: dict[str, int] = {}
     for item in defines:
         name, sep, value = item.partition("=")
         if not sep or not value.strip().lstrip("-").isdigit():
             raise click.BadParameter(f"'{item}' should be NAME=INT", param_hint="'-D'")
-        dims[name.strip()] = int(value)
+        name = name.strip()
+        if name in dims and dims[name] != int(value):
+            raise click.BadParameter(
+                f"{name} is bound twice, to {dims[name]} and to {int(value)}", param_hint="'-D'"
+            )
+        dims[name] = int(value)
     return dims
 
 
@@ -107,13 +125,26 @@ def _parse_inputs(items: Sequence[str]) -> dict[str, np.ndarray]:
         name, sep, path = item.partition("=")
         if not sep:
             raise click.BadParameter(f"'{item}' should be NAME=FILE.npy", param_hint="'--input'")
-        try:
-            arrays[name.strip()] = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as err:
-            raise CompileError.at(
-                f"cannot read input '{name}' from '{path}': {err}", None
-            ) from None
+        arrays[name.strip()] = _load_npy(name, path)
     return arrays
+
+
+def _load_npy(name: str, path: str) -> np.ndarray:
+    """One `--input` file: a plain .npy array; anything else is the user's error, naming it."""
+
+    def bad(why: str) -> CompileError:
+        return CompileError.at(f"cannot read input '{name}' from '{path}': {why}", None)
+
+    try:
+        loaded = np.load(path, allow_pickle=False)
+    except EOFError:
+        raise bad("the file is empty or truncated") from None
+    except (OSError, ValueError) as err:
+        raise bad(str(err)) from None
+    if not isinstance(loaded, np.ndarray):
+        loaded.close()  # np.load opens an .npz archive as an NpzFile
+        raise bad("it is an .npz archive, not a .npy array")
+    return loaded
 
 
 def _bindings(
@@ -128,11 +159,14 @@ def _bindings(
     return driver.Bindings(dims=_parse_defines(defines), shapes=bound)
 
 
-def _target_config(target: str | None, config: str | None) -> Any:
-    from plaidc.targets import load_config_file, load_target
+def _target_config(session: driver.Session, target: str | None, config: str | None) -> Any:
+    """The user's config file (read through the session, so its errors show their line) or
+    a built-in target."""
+    from plaidc.targets import load_target, parse_config
 
     if config is not None:
-        return load_config_file(config)
+        session.config = parse_config(session.read(config), config)
+        return session.config
     return load_target(target or "interp")
 
 
@@ -145,8 +179,14 @@ def plaidc_main() -> None:
     """plaidc: compile Tile tensor programs through Stripe to CPU, OpenCL and NPU code."""
 
 
+def _nonempty(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty", param=param)
+    return value
+
+
 target_option = click.option(
-    "-t", "--target", default=None, help="Target name (see `plaidc targets`)."
+    "-t", "--target", default=None, callback=_nonempty, help="Target name (see `plaidc targets`)."
 )
 config_option = click.option("--config", default=None, help="A target config TOML file.")
 define_option = click.option("-D", "defines", multiple=True, help="Bind a dimension: NAME=INT.")
@@ -191,7 +231,7 @@ def compile_cmd(
 ) -> None:
     """Compile a Tile (or Stripe) program and emit one of its stages."""
     # `--emit c` alone means the c target's pipeline and backend.
-    cfg = _target_config(target or (emit if emit in BACKEND_NAMES else None), config)
+    cfg = _target_config(session, target or (emit if emit in BACKEND_NAMES else None), config)
     if emit is None:
         emit = cfg.backend if cfg.backend in BACKEND_NAMES else "stripe-opt"
     if output is None:
@@ -213,7 +253,8 @@ def compile_cmd(
     if emit == "lib":
         if output == "-":
             raise click.UsageError("--emit lib needs -o FILE")
-        artifact.save_library(Path(output))
+        with driver.writing(output):
+            artifact.save_library(Path(output))
     else:
         _write_text(output, artifact.source)
     if output != "-":
@@ -224,7 +265,7 @@ def _write_text(output: str, text: str) -> None:
     if output == "-":
         click.echo(text, nl=False)
     else:
-        Path(output).write_text(text)
+        driver.write_text(Path(output), text)
 
 
 @plaidc_main.command("run")
@@ -260,7 +301,7 @@ def run_cmd(
     """Run a program on a target and write its outputs as NAME.npy."""
     from plaidc.interp import program_io, run_program
 
-    cfg = _target_config(target, config)
+    cfg = _target_config(session, target, config)
     arrays = _parse_inputs(inputs)
     source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
     compiled = driver.run_pipeline(source, driver.resolve_steps(cfg.stage("default")))
@@ -281,11 +322,13 @@ def run_cmd(
         data = artifact.report_json() if artifact is not None else None
         if data is None:
             raise click.UsageError(f"--report: target '{cfg.name}' produces no run report")
-        Path(report_file).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        driver.write_text(Path(report_file), json.dumps(data, indent=2, sort_keys=True) + "\n")
     if output_dir is not None:
-        Path(output_dir).mkdir(parents=True, exist_ok=True)
+        with driver.writing(output_dir):
+            Path(output_dir).mkdir(parents=True, exist_ok=True)
         for name, value in outputs.items():
-            np.save(Path(output_dir) / f"{name}.npy", value)
+            with driver.writing(Path(output_dir) / f"{name}.npy"):
+                np.save(Path(output_dir) / f"{name}.npy", value)
     _summarise(outputs)
     if check:
         # Outputs a target computed from fp16 operands (the NPU's Cube) are checked at fp16
@@ -406,9 +449,7 @@ def plaidc_opt_main(
     if target is not None or config is not None or stage is not None:
         if passes:
             raise click.UsageError("give either --pass or -t/--config/--stage, not both")
-        cfg = _target_config(target, config)
-        if config is not None:
-            session.sources[cfg.path] = cfg.source
+        cfg = _target_config(session, target, config)
         steps = driver.resolve_steps(cfg.stage(stage or "default"))
     for spec in passes:
         name, raw = parse_pass_spec(spec)

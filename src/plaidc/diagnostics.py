@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass, field
 
 
@@ -56,3 +57,20 @@ class CompileError(Exception):
 
 class InternalError(Exception):
     """A bug in plaidc itself (exit code 4)."""
+
+
+def decode_source(data: bytes, filename: str) -> str:
+    """Source bytes as text: UTF-8, a leading byte-order mark skipped. Other bytes are the
+    user's error, located at the first bad byte (line and column in characters)."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line_start = data.rfind(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + 1
+        col = len(data[line_start : err.start].decode("utf-8")) + 1
+        raise CompileError.at(
+            f"not valid UTF-8 (byte 0x{data[err.start]:02x}); source files must be UTF-8",
+            Span(filename, line, col),
+        ) from None

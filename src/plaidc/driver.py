@@ -7,38 +7,59 @@ plaidc's bugs); printing and exit codes belong to `plaidc.cli`.
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from plaidc.diagnostics import CompileError, Diagnostic, InternalError
-from plaidc.passes import PassInfo, get_pass, make_options
+from plaidc.diagnostics import CompileError, Diagnostic, InternalError, decode_source
+from plaidc.passes import PassInfo, PassOptionError, get_pass, make_options
 from plaidc.stripe.ir import Block, DType, TensorShape
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
-from plaidc.targets import PassStep
+from plaidc.targets import PassStep, TargetConfig
 
 
 @dataclass
 class Session:
-    """Per-invocation state: the source texts read (to render diagnostics with carets)."""
+    """Per-invocation state: the source texts read (to render diagnostics with carets) and the
+    user's config file (to locate a backend's complaint about one of its keys)."""
 
     sources: dict[str, str] = field(default_factory=dict)
+    config: TargetConfig | None = None
+
+    def locate(self, diag: Diagnostic) -> Diagnostic:
+        return self.config.locate(diag) if self.config is not None else diag
 
     def read(self, path: str) -> str:
-        if path == "-":
-            text = sys.stdin.read()
-            self.sources["<stdin>"] = text
-            return text
+        """The text of `path` (`-`: standard input, named `<stdin>`), kept for rendering."""
+        name = "<stdin>" if path == "-" else path
         try:
-            text = Path(path).read_text()
+            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         except OSError as err:
             raise CompileError([Diagnostic(f"cannot read '{path}': {err.strerror}")]) from None
-        self.sources[path] = text
+        # Undecodable text still renders (with replacement characters) under its error.
+        self.sources[name] = data.decode("utf-8", errors="replace")
+        text = decode_source(data, name)
+        self.sources[name] = text
         return text
+
+
+@contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """Failing to write a file the user named is the user's error: `cannot write 'PATH'`."""
+    try:
+        yield
+    except OSError as err:
+        raise CompileError.at(f"cannot write '{path}': {err.strerror or err}", None) from None
+
+
+def write_text(path: Path, text: str) -> None:
+    with writing(path):
+        path.write_text(text)
 
 
 # ---- loading ------------------------------------------------------------------------------
@@ -100,15 +121,13 @@ class PipelineStep:
 
 def resolve_steps(steps: Sequence[PassStep]) -> list[PipelineStep]:
     """Config entries -> registered passes with typed options (errors name the config line)."""
-    from plaidc.passes import PassOptionError
-
     resolved = []
     for step in steps:
         try:
             info = get_pass(step.pass_name)
             options = make_options(info, step.options)
         except PassOptionError as err:
-            raise CompileError.at(str(err), step.span) from None
+            raise CompileError.at(str(err), step.option_span(str(err))) from None
         resolved.append(PipelineStep(step.name, info, options))
     return resolved
 
@@ -122,19 +141,20 @@ def run_pipeline(
 ) -> Block:
     """Run passes in order; optionally dump `NN_<name>.stripe` after each and verify each."""
     if dump_dir is not None:
-        dump_dir.mkdir(parents=True, exist_ok=True)
-        (dump_dir / "00_initial.stripe").write_text(print_stripe(program))
+        with writing(dump_dir):
+            dump_dir.mkdir(parents=True, exist_ok=True)
+        write_text(dump_dir / "00_initial.stripe", print_stripe(program))
     for number, step in enumerate(steps, 1):
         try:
             program = step.info.run(program, step.options)
-        except CompileError:
+        except (CompileError, PassOptionError):  # options a pass checks only when it runs
             raise
         except Exception as err:
             raise InternalError(f"pass '{step.name}' ({step.info.name}) crashed: {err!r}") from err
         if verify_each:
             _verify_after(program, step)
         if dump_dir is not None:
-            (dump_dir / f"{number:02d}_{step.name}.stripe").write_text(print_stripe(program))
+            write_text(dump_dir / f"{number:02d}_{step.name}.stripe", print_stripe(program))
     return program
 
 
@@ -160,14 +180,19 @@ def random_inputs(shapes: Mapping[str, TensorShape], seed: int) -> dict[str, np.
     for name in sorted(shapes):
         shape = shapes[name]
         dtype = numpy_dtype(shape.dtype)
+        # Drawn in the input's own type where numpy can (fp32, fp64, integers), so that a big
+        # input takes no float64 copy.
         values: np.ndarray
         if shape.dtype.is_float:
-            values = rng.uniform(-1.0, 1.0, size=shape.sizes)
+            drawn = np.float64 if dtype == np.float64 else np.float32
+            values = rng.random(size=shape.sizes, dtype=drawn)
+            values *= 2
+            values -= 1
         elif shape.dtype == DType.BOOL:
-            values = rng.integers(0, 2, size=shape.sizes)
+            values = rng.integers(0, 2, size=shape.sizes, dtype=np.uint8)
         else:
-            values = rng.integers(0, 4, size=shape.sizes)
-        inputs[name] = np.asarray(values).astype(dtype)
+            values = rng.integers(0, 4, size=shape.sizes, dtype=dtype)
+        inputs[name] = np.asarray(values).astype(dtype, copy=False)
     return inputs
 
 
@@ -221,7 +246,7 @@ def compare_outputs(
                 Mismatch(
                     name,
                     f"output '{name}' differs at {bad} of {close.size} elements; worst at "
-                    f"{tuple(int(i) for i in worst)}: got {g[worst]!r}, expected {w[worst]!r} "
+                    f"{tuple(int(i) for i in worst)}: got {g[worst]:.9g}, expected {w[worst]:.9g} "
                     f"(rtol {rtol:g}, atol {atol:g})",
                 )
             )
@@ -244,7 +269,7 @@ def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
     """`NAME=DTYPE[d0,d1,..]` (e.g. `A=fp32[64,128]`; `A=fp32[]` is a scalar)."""
     import re
 
-    m = re.fullmatch(r"\s*([A-Za-z_#][A-Za-z0-9_']*)\s*=\s*([a-z0-9]+)\s*\[([0-9,\s]*)\]\s*", text)
+    m = re.fullmatch(r"\s*([A-Za-z_#][A-Za-z0-9_']*)\s*=\s*([a-z0-9]+)\s*\[([-0-9,\s]*)\]\s*", text)
     if not m:
         raise CompileError([Diagnostic(f"bad --shape '{text}': expected NAME=DTYPE[d0,d1,...]")])
     name, dtype_text, dims = m.groups()
@@ -255,7 +280,15 @@ def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
         raise CompileError(
             [Diagnostic(f"bad --shape '{text}': unknown dtype '{dtype_text}' ({known})")]
         ) from None
-    sizes = tuple(int(d) for d in dims.split(",") if d.strip())
+    try:
+        sizes = tuple(int(d) for d in dims.split(",") if d.strip())
+    except ValueError:
+        raise CompileError([Diagnostic(f"bad --shape '{text}': sizes must be integers")]) from None
+    negative = [s for s in sizes if s < 0]
+    if negative:
+        raise CompileError(
+            [Diagnostic(f"bad --shape '{text}': size {negative[0]} is negative")]
+        ) from None
     return name, dtype, sizes
 
 

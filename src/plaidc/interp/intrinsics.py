@@ -15,6 +15,7 @@ import numpy as np
 
 from plaidc.interp.dtypes import Value
 from plaidc.interp.errors import InterpError
+from plaidc.stripe.ir import arity_error
 
 Impl = Callable[..., Value]
 
@@ -157,16 +158,6 @@ INTRINSICS: dict[str, Impl] = {
 }
 
 # How many inputs each intrinsic takes: (fewest, most).
-_ARITY: dict[str, tuple[int, int]] = {
-    **{n: (2, 2) for n in ("add", "sub", "mul", "div", "max", "min", "pow")},
-    **{n: (2, 2) for n in ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_gt", "cmp_le", "cmp_ge")},
-    **{n: (2, 2) for n in ("bit_and", "bit_or", "bit_xor", "bit_left", "bit_right")},
-    "cond": (3, 3),
-    "as_float": (1, 2),
-    "as_int": (1, 2),
-    "as_uint": (1, 2),
-    "as_bool": (1, 2),
-}
 
 
 def apply_intrinsic(name: str, args: Sequence[Value], where: str) -> Value:
@@ -178,10 +169,9 @@ def apply_intrinsic(name: str, args: Sequence[Value], where: str) -> Value:
     impl = INTRINSICS.get(name)
     if impl is None:
         raise InterpError(f"{where}: unknown intrinsic '{name}'")
-    low, high = _ARITY.get(name, (1, 1))
-    if not low <= len(args) <= high:
-        want = str(low) if low == high else f"{low} or {high}"
-        raise InterpError(f"{where}: intrinsic '{name}' takes {want} inputs, got {len(args)}")
+    problem = arity_error(name, len(args))
+    if problem:
+        raise InterpError(f"{where}: {problem}")
     try:
         # C leaves division by zero, overflow and domain errors to the hardware; numpy's
         # IEEE results (inf, NaN, wrap-around) are what a CPU gives, so no warnings.

@@ -247,7 +247,9 @@ def _accumulation_idxs(block: Block) -> set[str]:
     return {i.name for i in block.idxs if i.name not in written}
 
 
-def _sizes_for(rng: int, opts: AutotileOptions) -> list[int]:
+def _sizes_for(rng: int, opts: AutotileOptions) -> Sequence[int]:
+    """The candidate sizes of one index, ascending; a `range`, not a list, for all of 1..rng,
+    and divisors found up to the square root, so that huge ranges cost no time or memory."""
     if opts.only_po2:
         out, s = [], 1
         while s < rng:
@@ -255,8 +257,9 @@ def _sizes_for(rng: int, opts: AutotileOptions) -> list[int]:
             s *= 2
         return [*out, rng]
     if opts.only_even:
-        return [s for s in range(1, rng + 1) if rng % s == 0]
-    return list(range(1, rng + 1))
+        small = [s for s in range(1, math.isqrt(rng) + 1) if rng % s == 0]
+        return sorted({*small, *(rng // s for s in small)})
+    return range(1, rng + 1)
 
 
 class _Model:
@@ -464,7 +467,7 @@ def _coarse(choices: Sequence[Sequence[int]], limit: int) -> list[list[int]]:
     the product fits."""
     out = []
     for sizes in choices:
-        po2 = [s for s in sizes if s & (s - 1) == 0]
+        po2 = [1 << k for k in range(sizes[-1].bit_length()) if 1 << k in sizes]
         out.append(sorted({sizes[0], sizes[-1], *po2}))
     while math.prod(len(c) for c in out) > limit:
         longest = max(range(len(out)), key=lambda d: len(out[d]))

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, resolve_view
-from plaidc.passes.registry import register
+from plaidc.passes.registry import PassOptionError, register
 from plaidc.passes.selection import map_sub_blocks, matches
 from plaidc.passes.tiling import TilingError, tile_block, tileable_range
 from plaidc.stripe.ir import Affine, Block, Index, Location, LocUnit, RefDir, Refinement, Special
@@ -56,6 +56,9 @@ class PartitionOptions:
     set_tags: tuple[str, ...] = ()
     idx_tag: str = ""
 
+    def __post_init__(self) -> None:
+        _check_parts("partition-compute", self.num_parts)
+
 
 @dataclass(frozen=True)
 class PartitionMemoryOptions:
@@ -65,6 +68,16 @@ class PartitionMemoryOptions:
     set_tags: tuple[str, ...] = ()
     idx_tag: str = ""
     bank_unit: str = "BANK"
+
+    def __post_init__(self) -> None:
+        _check_parts("partition-memory", self.num_parts)
+
+
+def _check_parts(pass_name: str, num_parts: int) -> None:
+    if num_parts < 1:
+        raise PassOptionError(
+            f"pass '{pass_name}': option 'num_parts': expected an integer >= 1, got {num_parts}"
+        )
 
 
 @register("partition-compute", PartitionOptions, "split a block's work across N units")

@@ -184,16 +184,23 @@ def parse_pass_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise PassOptionError(f"pass spec '{spec}': options must end with '}}'")
     name, body = spec[:-1].split("{", 1)
     options: dict[str, str] = {}
-    for item in _split_top_level(body):
+    try:
+        items = _split_top_level(body)
+    except ValueError as err:
+        raise PassOptionError(f"pass spec '{spec}': {err}") from None
+    for item in items:
         if "=" not in item:
             raise PassOptionError(f"pass '{name}': option '{item}' must be key=value")
-        key, value = item.split("=", 1)
-        options[key.strip()] = value.strip()
+        key, value = (part.strip() for part in item.split("=", 1))
+        if key in options:
+            raise PassOptionError(f"pass '{name}': option '{key}' is given twice")
+        options[key] = value
     return name.strip(), options
 
 
 def _split_top_level(body: str) -> list[str]:
-    """Split on commas that are not inside brackets or quotes."""
+    """Split on commas that are not inside brackets or quotes; ValueError if the brackets or
+    quotes do not balance."""
     items, depth, quote, current = [], 0, "", ""
     for ch in body:
         if quote:
@@ -204,11 +211,17 @@ def _split_top_level(body: str) -> list[str]:
             depth += 1
         elif ch == "]":
             depth -= 1
+            if depth < 0:
+                raise ValueError("']' without a matching '['")
         elif ch == "," and depth == 0:
             items.append(current)
             current = ""
             continue
         current += ch
+    if quote:
+        raise ValueError(f"unterminated {quote} quote")
+    if depth:
+        raise ValueError("'[' without a matching ']'")
     if current.strip():
         items.append(current)
     return [i.strip() for i in items]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plaidc.passes.registry import register
+from plaidc.passes.registry import PassOptionError, register
 from plaidc.passes.selection import map_sub_blocks, matches
 from plaidc.passes.tiling import TilingError, tile_block, tileable_range
 from plaidc.stripe.ir import Block, RefDir, Refinement, Special
@@ -36,9 +36,16 @@ from plaidc.stripe.ir import Block, RefDir, Refinement, Special
 class ThreadInnerOptions:
     reqs: tuple[str, ...] = ("all",)
     exclude: tuple[str, ...] = ()
-    threads: int = 0
+    threads: int = 0  # 0: the pass does nothing
     outer_set: tuple[str, ...] = ()
     inner_set: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.threads < 0:
+            raise PassOptionError(
+                f"pass 'thread-inner': option 'threads': expected an integer >= 0, "
+                f"got {self.threads}"
+            )
 
 
 @register("thread-inner", ThreadInnerOptions, "split so the inner block has <= N work-items")

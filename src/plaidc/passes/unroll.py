@@ -50,7 +50,7 @@ from plaidc.analysis import (
     sharing_points,
 )
 from plaidc.analysis.space import dim_names
-from plaidc.passes.registry import register
+from plaidc.passes.registry import PassOptionError, register
 from plaidc.passes.selection import map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
@@ -79,6 +79,13 @@ class UnrollOptions:
     exclude: tuple[str, ...] = ()
     expand_idx: str = ""
     max_copies: int = 0
+
+    def __post_init__(self) -> None:
+        if self.max_copies < 0:
+            raise PassOptionError(
+                f"pass 'unroll': option 'max_copies': expected an integer >= 0, "
+                f"got {self.max_copies}"
+            )
 
 
 @register("unroll", UnrollOptions, "unroll block iterations into straight-line copies")

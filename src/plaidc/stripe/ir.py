@@ -16,6 +16,26 @@ from typing import Union
 from plaidc.diagnostics import Span
 
 # --------------------------------------------------------------------------------------------
+# Limits
+
+# Sizes, strides, index ranges, the integers of affine expressions and every tensor's element
+# count stay below 2**40 (about 10**12 elements, terabytes): beyond any real program, and small
+# enough that the offsets the analyses and the generated code compute fit 64-bit integers
+# (isl and C take no bigger ones).
+MAX_EXTENT = 2**40
+
+
+def extent_error(what: str, value: int) -> str | None:
+    """Why `value` (a size, range, stride, element count...) is out of range, or None."""
+    if abs(value) < MAX_EXTENT:
+        return None
+    return (
+        f"{what} is out of range: {value} (sizes, ranges, strides and element counts must be "
+        "below 2^40)"
+    )
+
+
+# --------------------------------------------------------------------------------------------
 # Data types
 
 
@@ -331,6 +351,29 @@ INTRINSICS = frozenset(
         "as_bool",
     ]
 )
+
+# How many inputs each intrinsic takes, (least, most); every other intrinsic takes one.
+INTRINSIC_ARITY: dict[str, tuple[int, int]] = {
+    **{n: (2, 2) for n in ("add", "sub", "mul", "div", "max", "min", "pow")},
+    **{n: (2, 2) for n in ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_gt", "cmp_le", "cmp_ge")},
+    **{n: (2, 2) for n in ("bit_and", "bit_or", "bit_xor", "bit_left", "bit_right")},
+    "cond": (3, 3),
+    "as_float": (1, 2),
+    "as_int": (1, 2),
+    "as_uint": (1, 2),
+    "as_bool": (1, 2),
+}
+
+
+def arity_error(name: str, inputs: int) -> str | None:
+    """Why intrinsic `name` cannot take `inputs` inputs, or None."""
+    low, high = INTRINSIC_ARITY.get(name, (1, 1))
+    if low <= inputs <= high:
+        return None
+    want = str(low) if low == high else f"{low} or {high}"
+    return f"intrinsic '{name}' takes {want} inputs, got {inputs}"
+
+
 SPECIALS = frozenset(["reshape", "gather", "scatter", "zero", "copy", "shape", "prng_step"])
 
 

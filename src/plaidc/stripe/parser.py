@@ -40,6 +40,7 @@ from plaidc.stripe.ir import (
     Tags,
     TagValue,
     TensorShape,
+    extent_error,
 )
 
 CONSTANT_TYPES = ("int", "float", *(d.value for d in DType))
@@ -131,12 +132,31 @@ _TERMINAL_NAMES = {
     "DTYPE": "a data type",
     "TAG": "a tag",
     "BLOCK": "'block'",
+    "NUMBER": "a number",
+    "SIGNED_NUMBER": "a number",
+    "SPECIAL_FLOAT": "a number",
+    "ESCAPED_STRING": "a string",
+    "NEW_AT": "new@0x...",
+    "CONST": "'const'",
+    "NAMED_OPEN": "'('",
+    "BYTE_UNIT": "a byte unit (B, KiB, ...)",
     "$END": "end of input",
 }
 
 
+def _terminal_name(name: str) -> str:
+    """How a syntax error names a terminal: a readable description, the literal text of a
+    fixed token (Lark's `__ANON_1`, `PLUS`...) quoted, never Lark's internal name."""
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    for terminal in _parser().terminals:
+        if terminal.name == name and isinstance(terminal.pattern, lark.lexer.PatternStr):
+            return repr(terminal.pattern.value)
+    return name.lower().strip("_")
+
+
 def _describe_expected(expected: set[str]) -> str:
-    names = sorted({_TERMINAL_NAMES.get(e, e.lower().strip("_")) for e in expected})
+    names = sorted({_terminal_name(e) for e in expected})
     if len(names) > 6:
         names = [*names[:6], "..."]
     return ", ".join(names) if names else "something else"
@@ -370,14 +390,21 @@ class _ToIR(Transformer[Token, Any]):
         return Index(name, rng, aff, tags=Tags(tuple(tags)), span=_span(self.filename, meta))
 
     def ranged_index(self, name: Token, rng: Token, aff: Affine | None) -> tuple[str, int, Affine]:
-        return (str(name), int(rng), aff or Affine())
+        return (str(name), self._extent(f"range of index '{name}'", rng), aff or Affine())
+
+    def _extent(self, what: str, tok: Token) -> int:
+        """An integer of the program's shape, within the limit of every size (MAX_EXTENT)."""
+        problem = extent_error(what, int(tok))
+        if problem:
+            raise self._error(problem, tok)
+        return int(tok)
 
     def passthrough_index(self, name: Token, aff: Affine) -> tuple[str, int, Affine]:
         return (str(name), 1, aff)
 
     @v_args(meta=True, inline=True)
     def constraint(self, meta: Any, lhs: Affine, rhs: Token) -> Constraint:
-        return Constraint(lhs - int(rhs), span=_span(self.filename, meta))
+        return Constraint(lhs - self._extent("constant", rhs), span=_span(self.filename, meta))
 
     # ---- refinements ---------------------------------------------------------------------
     @v_args(meta=True, inline=True)
@@ -416,6 +443,12 @@ class _ToIR(Transformer[Token, Any]):
                 f"{len(interior.strides)} strides",
                 first_tok,
             )
+        elements = 1
+        for size in interior.sizes:
+            elements *= size
+        problem = extent_error(f"refinement '{into_tok}': element count", elements)
+        if problem:
+            raise self._error(problem, first_tok)
         if len(access) != len(interior.sizes):
             raise self._error(
                 f"refinement '{into_tok}': {len(access)} access dimensions but the shape has "
@@ -451,7 +484,7 @@ class _ToIR(Transformer[Token, Any]):
     @v_args(meta=True, inline=True)
     def int_list(self, meta: Any, *ints: Token | None) -> tuple[Token | None, tuple[int, ...]]:
         toks = [i for i in ints if i is not None]
-        return (toks[0] if toks else None, tuple(int(i) for i in toks))
+        return (toks[0] if toks else None, tuple(self._extent("size or stride", i) for i in toks))
 
     def byte_size(self, num: Token, unit: Token) -> None:
         return None
@@ -481,7 +514,7 @@ class _ToIR(Transformer[Token, Any]):
 
     # ---- affine --------------------------------------------------------------------------
     def aff_int(self, tok: Token) -> Affine:
-        return Affine.const_(int(tok))
+        return Affine.const_(self._extent("constant", tok))
 
     def aff_name(self, tok: Token) -> Affine:
         return Affine.var(str(tok))

@@ -69,6 +69,7 @@ from plaidc.stripe.ir import (
     Special,
     Statement,
     Store,
+    arity_error,
 )
 from plaidc.stripe.printer import format_affine
 from plaidc.stripe.uses import location_affines, scalar_inputs, scalar_outputs
@@ -300,6 +301,8 @@ class _Verifier:
                 continue
             if isinstance(stmt, Intrinsic) and stmt.name not in INTRINSICS:
                 self.error(f"block '{label}': unknown intrinsic '{stmt.name}'", span)
+            elif isinstance(stmt, Intrinsic) and arity_error(stmt.name, len(stmt.inputs)):
+                self.error(f"block '{label}': {arity_error(stmt.name, len(stmt.inputs))}", span)
             if isinstance(stmt, Special) and stmt.name not in SPECIALS:
                 self.error(f"block '{label}': unknown special '{stmt.name}'", span)
             for name, writes, _ in statement_accesses(stmt):

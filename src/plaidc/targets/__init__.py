@@ -7,6 +7,7 @@ config's `[hardware]` table through `${hardware.key}` references in their option
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -14,7 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from plaidc.diagnostics import CompileError, Diagnostic, Span
+from plaidc.diagnostics import CompileError, Diagnostic, Span, decode_source
+from plaidc.targets.spans import KeyPath, key_spans, span_of
 
 TARGET_ALIASES = {"cpu": "c"}
 _REF = re.compile(r"\$\{([^}]*)\}")
@@ -28,7 +30,13 @@ class PassStep:
     name: str
     pass_name: str
     options: dict[str, Any]
-    span: Span | None = None
+    span: Span | None = None  # of `pass = ...`
+    option_spans: dict[str, Span] = field(default_factory=dict)
+
+    def option_span(self, message: str) -> Span | None:
+        """The span of the option an error message names (`option 'key'`), else the pass's."""
+        found = re.search(r"option '([^']+)'", message)
+        return self.option_spans.get(found.group(1), self.span) if found else self.span
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,11 @@ class TargetConfig:
     codegen: dict[str, Any] = field(default_factory=dict)
     source: str = ""
     path: str = ""
+    spans: dict[KeyPath, Span] = field(default_factory=dict)  # of the keys of `source`
+
+    def locate(self, diag: Diagnostic) -> Diagnostic:
+        """`diag` located at the `[hardware]`/`[codegen]` key it names, if it has no span."""
+        return locate_key(diag, lambda *path: span_of(self.spans, path, self.path))
 
     def stage(self, name: str = "default") -> list[PassStep]:
         if name not in self.stages:
@@ -70,62 +83,114 @@ def load_target(name: str) -> TargetConfig:
 
 def load_config_file(path: str) -> TargetConfig:
     try:
-        text = Path(path).read_text()
+        data = Path(path).read_bytes()
     except OSError as err:
         raise CompileError([Diagnostic(f"cannot read config '{path}': {err.strerror}")]) from None
-    return parse_config(text, path)
+    return parse_config(decode_source(data, path), path)
 
 
 def parse_config(text: str, filename: str) -> TargetConfig:
+    """A config from TOML text; every error is located at the key it is about."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CompileError([_toml_diagnostic(err, filename)]) from None
+    spans = key_spans(text, filename)
+
+    def where(*path: str | int) -> Span:
+        return span_of(spans, path, filename)
+
     target = data.get("target")
     if not isinstance(target, dict) or "name" not in target or "backend" not in target:
         raise CompileError.at(
-            "config needs a [target] table with `name` and `backend`", Span(filename, 1, 1)
+            "config needs a [target] table with `name` and `backend`", where("target")
         )
-    hardware = data.get("hardware", {})
+    hardware = _table(data, "hardware", where)
+    backend = str(target["backend"])
+    _check_backend(backend, hardware, where)
     stages: dict[str, list[PassStep]] = {}
-    for stage_name, stage in data.get("stage", {}).items():
-        steps = []
-        for entry in stage.get("passes", []):
-            steps.append(_pass_step(entry, hardware, text, filename))
-        stages[stage_name] = steps
-    codegen_span = _locate(text, filename, "[codegen]")
+    for stage_name, stage in _table(data, "stage", where).items():
+        entries = stage.get("passes", []) if isinstance(stage, dict) else None
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise CompileError.at(
+                f"stage '{stage_name}' must be a list of [[stage.{stage_name}.passes]] tables",
+                where("stage", stage_name),
+            )
+        stages[stage_name] = [
+            _pass_step(entry, hardware, ("stage", stage_name, "passes", number), where)
+            for number, entry in enumerate(entries)
+        ]
     codegen = {
-        key: _resolve(value, hardware, key, codegen_span)
-        for key, value in data.get("codegen", {}).items()
+        key: _resolve(value, hardware, key, where("codegen", key))
+        for key, value in _table(data, "codegen", where).items()
     }
     return TargetConfig(
         name=str(target["name"]),
-        backend=str(target["backend"]),
+        backend=backend,
         description=str(target.get("description", "")),
         hardware=dict(hardware),
         stages=stages,
         codegen=codegen,
         source=text,
         path=filename,
+        spans=spans,
     )
 
 
+def _table(data: dict[str, Any], name: str, where: Any) -> dict[str, Any]:
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise CompileError.at(f"`{name}` must be a [{name}] table", where(name))
+    return table
+
+
+def _check_backend(backend: str, hardware: dict[str, Any], where: Any) -> None:
+    """The backend exists, and the hardware it reads (the NPU's machine) is well-formed."""
+    from plaidc.backends import BACKEND_NAMES
+
+    known = ("interp", *BACKEND_NAMES)
+    if backend not in known:
+        raise CompileError.at(
+            f"unknown backend '{backend}' (backends: {', '.join(known)})",
+            where("target", "backend"),
+        )
+    if backend == "npu":
+        from plaidc.backends.npu_sim.machine import NpuMachine
+
+        try:
+            NpuMachine.from_hardware(hardware)
+        except CompileError as err:
+            raise CompileError([locate_key(d, where) for d in err.diagnostics]) from None
+
+
+_TABLE_KEY = re.compile(r"\[(hardware|codegen)\] '?([A-Za-z0-9_]+)")
+
+
+def locate_key(diag: Diagnostic, where: Any) -> Diagnostic:
+    """A diagnostic about `[hardware] key` or `[codegen] 'key'` without a span gets the key's
+    (the NPU machine and the backends' codegen options name the key they reject)."""
+    found = _TABLE_KEY.search(diag.message)
+    if diag.span is not None or not found:
+        return diag
+    return dataclasses.replace(diag, span=where(found.group(1), found.group(2)))
+
+
 def _pass_step(
-    entry: dict[str, Any], hardware: dict[str, Any], text: str, filename: str
+    entry: dict[str, Any], hardware: dict[str, Any], path: tuple[str | int, ...], where: Any
 ) -> PassStep:
     if "pass" not in entry:
-        raise CompileError.at(
-            'every [[stage.*.passes]] entry needs `pass = "..."`',
-            _locate(text, filename, "[[stage"),
-        )
+        raise CompileError.at('every [[stage.*.passes]] entry needs `pass = "..."`', where(*path))
     pass_name = str(entry["pass"])
-    span = _locate(text, filename, f'"{pass_name}"')
     options = {}
+    option_spans = {}
     for key, value in entry.items():
         if key in ("pass", "name"):
             continue
-        options[key] = _resolve(value, hardware, key, span)
-    return PassStep(str(entry.get("name", pass_name)), pass_name, options, span)
+        option_spans[key] = where(*path, key)
+        options[key] = _resolve(value, hardware, key, option_spans[key])
+    return PassStep(
+        str(entry.get("name", pass_name)), pass_name, options, where(*path, "pass"), option_spans
+    )
 
 
 def _resolve(value: Any, hardware: dict[str, Any], key: str, span: Span | None) -> Any:
@@ -194,14 +259,6 @@ def _arithmetic(text: str, lookup: Any, key: str, span: Span | None) -> int:
     except SyntaxError:
         raise bad("expected hardware.NAME or integer arithmetic on them (+, -, *, //)") from None
     return value(tree.body)
-
-
-def _locate(text: str, filename: str, needle: str) -> Span:
-    for lineno, line in enumerate(text.splitlines(), 1):
-        col = line.find(needle)
-        if col >= 0:
-            return Span(filename, lineno, col + 1)
-    return Span(filename, 1, 1)
 
 
 def _toml_diagnostic(err: tomllib.TOMLDecodeError, filename: str) -> Diagnostic:

@@ -8,12 +8,12 @@ lower-precedence binding that disagrees is overridden with a warning.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 
 from plaidc.diagnostics import Diagnostic, Span
-from plaidc.stripe.ir import DType
+from plaidc.stripe.ir import DType, extent_error
 from plaidc.tile import ast
 from plaidc.tile.types import DTYPE_NAMES, parse_dtype
 
@@ -213,11 +213,32 @@ def bind_inputs(
         if sizes is None or (decl.dims is not None and len(sizes) != len(decl.dims)):
             ctx.scope.setdefault(decl.name, PoisonSym(decl.name, decl.span))
             continue
+        names = [d.name for d in decl.dims or ()]
+        problem = shape_error(decl.name, sizes, names)
+        if problem:
+            big = [d for d, n in zip(decl.dims or (), sizes, strict=False) if extent_error("", n)]
+            ctx.error(problem, big[0].span if big else decl.span)
+            ctx.scope.setdefault(decl.name, PoisonSym(decl.name, decl.span))
+            continue
         sym = TensorSym(decl.name, dtype, sizes, decl.span)
         if decl.name not in ctx.scope:
             ctx.scope[decl.name] = sym
             tensors.append(sym)
     return tensors
+
+
+def shape_error(name: str, sizes: tuple[int, ...], dims: Sequence[str | None] = ()) -> str | None:
+    """Why a tensor of `sizes` is too large to compile (see MAX_EXTENT), or None; `dims` names
+    the dimensions where the declaration does."""
+    elements = 1
+    for axis, size in enumerate(sizes):
+        dim = dims[axis] if axis < len(dims) else None
+        what = f"size {axis} of {name}" + (f" ({dim})" if dim else "")
+        problem = extent_error(what, size)
+        if problem:
+            return problem
+        elements *= size
+    return extent_error(f"the element count of {name} {fmt_shape(sizes)}", elements)
 
 
 def _dim_size(ctx: Context, dim: ast.DimDecl) -> int | None:

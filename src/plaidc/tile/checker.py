@@ -10,7 +10,7 @@ from __future__ import annotations
 from plaidc.diagnostics import Span
 from plaidc.stripe.ir import DType
 from plaidc.tile import ast
-from plaidc.tile.bind import Context, PoisonSym, TensorSym, ValueSym, fmt_shape
+from plaidc.tile.bind import Context, PoisonSym, TensorSym, ValueSym, fmt_shape, shape_error
 from plaidc.tile.contraction import ContractionProblem, ContractionSpec, compile_contraction
 from plaidc.tile.exprs import ExprChecker
 from plaidc.tile.poly import RatAffine
@@ -44,6 +44,10 @@ class StatementChecker:
 
     def _define(self, name: str, sym: TensorSym | ValueSym | PoisonSym) -> None:
         # A reassigned name keeps its first definition, so later uses check against it.
+        problem = shape_error(name, sym.sizes) if isinstance(sym, TensorSym) else None
+        if problem:
+            self.ctx.error(problem, sym.span)
+            sym = PoisonSym(name, sym.span)
         if name not in self.ctx.scope:
             self.ctx.scope[name] = sym
             if isinstance(sym, TensorSym):

@@ -264,12 +264,38 @@ def _syntax_error(err: UnexpectedInput, source: str, filename: str) -> Diagnosti
     return Diagnostic(f"syntax error: {what}{expected}", Span(filename, line, col))
 
 
+# Operators, calls and conditionals nest at most this deep in one expression: every later
+# stage walks expressions recursively, and this keeps them well inside Python's stack.
+MAX_NESTING = 100
+_NESTED = frozenset({"binop", "unop", "call", "cond", "pbin", "pneg"})
+
+
+def _check_nesting(tree: Tree[Any], filename: str) -> None:
+    """A CompileError at the first operator nested deeper than MAX_NESTING (iterative, so the
+    check itself cannot overflow the stack)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in _NESTED:
+            depth += 1
+            if depth > MAX_NESTING:
+                # at its operator (or the called name)
+                tok = next(c for c in node.children if isinstance(c, Token))
+                raise CompileError.at(
+                    f"expression nested too deeply (more than {MAX_NESTING} levels of "
+                    "operators, calls and conditionals); split it into several statements",
+                    Span(filename, tok.line or 1, tok.column or 1),
+                )
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+
+
 def parse_tile(source: str, filename: str) -> ast.Module:
     """Parse a `.tile` file; raises CompileError with a positioned syntax error."""
     try:
         tree = _lark().parse(source)
     except UnexpectedInput as err:
         raise CompileError([_syntax_error(err, source, filename)]) from None
+    _check_nesting(tree, filename)
     try:
         return _ToAst(filename).transform(tree)
     except VisitError as err:

@@ -97,6 +97,10 @@ class NpuMachine:
             )
         if not 1 <= self.cores <= MAX_CORES:
             problems.append(f"cores = {self.cores} must be in [1, {MAX_CORES}]")
+        for memory in MEMORY_TABLE:
+            align = getattr(self, memory.align_key)
+            if align & (align - 1):
+                problems.append(f"{memory.align_key} = {align} must be a power of two")
         if problems:
             raise CompileError([Diagnostic(f"[hardware] {p}") for p in problems])
 
