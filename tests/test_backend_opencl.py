@@ -226,3 +226,38 @@ def lower(program: Block, target: TargetConfig | None = None) -> KernelProgram:
     cfg = target or load_target("opencl")
     options = codegen_options(cfg.codegen, cfg.name)
     return lower_kernels(program, options.kernels, options.lowering)
+
+
+# --------------------------------------------------------------------------------------------
+# Compilers that reject clang's `fp reassociate` pragma (NVIDIA's OpenCL, seen on an H200)
+
+
+def test_reassociation_pragma_is_only_seen_when_the_build_defines_it() -> None:
+    source = compile_opencl(load_program("softmax/15_prune_refs")).source
+    assert "PLAIDC_REASSOCIATE\n" in source  # the reduction loops use the macro
+    guarded = source.split("#ifdef PLAIDC_FP_REASSOCIATE\n", 1)[1].split("#else", 1)[0]
+    assert "_Pragma(" in guarded
+    assert source.count("reassociate(on)") == 1  # nowhere outside the guarded definition
+
+
+@needs_opencl
+def test_a_compiler_rejecting_the_pragma_builds_and_runs_reductions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """NVIDIA's compiler errors on `#pragma clang fp reassociate`: a pragma the device's
+    compiler rejects (here an invalid one, which pocl rejects too) must never reach it."""
+    from plaidc.backends.opencl import runtime
+
+    device = default_device()
+    monkeypatch.setattr(
+        runtime, "_REASSOCIATE_PROBE", runtime._REASSOCIATE_PROBE.replace("reassociate", "bogus")
+    )
+    assert not runtime.accepts_reassociate_pragma.__wrapped__(device)
+    monkeypatch.setattr(runtime, "accepts_reassociate_pragma", lambda _device: False)
+    assert runtime.REASSOCIATE_OPTION not in runtime.build_options(device, ())
+    program = load_program("softmax/15_prune_refs")
+    source = compile_opencl(program).source.replace("reassociate(on)", "bogus(on)")
+    binary = runtime.build_program(device, source, runtime.build_options(device, ()))
+    assert binary is not None
+    with pytest.raises(Exception, match="bogus"):
+        runtime.build_program(device, source, [runtime.REASSOCIATE_OPTION])

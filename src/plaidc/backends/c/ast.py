@@ -149,7 +149,15 @@ class Pragma:
     text: str
 
 
-Stmt = Union[Decl, ExprStmt, Assign, For, If, Compound, Return, Comment, Pragma]
+@dataclass(frozen=True)
+class Macro:
+    """A statement-position macro use on its own line (`NAME`, no semicolon), e.g. one that
+    expands to a `_Pragma` only where the compiler accepts it."""
+
+    name: str
+
+
+Stmt = Union[Decl, ExprStmt, Assign, For, If, Compound, Return, Comment, Pragma, Macro]
 
 # --------------------------------------------------------------------------------------------
 # Top level
@@ -342,6 +350,8 @@ def _stmt(stmt: Stmt, indent: str, out: list[str]) -> None:
         out.append(f"{indent}{_comment(stmt.text)}")
     elif isinstance(stmt, Pragma):
         out.append(f"{indent}#pragma {stmt.text}")
+    elif isinstance(stmt, Macro):
+        out.append(f"{indent}{stmt.name}")
     else:
         raise TypeError(f"not a C statement: {stmt!r}")
 

@@ -16,8 +16,11 @@ them (numpy's, through the interpreter):
 * Math: OpenCL's overloaded built-ins (`exp`, `pow`, `fabs`, ...), not libm's `expf`.
 * Literals: `long` constants carry an `L` suffix (no `INT64_C` macro in OpenCL C).
 * `Call(BARRIER)` is a work-group barrier; kernels start by binding their NDRange ids.
-* Loops with floating-point reductions (which the plan allows in any order) carry clang's
-  `fp reassociate` pragma, so pocl vectorises them; other compilers ignore it.
+* Loops with floating-point reductions (which the plan allows in any order) start with
+  `PLAIDC_REASSOCIATE`, a macro that is clang's `fp reassociate` pragma when the build defines
+  `PLAIDC_FP_REASSOCIATE` (the runtime does so where the device's compiler accepts the pragma,
+  as pocl's does, so it vectorises them) and nothing otherwise: NVIDIA's OpenCL compiler
+  rejects the pragma as an error.
 * Vectors (the GEMM micro-kernels of `gemm_tags` blocks) are OpenCL's `floatN`/`doubleN`, read
   and written element by element (see `_vector_helper`); a cast of a scalar to a vector type
   replicates it.
@@ -220,9 +223,9 @@ class OpenCLEmitter(CEmitter):
         body = self.stmts(s.body)
         loop = c.For(s.var, self.int_expr(s.lo), limit, body, s.step, "int64_t")
         if s.vector and any(r.type.dtype.is_float for r in s.reductions):
-            # The plan allows these accumulations in any order (`Reduction`); clang-based
-            # OpenCL compilers (pocl's) then vectorise them, others ignore the pragma.
-            return [*pre, c.Compound((c.Pragma("clang fp reassociate(on)"), loop))]
+            # The plan allows these accumulations in any order (`Reduction`); compilers that
+            # accept clang's pragma (pocl's) then vectorise them (module docstring).
+            return [*pre, c.Compound((c.Macro(REASSOCIATE_MACRO), loop))]
         return [*pre, loop]
 
     def _alloc(self, s: p.Alloc) -> list[c.Stmt]:
@@ -353,11 +356,24 @@ class OpenCLEmitter(CEmitter):
             *kernels,
         ]
         text = c.print_c(c.TranslationUnit(tuple(items)))
+        if REASSOCIATE_MACRO in text:
+            first, rest = text.split("\n", 1)
+            text = f"{first}\n{_REASSOCIATE_DEFINITION}{rest}"
         if "double" in text:
             # fp64 is an extension in OpenCL C 1.2: enable it where the code uses it.
             first, rest = text.split("\n", 1)
             text = f"{first}\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n{rest}"
         return text
+
+
+REASSOCIATE_MACRO = "PLAIDC_REASSOCIATE"
+REASSOCIATE_OPTION = "-D PLAIDC_FP_REASSOCIATE"
+_REASSOCIATE_DEFINITION = f"""#ifdef PLAIDC_FP_REASSOCIATE
+#define {REASSOCIATE_MACRO} _Pragma("clang fp reassociate(on)")
+#else
+#define {REASSOCIATE_MACRO}
+#endif
+"""
 
 
 def _linear_id(dims: int) -> c.Expr:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -29,6 +31,7 @@ from plaidc.backends.c.build import cache_dir
 from plaidc.backends.loopnest.plan import STATUS, BufferParam
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.backends.loopnest.scalars import storage
+from plaidc.backends.opencl.emit import REASSOCIATE_OPTION
 from plaidc.backends.opencl.kernels import AllocStep, KernelProgram, LaunchStep
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.interp import numpy_dtype
@@ -109,12 +112,55 @@ def default_device() -> Device:
 
 def build_options(device: Device, extra: tuple[str, ...]) -> list[str]:
     """Compiler options: correctly rounded `/` and `sqrt` where the device offers them (numpy's
-    results), then the config's."""
+    results), the reassociation pragma where its compiler accepts it, then the config's."""
     cl = _pyopencl()
     options = []
     if device.device.single_fp_config & cl.device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT:
         options.append("-cl-fp32-correctly-rounded-divide-sqrt")
+    if accepts_reassociate_pragma(device):
+        options.append(REASSOCIATE_OPTION)
     return [*options, *extra]
+
+
+_REASSOCIATE_PROBE = """
+__kernel void plaidc_probe(__global float *x) {
+  float s = 0.0f;
+  {
+    #pragma clang fp reassociate(on)
+    for (int i = 0; i < 8; ++i) s += x[i];
+  }
+  x[0] = s;
+}
+"""
+
+
+@cache
+def accepts_reassociate_pragma(device: Device) -> bool:
+    """Whether the device's compiler builds clang's `fp reassociate` pragma (pocl's clang
+    does; NVIDIA's compiler rejects it as an error): found by building a probe, once."""
+    cl = _pyopencl()
+    try:
+        with warnings.catch_warnings(), _quiet_stderr():
+            warnings.simplefilter("ignore", cl.CompilerWarning)
+            cl.Program(device.context, _REASSOCIATE_PROBE).build()
+    except cl.RuntimeError:
+        return False
+    return True
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Compilers print a rejected probe's errors straight to file descriptor 2 ("1 error
+    generated."): hide them, since the probe's failure is an answer, not the user's error."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def build_program(device: Device, source: str, options: list[str]) -> Any:
