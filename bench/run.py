@@ -14,7 +14,8 @@ Results also go to `bench/results.json`.
 form PlaidML's CPU pipeline produces (thread block, k tiles, a #mac_inner stencil block), for
 the micro-kernel; the other rows run the Tile programs through the targets' own pipelines.
 
-Usage: `python bench/run.py [--runs N] [--only SUBSTRING] [--targets c,llvm,opencl]`.
+Usage: `python bench/run.py [--runs N] [--only SUBSTRING] [--targets c,llvm,opencl] [--no-npu]`;
+a target may name a stage of its config, `opencl:gpu` (work-groups and `__local` tiles).
 """
 
 from __future__ import annotations
@@ -165,8 +166,9 @@ def _compile(program: Any, target: str) -> tuple[Any, float]:
     from plaidc.targets import load_target
 
     start = time.perf_counter()
-    cfg = load_target(target)
-    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    name, _, stage = target.partition(":")
+    cfg = load_target(name)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage(stage or "default")))
     artifact = get_backend(cfg.backend).compile(compiled, cfg)
     return artifact, time.perf_counter() - start
 
