@@ -123,6 +123,35 @@ def test_opt_bad_options(args: list[str], code: int, message: str, tmp_path: Pat
     assert "Traceback" not in err
 
 
+MATMUL_DEFINES = ["-D", "M=5", "-D", "K=3", "-D", "N=4"]
+
+
+def test_compile_and_run_take_a_stage_of_the_target(tmp_path: Path) -> None:
+    """`--stage gpu` runs the opencl config's gpu pipeline (work-groups: `#gpu_thread`), the
+    default stage does not; `run --stage` checks against the interpreter like any run."""
+    matmul = str(EXAMPLES / "matmul.tile")
+    emitted = {}
+    for stage in ("default", "gpu"):
+        args = ["compile", matmul, "-t", "opencl", "--stage", stage, "--emit", "stripe-opt"]
+        code, out, err = run_cli(plaidc_main, [*args, *MATMUL_DEFINES], tmp_path)
+        assert code == 0, err
+        emitted[stage] = out
+    assert "#gpu_thread" in emitted["gpu"]
+    assert "#gpu_thread" not in emitted["default"]
+    args = ["run", matmul, "--stage", "default", "--random-inputs", "0", "--check"]
+    code, _, err = run_cli(plaidc_main, [*args, *MATMUL_DEFINES], tmp_path)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("command", ["compile", "run"])
+def test_an_unknown_stage_is_an_error_naming_the_stages(command: str, tmp_path: Path) -> None:
+    args = [command, str(EXAMPLES / "matmul.tile"), "-t", "opencl", "--stage", "gpx"]
+    code, _, err = run_cli(plaidc_main, [*args, *MATMUL_DEFINES], tmp_path)
+    assert code == 1
+    assert "target 'opencl' has no stage 'gpx' (stages: default, gpu)" in err
+    assert "Traceback" not in err
+
+
 def test_bad_config_file_is_located(tmp_path: Path) -> None:
     (tmp_path / "chip.toml").write_text(
         '[target]\nname = "chip"\nbackend = "interp"\n[hardware]\nl1 = 64\n'

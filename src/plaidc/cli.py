@@ -191,12 +191,20 @@ target_option = click.option(
 config_option = click.option("--config", default=None, help="A target config TOML file.")
 define_option = click.option("-D", "defines", multiple=True, help="Bind a dimension: NAME=INT.")
 shape_option = click.option("--shape", "shapes", multiple=True, help="NAME=DTYPE[d0,d1,..].")
+stage_option = click.option(
+    "--stage",
+    default="default",
+    show_default=True,
+    callback=_nonempty,
+    help="Pipeline stage of the target config (e.g. opencl's `gpu`).",
+)
 
 
 @plaidc_main.command("compile")
 @click.argument("program")
 @target_option
 @config_option
+@stage_option
 @define_option
 @shape_option
 @click.option(
@@ -220,6 +228,7 @@ def compile_cmd(
     program: str,
     target: str | None,
     config: str | None,
+    stage: str,
     defines: tuple[str, ...],
     shapes: tuple[str, ...],
     emit: str | None,
@@ -236,9 +245,9 @@ def compile_cmd(
         emit = cfg.backend if cfg.backend in BACKEND_NAMES else "stripe-opt"
     if output is None:
         output = "-" if emit.startswith("stripe") else Path(program).stem + CODE_SUFFIXES[emit]
+    steps = driver.resolve_steps(cfg.stage(stage))  # an unknown stage fails before parsing
     block = driver.load_program(session, program, _bindings(defines, shapes, {}), entry)
     if emit != "stripe":
-        steps = driver.resolve_steps(cfg.stage("default"))
         block = driver.run_pipeline(
             block,
             steps,
@@ -272,6 +281,7 @@ def _write_text(output: str, text: str) -> None:
 @click.argument("program")
 @target_option
 @config_option
+@stage_option
 @define_option
 @shape_option
 @click.option("--input", "inputs", multiple=True, help="NAME=FILE.npy")
@@ -287,6 +297,7 @@ def run_cmd(
     program: str,
     target: str | None,
     config: str | None,
+    stage: str,
     defines: tuple[str, ...],
     shapes: tuple[str, ...],
     inputs: tuple[str, ...],
@@ -302,9 +313,10 @@ def run_cmd(
     from plaidc.interp import program_io, run_program
 
     cfg = _target_config(session, target, config)
+    steps = driver.resolve_steps(cfg.stage(stage))
     arrays = _parse_inputs(inputs)
     source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
-    compiled = driver.run_pipeline(source, driver.resolve_steps(cfg.stage("default")))
+    compiled = driver.run_pipeline(source, steps)
     io = program_io(source)
     feed = _complete_inputs(io.inputs, arrays, random_inputs)
     artifact = None if cfg.backend == "interp" else get_backend(cfg.backend).compile(compiled, cfg)
