@@ -593,8 +593,8 @@ def tiled_kernel(program: Block, target: TargetConfig) -> tuple[Block, Block]:
     autotile chose (its one child tagged `npu_tile`)."""
     tiled = npu_pipeline(program, target)
     kernel = next(b for b in tiled.stmts[0].stmts if isinstance(b, Block))  # type: ignore[union-attr]
-    inner = kernel.stmts[0]
-    assert isinstance(inner, Block) and "npu_tile" in inner.tags
+    inner = [s for s in kernel.stmts if isinstance(s, Block) and "npu_tile" in s.tags]
+    assert len(inner) == 1
     return tiled, kernel
 
 

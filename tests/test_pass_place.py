@@ -105,6 +105,17 @@ def test_siblings_share_and_long_lived_buffers_do_not() -> None:
     assert "none new@0x00000060 U<UB>[0]" in str(after)
 
 
+def test_granules_round_each_buffer_up() -> None:
+    """With 64-B granules A (40 B) takes 64, B (32 B) 64 and the scratch buffers 64 each."""
+    after = run(parse(SIBLINGS), mem_loc="UB", mem_size=1024, alignment=32, granule=64)
+    got = offsets(after)
+    assert {k: got[k] for k in "ABTU"} == {"A": 0x0, "B": 0x40, "T": 0x80, "U": 0x80}
+    with pytest.raises(CompileError, match=r"'T' of block 'main/first' \(16 B\) does not fit"):
+        run(parse(SIBLINGS), mem_loc="UB", mem_size=160, alignment=32, granule=64)
+    with pytest.raises(PassOptionError, match="granule"):
+        run(parse(SIBLINGS), mem_loc="UB", granule=0)
+
+
 # A is used by the first statement only, B by the second only.
 SEQUENCE = """\
 0: #program

@@ -6,8 +6,8 @@ allocations live at the same time (`plaidc.analysis.liveness`; with `whole_block
 is live while its block runs, otherwise from its first to its last use among the block's
 statements) occupy disjoint byte ranges, each offset a multiple of `alignment` and each range
 within `mem_size` bytes (0: unbounded). A buffer's bytes are the elements its strides span
-times the element size. Allocations that cannot fit are a CompileError naming the buffer, its
-size and the buffers live with it.
+times the element size, rounded up to a multiple of `granule`. Allocations that cannot fit are
+a CompileError naming the buffer, its size and the buffers live with it.
 
 Placement is first fit, largest buffer first (then earliest, then in program order): the
 lowest aligned offset clear of every already placed buffer whose range meets this one. It is
@@ -67,11 +67,16 @@ class PlaceOptions:
     mem_loc: str = ""
     mem_size: int = 0
     alignment: int = 1
+    # Each allocation takes its bytes rounded up to a multiple of this: a unit that works in
+    # whole granules (a vector unit's 256-B repeats) may touch the bytes up to the next one.
+    granule: int = 1
     whole_block: bool = False
 
     def __post_init__(self) -> None:
         if self.alignment < 1:
             raise PassOptionError("pass 'place': option 'alignment': must be at least 1")
+        if self.granule < 1:
+            raise PassOptionError("pass 'place': option 'granule': must be at least 1")
         if self.mem_size < 0:
             raise PassOptionError("pass 'place': option 'mem_size': must not be negative")
         if self.mem_loc and not self.mem_loc.isidentifier():
@@ -161,7 +166,7 @@ def _place(block: Block, is_root: bool, opts: PlaceOptions) -> Block:
     )
     if not ranges:
         return block
-    requests = [Request(allocation_bytes(r.ref), r.start, r.end) for r in ranges]
+    requests = [Request(_footprint(r.ref, opts), r.start, r.end) for r in ranges]
     try:
         offsets = first_fit(requests, opts.mem_size, opts.alignment)
     except PlacementError as err:
@@ -170,6 +175,11 @@ def _place(block: Block, is_root: bool, opts: PlaceOptions) -> Block:
     for r, offset in zip(ranges, offsets, strict=True):
         table.setdefault(r.path, {})[r.ref.into] = offset
     return _apply(block, (), table)
+
+
+def _footprint(ref: Refinement, opts: PlaceOptions) -> int:
+    """The bytes an allocation takes: its own, in whole granules."""
+    return align_up(allocation_bytes(ref), opts.granule)
 
 
 def _apply(
@@ -207,7 +217,7 @@ def _error(ranges: list[LiveRange], err: PlacementError, opts: PlaceOptions) -> 
         f"{_describe(ranges[j])} at 0x{off:x}"
         for j, off in sorted(err.conflicts, key=lambda c: c[1])
     )
-    peak = peak_bytes(ranges, lambda ref: align_up(allocation_bytes(ref), opts.alignment))
+    peak = peak_bytes(ranges, lambda ref: align_up(_footprint(ref, opts), opts.alignment))
     message = (
         f"place: {_describe(failed)} does not fit in {opts.mem_loc} "
         f"({opts.mem_size} B, alignment {opts.alignment}); live at the same time: "

@@ -1,5 +1,6 @@
 """The NPU backend (`-t npu`): Stripe -> CCE-like C -> the plaidc NPU simulator.
 
+    placement read back the pipeline's UB copies of each tile and their offsets (`placement`)
     kernels   flatten the program into affine kernels over GM buffers (`kernels`)
     reindex   aggregating stores several points share (`C[i + j]`) made one-to-one (`reindex`)
     lower     each kernel to pipe operations with exact footprints: the Cube for contractions
@@ -11,7 +12,8 @@
 
 Correctness never depends on the pass pipeline: the backend tiles, places and synchronises
 whatever Stripe it is given, choosing every on-chip address within the capacities of the target
-config's `[hardware]` table. What the NPU cannot do (an intrinsic outside the vector ISA, a type
+config's `[hardware]` table. Where the pipeline chose (the tiles of `npu_tile` blocks, the UB
+offsets of a vector tile's copies) the backend follows it when the choice fits. What the NPU cannot do (an intrinsic outside the vector ISA, a type
 without lanes, a data-dependent access) is a CompileError naming it. `[codegen]` keys: see
 `context.Options`.
 """
@@ -34,6 +36,7 @@ from plaidc.backends.npu.emit import ENTRY, emit_kernel
 from plaidc.backends.npu.gather import lower_gather
 from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program
 from plaidc.backends.npu.ops import Op, comment
+from plaidc.backends.npu.placement import uncache
 from plaidc.backends.npu.reindex import reindex_stores
 from plaidc.backends.npu.sync import insert_sync
 from plaidc.backends.npu.vector import lower_kernel
@@ -123,7 +126,8 @@ def generate(program: Block, target: TargetConfig) -> Generated:
     """Stripe -> CCE-like C (a CompileError for what the NPU cannot do); nothing is built."""
     machine = NpuMachine.from_hardware(target.hardware)
     options = Options.from_codegen(dict(target.codegen))
-    kernels = lower_program(program, options.tile_tag)
+    program, placements = uncache(program, "UB", options.tile_tag)
+    kernels = lower_program(program, options.tile_tag, placements)
     ctx = Context(machine, kernels.buffers, options)
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())

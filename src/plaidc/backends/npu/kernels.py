@@ -26,6 +26,7 @@ from typing import Union
 
 import numpy as np
 
+from plaidc.backends.npu.placement import Placed, Placements
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 from plaidc.stripe.ir import (
     Affine,
@@ -122,6 +123,9 @@ class Kernel:
     # Indices of the blocks around a tile the pass pipeline chose (an inner block tagged with
     # the target's `tile_tag`): the vector unit runs one point of them per tile.
     pinned: tuple[str, ...] = ()
+    # Where the pass pipeline placed a tile's UB copy of a buffer (`placement`): the buffer,
+    # bytes into the tile's share of UB, bytes.
+    placed: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def ranges(self) -> dict[str, int]:
@@ -197,9 +201,12 @@ class _Flat:
     constraints: list[Affine] = field(default_factory=list)
     taken: set[str] = field(default_factory=set)
     pinned: tuple[str, ...] = ()  # see Kernel.pinned
+    placed: tuple[tuple[str, int, int], ...] = ()  # see Kernel.placed
 
     def copy(self) -> _Flat:
-        return _Flat(list(self.idxs), list(self.constraints), set(self.taken), self.pinned)
+        return _Flat(
+            list(self.idxs), list(self.constraints), set(self.taken), self.pinned, self.placed
+        )
 
     def fresh(self, name: str) -> str:
         candidate, n = name, 1
@@ -276,10 +283,11 @@ def _agg_of(view: _View, where: str, span: Span | None) -> str:
 class _Builder:
     """Walks a program and collects its kernels and the GM buffers they use."""
 
-    def __init__(self, buffers: dict[str, Buffer], tile_tag: str) -> None:
+    def __init__(self, buffers: dict[str, Buffer], tile_tag: str, placements: Placements) -> None:
         self.kernels: list[Kernel | GatherKernel] = []
         self.buffers = buffers
         self.tile_tag = tile_tag
+        self.placements = placements
         self.table: str | None = None  # the index table's buffer, once a kernel needs it
         self.table_size = 0
 
@@ -300,6 +308,7 @@ class _Builder:
 
     def container(self, block: Block, env: dict[str, _View]) -> None:
         _, views = _enter(block, {}, env, _Flat(), self.allocate)
+        placed = self.placements.get(id(block))  # a one-tile kernel's block over tiles
         for stmt in block.stmts:
             if isinstance(stmt, Special):
                 self.special(stmt, views, _block_label(block))
@@ -307,7 +316,8 @@ class _Builder:
                 if _is_container(stmt):
                     self.container(stmt, views)
                 else:
-                    self.kernel(stmt, views, _Flat(), {}, _block_label(stmt))
+                    flat = _Flat(placed=_placed_buffers(placed, views) if placed else ())
+                    self.kernel(stmt, views, flat, {}, _block_label(stmt))
 
     def kernel(
         self,
@@ -340,6 +350,8 @@ class _Builder:
                 flat.pinned = tuple(v for v, _ in flat.idxs)
             leaf_slot = slot if level is block and not fused else self.allocate
             subst, views = _enter(level, subst, views, flat, leaf_slot)
+            if id(level) in self.placements:
+                flat.placed = _placed_buffers(self.placements[id(level)], views)
         if fused:
             if not all(isinstance(s, Block) for s in block.stmts):
                 raise error(
@@ -412,6 +424,7 @@ class _Builder:
                     top.span,
                     next((c.strip() for c in top.comments if c.strip()), ""),
                     flat.pinned,
+                    flat.placed,
                 )
             )
 
@@ -570,12 +583,30 @@ def program_buffers(program: Block) -> dict[str, Buffer]:
     return buffers
 
 
-def lower_program(program: Block, tile_tag: str = "") -> KernelProgram:
+def _placed_buffers(
+    placed: dict[str, Placed], views: dict[str, _View]
+) -> tuple[tuple[str, int, int], ...]:
+    """The placements of a block's views, by the GM buffer each views (a buffer two placed
+    views share has no single placement and is left out)."""
+    by_buffer: dict[str, list[Placed]] = {}
+    for name, where in placed.items():
+        by_buffer.setdefault(views[name].buffer, []).append(where)
+    return tuple(
+        (buffer, found[0].offset, found[0].size)
+        for buffer, found in sorted(by_buffer.items())
+        if len(found) == 1
+    )
+
+
+def lower_program(
+    program: Block, tile_tag: str = "", placements: Placements | None = None
+) -> KernelProgram:
     """The kernels of `program` in execution order (CompileError for what has no flat form);
-    inner blocks tagged `tile_tag` are tiles the pass pipeline chose (`Kernel.pinned`)."""
+    inner blocks tagged `tile_tag` are tiles the pass pipeline chose (`Kernel.pinned`), and
+    `placements` (from `placement.uncache`) where it put their UB copies (`Kernel.placed`)."""
     buffers = program_buffers(program)
     env = {name: _View(name, Affine.const_(buf.origin), buf.shape) for name, buf in buffers.items()}
-    builder = _Builder(buffers, tile_tag)
+    builder = _Builder(buffers, tile_tag, placements or {})
     for stmt in program.stmts:
         if isinstance(stmt, Special):
             builder.special(stmt, env, "program")

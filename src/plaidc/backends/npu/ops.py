@@ -124,6 +124,20 @@ class Arena:
                 return Buf(self.mem, lo, need)
         raise OutOfMemory(f"{self.mem}: no room for {need} bytes ({what})")
 
+    def claim(self, offset: int, nbytes: int) -> Buf | None:
+        """The buffer at exactly `offset` (a placement chosen before this arena existed), or
+        None when those bytes are not free or not aligned."""
+        need = round_up(max(nbytes, 1), self.align)
+        if offset % self.align:
+            return None
+        for k, (lo, hi) in enumerate(self.free):
+            if lo <= offset and offset + need <= hi:
+                rest = [(lo, offset), (offset + need, hi)]
+                self.free[k : k + 1] = [(a, b) for a, b in rest if b > a]
+                self.peak = max(self.peak, offset + need - self.base)
+                return Buf(self.mem, offset, need)
+        return None
+
     def release(self, buf: Buf) -> None:
         self.free.append((buf.offset, buf.offset + buf.size))
         self.free.sort()

@@ -16,7 +16,7 @@ the whole-block write back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.moves import Placement, Space, choose_path
@@ -30,6 +30,7 @@ from plaidc.backends.npu.ops import (
     offset_buf,
     round_up,
 )
+from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.valops import CONVERSIONS, convert_op
 from plaidc.stripe.ir import Affine, DType
 
@@ -98,6 +99,7 @@ class Tiler:
     ctx: Context
     arena: Arena
     ops: list[Op]
+    placed: set[str] = field(default_factory=set)  # windows put where the pipeline placed them
 
     def window(self, space: Space, name: str, accesses: list[Affine]) -> Window:
         """The smallest window of buffer `name` holding every element `accesses` reach on the
@@ -165,15 +167,29 @@ class Tiler:
         stmt = call("copy_ubuf_to_gm", gm, buf.ptr(dtype), 0, window.rows, blocks, 0, gap)
         return Op("PIPE_MTE3", (stmt,), (local,), (gm_region,), f"store {window.name}")
 
-    def read_window(self, window: Window, room: int = 0, lead: int = 0) -> Buf:
+    def read_window(
+        self, window: Window, room: int = 0, lead: int = 0, at: Placed | None = None
+    ) -> Buf:
         """The window in a new UB buffer of at least `room` elements, starting `lead` elements
         (whole UB alignment units) into it: a matrix aliasing the window may begin before
-        the window's first element (padding)."""
+        the window's first element (padding). `at`: where the pass pipeline placed it, used
+        when the buffer fits there."""
         size = self.ctx.storage[window.name].byte_size
         elements = self.lane_room(window.name, max(window.elements + lead, room))
-        buf = self.arena.alloc(elements * size, f"window {window.name}")
+        buf = self.placed_or_new(elements * size, window.name, at)
         self.dma("in", window, offset_buf(buf, lead * size))
         return buf
+
+    def placed_or_new(self, nbytes: int, name: str, at: Placed | None) -> Buf:
+        """`nbytes` for buffer `name`'s window at the placement `at` (its offset an absolute
+        address in the arena's memory) when they fit there and are free, else wherever the
+        arena has room."""
+        if at is not None and nbytes <= at.size:
+            buf = self.arena.claim(at.offset, nbytes)
+            if buf is not None:
+                self.placed.add(name)
+                return buf
+        return self.arena.alloc(nbytes, f"window {name}")
 
     def move(
         self,
@@ -210,7 +226,13 @@ class Tiler:
         return space.point_count() == valid
 
     def write_window(
-        self, space: Space, run: str | None, name: str, access: Affine, src: Placement
+        self,
+        space: Space,
+        run: str | None,
+        name: str,
+        access: Affine,
+        src: Placement,
+        at: Placed | None = None,
     ) -> None:
         """Store `src` (positions over `space`'s indices) into buffer `name` at `access`, for
         every point of `space` (which has only the store's indices)."""
@@ -224,7 +246,7 @@ class Tiler:
             self.dma("out", window, src.buf)  # the value is the window
             return
         room = self.lane_room(name, window.elements)
-        staging = self.arena.alloc(room * dtype.byte_size, f"window {name}")
+        staging = self.placed_or_new(room * dtype.byte_size, name, at)
         if not covered:  # keep what other tiles and kernels wrote around this tile's elements
             self.dma("in", window, staging)
         dst = Placement(staging, dtype, ub_pos)

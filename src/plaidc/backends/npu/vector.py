@@ -48,6 +48,7 @@ from plaidc.backends.npu.ops import (
     offset_buf,
     round_up,
 )
+from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.reindex import one_to_one
 from plaidc.backends.npu.staging import Tiler, Window
 from plaidc.backends.npu.valops import IntrinsicLowering, Val, ValueEmitter, cast_scalar
@@ -258,6 +259,18 @@ def tilings(
         yield tiles
 
 
+def placement_note(kernel: Kernel, honoured: set[str]) -> str:
+    """Which UB windows of a kernel's first tile sit where the pass pipeline placed them."""
+    placed = sorted(name for name, _, _ in kernel.placed)
+    used = [f"{name} @ {off:#x}" for name, off, _ in kernel.placed if name in honoured]
+    rest = [name for name in placed if name not in honoured]
+    note = "UB windows at the pass pipeline's offsets (in each tile's half of UB): "
+    note += ", ".join(used) if used else "none"
+    if rest:
+        note += "; chosen here instead: " + ", ".join(rest)
+    return note
+
+
 def tile_comment(
     k: int, count: int, starts: dict[str, int], sizes: dict[str, int], ranges: dict[str, int]
 ) -> Op:
@@ -315,9 +328,12 @@ def _lower_tiled(
                 if tile.partial and out_tile not in started:
                     # the earlier parts had no points (padding): this part starts the output
                     tile = dataclasses.replace(tile, partial=False)
-                lowered = TileLowering(ctx, kernel, plan, tile).lower()
+                lowering = TileLowering(ctx, kernel, plan, tile)
+                lowered = lowering.lower()
                 if lowered:
                     started.add(out_tile)
+                if k == 0 and kernel.placed:
+                    ops.append(comment(placement_note(kernel, lowering.tiler.placed)))
                 ops.extend(lowered)
                 ctx.tiles += 1
             return ops
@@ -366,6 +382,28 @@ class TileLowering:
         self.values = IntrinsicLowering(self.n, ctx.repeat_bytes, self.arena, self.ops, kernel.name)
         self.tiler = Tiler(ctx, self.arena, self.ops)
         self.windows: dict[str, tuple[Window, Buf]] = {}
+        self.placed = self._placement(own_share=arena is None)
+
+    def _placement(self, own_share: bool) -> dict[str, Placed]:
+        """Where the pass pipeline placed this tile's windows (`Kernel.placed`), as addresses
+        in this tile's share of UB: only for a tile the pipeline chose, whole (one point of the
+        pinned indices, every other index whole), in a share of its own, and when the
+        placement fits the share."""
+        kernel, sizes = self.kernel, self.tile.sizes
+        if not kernel.placed or not own_share or self.tile.partial or self.bound:
+            return {}
+        pinned, ranges = set(kernel.pinned), kernel.ranges
+        if not pinned <= set(sizes):
+            return {}
+        if any(n != (1 if v in pinned else ranges[v]) for v, n in sizes.items()):
+            return {}
+        # The pipeline's `place` gives each copy whole vector repeats (`granule`), as the
+        # vector unit's layouts take; a window that needs more is put elsewhere.
+        rb = self.ctx.repeat_bytes
+        placed = {name: (off, round_up(size, rb)) for name, off, size in kernel.placed}
+        if max(offset + size for offset, size in placed.values()) > self.arena.size:
+            return {}
+        return {name: Placed(self.arena.base + off, size) for name, (off, size) in placed.items()}
 
     def _dense(self, names: tuple[str, ...], unit: int) -> Affine:
         pos, stride = Affine(), unit
@@ -439,7 +477,8 @@ class TileLowering:
                 delta = self._alias_offset(load, window, dtype)
                 if delta is not None:
                     room = max(room, delta + self.values.vec_bytes(dtype) // dtype.byte_size)
-            self.windows[name] = (window, self.tiler.read_window(window, room))
+            buf = self.tiler.read_window(window, room, at=self.placed.get(name))
+            self.windows[name] = (window, buf)
 
     def _alias_offset(self, load: KLoad, window: Window, dtype: DType) -> int | None:
         """Element offset in the window where the load's layout starts, if the load *is* the
@@ -542,7 +581,9 @@ class TileLowering:
         assert stored.buf is not None
         src = Placement(offset_buf(stored.buf, stored.offset), dtype, space.fold(src_pos))
         access = self.tile.local(store.access.offset)
-        self.tiler.write_window(space, self._run(plan.out), name, access, src)
+        self.tiler.write_window(
+            space, self._run(plan.out), name, access, src, self.placed.get(name)
+        )
 
     def _reduce(self, store: KStore, value: Val, used_later: bool) -> Val:
         """One element per output point: fill non-existent points with the identity, then

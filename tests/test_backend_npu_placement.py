@@ -1,0 +1,113 @@
+"""UB placement by the npu pipeline (`cache` + `place`), honoured by the backend.
+
+* `placement.uncache` turns the pipeline's UB copies back into the views they copy: on every
+  op-library program and final PlaidML dump, the pipeline with the copies, uncached, is the
+  pipeline without them, exactly.
+* The generated C puts a tile's windows at the offsets `place` chose, in the tile's half of UB
+  (tiles alternate halves), and says which windows it placed elsewhere.
+* A block whose copies are not in the form `cache` makes is left as it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from plaidc import driver
+from plaidc.backends.npu.placement import uncache
+from plaidc.stripe.ir import Block, Refinement
+from plaidc.targets import load_target
+
+from .test_backend_c import PROGRAMS, load_program
+from .test_backend_npu_units import run_checked, tile_program, with_changes
+
+PLACEMENT_STEPS = ("ub_windows", "place_ub")  # names in targets/npu.toml
+CHECKED = [p for p in PROGRAMS if p.startswith("tile/") or p.endswith("15_prune_refs")]
+
+
+def pipeline(program: Block, with_copies: bool = True) -> Block:
+    steps = driver.resolve_steps(load_target("npu").stage())
+    assert {s.name for s in steps} >= set(PLACEMENT_STEPS)
+    if not with_copies:
+        steps = [s for s in steps if s.name not in PLACEMENT_STEPS]
+    return driver.run_pipeline(program, steps)
+
+
+@pytest.mark.parametrize("program_id", CHECKED)
+def test_uncache_inverts_the_pipelines_copies(program_id: str) -> None:
+    program = load_program(program_id)
+    back, placements = uncache(pipeline(program), "UB", "npu_tile")
+    assert back == pipeline(program, with_copies=False)
+    for placed in placements.values():
+        assert all(p.offset % 32 == 0 for p in placed.values())
+
+
+def _copies(block: Block) -> list[Refinement]:
+    found = [
+        r
+        for r in block.refs
+        if r.from_ is None and r.location is not None and r.location.units[0].name == "UB"
+    ]
+    for stmt in block.stmts:
+        if isinstance(stmt, Block):
+            found += _copies(stmt)
+    return found
+
+
+def test_windows_sit_at_the_pipelines_offsets_in_alternating_halves() -> None:
+    program = tile_program(
+        "function (X[M, N]) -> (Y) { Y = exp(X) + 1; }", {"X": ("fp32", (64, 3000))}
+    )
+    tiled = pipeline(program)
+    offsets = {r.into: r.offset for r in _copies(tiled)}
+    assert set(offsets) == {"X", "Y"}
+    artifact = run_checked(tiled, load_target("npu"))
+    half = load_target("npu").hardware["ub_bytes"] // 2
+    loads = re.findall(
+        r"copy_gm_to_ubuf\(\(__ubuf__ float \*\)\(UB_BASE \+ (0x[0-9a-f]+)\), X", artifact.source
+    )
+    assert len(loads) > 2
+    assert [int(a, 16) for a in loads[:2]] == [offsets["X"], half + offsets["X"]]
+    note = "UB windows at the pass pipeline's offsets (in each tile's half of UB)"
+    assert f"{note}: X @ {offsets['X']:#x}" in artifact.source
+
+
+def test_tiles_the_backend_chose_ignore_the_placement() -> None:
+    """Pipeline tiles (8 KiB) beyond `max_tiles`: the backend's own (larger) tiles have other
+    windows, so none sits at the pipeline's offsets."""
+    program = tile_program(
+        "function (X[M, N]) -> (Y) { Y = exp(X) + 1; }", {"X": ("fp32", (64, 3000))}
+    )
+    target = load_target("npu")
+    steps = [
+        dataclasses.replace(s, options={**s.options, "max_total_size": 8192})
+        if s.name == "tile_vector"
+        else s
+        for s in target.stage()
+    ]
+    tiled = driver.run_pipeline(program, driver.resolve_steps(steps))
+    artifact = run_checked(tiled, with_changes(max_tiles=64))
+    assert "tiles chosen by the backend" in artifact.source
+    assert "offsets (in each tile's half of UB): none; chosen here instead: X, Y" in artifact.source
+
+
+def test_copies_in_another_form_are_left_alone() -> None:
+    """Without its store transfer the output's copy is not one `cache` makes: the block keeps
+    its copies (the backend then runs them as kernels of their own)."""
+    program = tile_program("function (X[N]) -> (Y) { Y = exp(X); }", {"X": ("fp32", (100,))})
+    cached = pipeline(program)
+
+    def drop_store_transfers(block: Block) -> Block:
+        stmts = tuple(
+            drop_store_transfers(s) if isinstance(s, Block) else s
+            for s in block.stmts
+            if not (isinstance(s, Block) and "xfer_store" in s.tags)
+        )
+        return dataclasses.replace(block, stmts=stmts)
+
+    broken = drop_store_transfers(cached)
+    back, placements = uncache(broken, "UB", "npu_tile")
+    assert back == broken
+    assert placements == {}
