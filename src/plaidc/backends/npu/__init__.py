@@ -13,8 +13,9 @@
 Correctness never depends on the pass pipeline: the backend tiles, places and synchronises
 whatever Stripe it is given, choosing every on-chip address within the capacities of the target
 config's `[hardware]` table. Where the pipeline chose (the tiles of `npu_tile` blocks, the UB
-offsets of a vector tile's copies) the backend follows it when the choice fits. What the NPU cannot do (an intrinsic outside the vector ISA, a type
-without lanes, a data-dependent access) is a CompileError naming it. `[codegen]` keys: see
+offsets of a vector tile's copies) the backend follows it when the choice fits. What the NPU
+cannot do (an intrinsic outside the vector ISA, a type without lanes, a data-dependent access)
+is a CompileError naming it. `[codegen]` keys: see
 `context.Options`.
 """
 
