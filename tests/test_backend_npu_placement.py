@@ -16,6 +16,7 @@ import re
 import pytest
 
 from plaidc import driver
+from plaidc.backends.npu.ops import Arena, Buf
 from plaidc.backends.npu.placement import uncache
 from plaidc.stripe.ir import Block, Refinement
 from plaidc.targets import load_target
@@ -71,7 +72,34 @@ def test_windows_sit_at_the_pipelines_offsets_in_alternating_halves() -> None:
     assert len(loads) > 2
     assert [int(a, 16) for a in loads[:2]] == [offsets["X"], half + offsets["X"]]
     note = "UB windows at the pass pipeline's offsets (in each tile's half of UB)"
-    assert f"{note}: X @ {offsets['X']:#x}" in artifact.source
+    assert f"{note}: X @ {offsets['X']:#x}, Y @ {offsets['Y']:#x} */" in artifact.source
+    stores = re.findall(
+        r"copy_ubuf_to_gm\(Y[^,]*, \(__ubuf__ float \*\)\(UB_BASE \+ (0x[0-9a-f]+)\)",
+        artifact.source,
+    )
+    assert [int(a, 16) for a in stores[:2]] == [offsets["Y"], half + offsets["Y"]]
+
+
+def test_a_reductions_result_goes_to_its_outputs_placement() -> None:
+    """Row maxima and sums (softmax): the reduced rows are made where `place` put the output,
+    which stays reserved while the tile's temporaries come and go."""
+    tiled = pipeline(load_program("tile/softmax"))
+    artifact = run_checked(tiled, load_target("npu"))
+    notes = re.findall(r"UB windows at the pass pipeline's offsets[^*]*\*/", artifact.source)
+    assert len(notes) == 4  # max, exp, sum, divide
+    assert not any("chosen here instead" in n for n in notes), notes
+
+
+def test_reservations_keep_allocations_out_until_claimed() -> None:
+    arena = Arena("UB", 0, 1024, 32)
+    assert arena.reserve(256, 256)
+    first = arena.alloc(256, "a")
+    second = arena.alloc(256, "b")  # skips the reserved bytes
+    assert (first.offset, second.offset) == (0, 512)
+    assert arena.claim(256, 100) == Buf("UB", 256, 128)  # inside the reservation: it ends
+    assert arena.alloc(128, "c").offset == 384  # the rest is free again
+    assert arena.claim(0, 32) is None  # taken
+    assert arena.claim(16, 32) is None  # misaligned
 
 
 def test_tiles_the_backend_chose_ignore_the_placement() -> None:

@@ -111,6 +111,7 @@ class Arena:
     def __init__(self, mem: str, base: int, size: int, align: int) -> None:
         self.mem, self.base, self.size, self.align = mem, base, size, align
         self.free: list[tuple[int, int]] = [(base, base + size)]
+        self.reserved: list[tuple[int, int]] = []
         self.peak = 0
 
     def alloc(self, nbytes: int, what: str = "") -> Buf:
@@ -124,12 +125,26 @@ class Arena:
                 return Buf(self.mem, lo, need)
         raise OutOfMemory(f"{self.mem}: no room for {need} bytes ({what})")
 
+    def reserve(self, offset: int, nbytes: int) -> bool:
+        """Keep `nbytes` at `offset` from `alloc` until a `claim` inside them (a placement
+        whose buffer is made later); False when they are not free."""
+        buf = self.claim(offset, nbytes)
+        if buf is not None:
+            self.reserved.append((buf.offset, buf.offset + buf.size))
+        return buf is not None
+
     def claim(self, offset: int, nbytes: int) -> Buf | None:
         """The buffer at exactly `offset` (a placement chosen before this arena existed), or
-        None when those bytes are not free or not aligned."""
+        None when those bytes are not free (or reserved) or not aligned. A claim inside a
+        reservation ends the reservation."""
         need = round_up(max(nbytes, 1), self.align)
         if offset % self.align:
             return None
+        for k, (lo, hi) in enumerate(self.reserved):
+            if lo <= offset and offset + need <= hi:
+                del self.reserved[k]
+                self.release(Buf(self.mem, lo, hi - lo))
+                break
         for k, (lo, hi) in enumerate(self.free):
             if lo <= offset and offset + need <= hi:
                 rest = [(lo, offset), (offset + need, hi)]

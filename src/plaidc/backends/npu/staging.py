@@ -244,6 +244,8 @@ class Tiler:
         same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
         if covered and same and ub_pos.const == src.pos.const == 0:
             self.dma("out", window, src.buf)  # the value is the window
+            if at is not None and (src.buf.mem, src.buf.offset) == ("UB", at.offset):
+                self.placed.add(name)
             return
         room = self.lane_room(name, window.elements)
         staging = self.placed_or_new(room * dtype.byte_size, name, at)

@@ -34,6 +34,7 @@ from plaidc.backends.npu.ops import (
     round_up,
     scalar_literal,
 )
+from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.vtypes import (
     BOOL_ARITHMETIC,
     CASTS,
@@ -83,6 +84,9 @@ class ValueEmitter:
 
     def __init__(self, n: int, repeat_bytes: int, arena: Arena, ops: list[Op], where: str):
         self.n, self.rb, self.arena, self.ops, self.where = n, repeat_bytes, arena, ops, where
+        # Where the next vector should go when it fits there (a placed output window, so the
+        # value stored straight from it sits where the pass pipeline placed the output).
+        self.prefer: Placed | None = None
 
     # -- sizes --------------------------------------------------------------------------------
 
@@ -99,7 +103,13 @@ class ValueEmitter:
         return round_up(self.repeats(dtype) * self.lanes(dtype) // 8, BLOCK)
 
     def alloc_vec(self, dtype: DType, what: str) -> Val:
-        return Val("vec", dtype, self.arena.alloc(self.vec_bytes(dtype), what))
+        nbytes = self.vec_bytes(dtype)
+        if self.prefer is not None and nbytes <= self.prefer.size:
+            buf = self.arena.claim(self.prefer.offset, nbytes)
+            if buf is not None:
+                self.prefer = None
+                return Val("vec", dtype, buf)
+        return Val("vec", dtype, self.arena.alloc(nbytes, what))
 
     def region(self, v: Val) -> Region:
         """The bytes a whole-layout instruction may touch of `v`."""

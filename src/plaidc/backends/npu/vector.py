@@ -329,7 +329,14 @@ def _lower_tiled(
                     # the earlier parts had no points (padding): this part starts the output
                     tile = dataclasses.replace(tile, partial=False)
                 lowering = TileLowering(ctx, kernel, plan, tile)
-                lowered = lowering.lower()
+                try:
+                    lowered = lowering.lower()
+                except OutOfMemory:
+                    if not lowering.placed:
+                        raise
+                    # the pipeline's placement left the temporaries too little room
+                    lowering = TileLowering(ctx, kernel, plan, tile, placement=False)
+                    lowered = lowering.lower()
                 if lowered:
                     started.add(out_tile)
                 if k == 0 and kernel.placed:
@@ -350,7 +357,9 @@ def _lower_tiled(
 class TileLowering:
     """One tile of a kernel on the vector unit. `arena` is the UB it allocates from (a fresh
     share by default); `bound` gives buffers whose loads are already in UB, in this tile's
-    layout (a fused producer's result)."""
+    layout (a fused producer's result). With `placement`, the tile's windows (and the values
+    stored straight into an output) go where the pass pipeline placed them, when they fit
+    (`_placement`); the outputs' placements are reserved until their stores."""
 
     def __init__(
         self,
@@ -360,6 +369,7 @@ class TileLowering:
         tile: Tile,
         arena: Arena | None = None,
         bound: dict[str, Val] | None = None,
+        placement: bool = True,
     ) -> None:
         self.ctx, self.kernel, self.plan, self.tile = ctx, kernel, plan, tile
         order = [*plan.out, *plan.red]
@@ -382,7 +392,7 @@ class TileLowering:
         self.values = IntrinsicLowering(self.n, ctx.repeat_bytes, self.arena, self.ops, kernel.name)
         self.tiler = Tiler(ctx, self.arena, self.ops)
         self.windows: dict[str, tuple[Window, Buf]] = {}
-        self.placed = self._placement(own_share=arena is None)
+        self.placed = self._placement(own_share=arena is None) if placement else {}
 
     def _placement(self, own_share: bool) -> dict[str, Placed]:
         """Where the pass pipeline placed this tile's windows (`Kernel.placed`), as addresses
@@ -425,18 +435,36 @@ class TileLowering:
             for name in _uses(stmt):
                 last_use[name] = k
         self._load_windows()
+        for name in self.kernel.written_buffers():  # outputs' placements wait for them
+            at = self.placed.get(name)
+            if at is not None and name not in self.windows:
+                self.arena.reserve(at.offset, at.size)
         windows = {w for _, w in self.windows.values()}
+        # Values stored as they are into a placed output go to its placement (`_store`).
+        straight = {} if self.plan.red else self.placed
+        into = {
+            s.src: straight[s.access.buffer]
+            for s in self.kernel.stores()
+            if s.access.buffer in straight
+        }
+        for stmt in reversed(body):  # through copies (`assign`), to the value's producer
+            if isinstance(stmt, KOp) and stmt.op in ("assign", "ident") and stmt.dst in into:
+                into.setdefault(stmt.args[0], into[stmt.dst])
         vals: dict[str, Val] = {}
         holders: dict[Buf, set[str]] = {}  # buffers this tile allocated for values
         for k, stmt in enumerate(body):
             defined: list[str] = []
             if isinstance(stmt, KLoad):
+                self.values.prefer = into.get(stmt.dst)
                 vals[stmt.dst] = self._load(stmt)
+                self.values.prefer = None
                 defined.append(stmt.dst)
             elif isinstance(stmt, KConst):
                 vals[stmt.dst] = Val("scalar", None, scalar=self.plan.types[stmt.dst].value)
             elif isinstance(stmt, KOp):
+                self.values.prefer = into.get(stmt.dst)
                 vals[stmt.dst] = self._op(stmt, vals)
+                self.values.prefer = None
                 defined.append(stmt.dst)
             else:
                 value = vals[stmt.src]
@@ -566,7 +594,7 @@ class TileLowering:
         dtype = self.ctx.storage[name]
         plan = self.plan
         if plan.red:
-            stored = self._reduce(store, value, used_later)
+            stored = self._reduce(store, value, used_later, self.placed.get(name))
             red = set(plan.red)
             space = Space(
                 {v: self.tile.sizes[v] for v in plan.out},
@@ -576,7 +604,9 @@ class TileLowering:
             if self.tile.partial:
                 self._combine(stored, name, dtype, space)
         else:
+            self.values.prefer = self.placed.get(name)
             stored = self._as_stored(store, value, False)
+            self.values.prefer = None
             space, src_pos = self.space, self.pos
         assert stored.buf is not None
         src = Placement(offset_buf(stored.buf, stored.offset), dtype, space.fold(src_pos))
@@ -585,9 +615,10 @@ class TileLowering:
             space, self._run(plan.out), name, access, src, self.placed.get(name)
         )
 
-    def _reduce(self, store: KStore, value: Val, used_later: bool) -> Val:
+    def _reduce(self, store: KStore, value: Val, used_later: bool, at: Placed | None) -> Val:
         """One element per output point: fill non-existent points with the identity, then
-        reduce each row (the value's buffer is folded in place, so it must be private)."""
+        reduce each row (the value's buffer is folded in place, so it must be private). The
+        result goes to `at` when it fits there (the output's placement)."""
         plan = self.plan
         lowering = self.values
         dtype = self.ctx.storage[store.access.buffer]
@@ -613,7 +644,10 @@ class TileLowering:
             lowering.convert(terms, stored)
         assert terms.buf is not None
         reduced = ValueEmitter(self.rows, self.ctx.repeat_bytes, self.arena, self.ops, "reduced")
-        out = self.arena.alloc(reduced.vec_bytes(lanes), "reduced")
+        reduced.prefer = at if lanes is dtype else None
+        out = reduced.alloc_vec(lanes, "reduced").buf
+        assert out is not None
+        reduced.prefer = at
         helper = self.ctx.mover.helper(f"r{plan.agg}", lanes)
         args: list[c.Expr | int | str] = [out.ptr(lanes), terms.ptr(), self.rows, self.row, count]
         writes = [out.region(), lowering.region(terms)]
