@@ -4,7 +4,8 @@
   op-library program and final PlaidML dump, the pipeline with the copies, uncached, is the
   pipeline without them, exactly.
 * The generated C puts a tile's windows at the offsets `place` chose, in the tile's half of UB
-  (tiles alternate halves), and says which windows it placed elsewhere.
+  (tiles alternate halves), and says which windows it placed elsewhere (tiles the backend
+  chose itself: `test_backend_npu_units.py`).
 * A block whose copies are not in the form `cache` makes is left as it is.
 """
 
@@ -22,7 +23,7 @@ from plaidc.stripe.ir import Block, Refinement
 from plaidc.targets import load_target
 
 from .test_backend_c import PROGRAMS, load_program
-from .test_backend_npu_units import run_checked, tile_program, with_changes
+from .test_backend_npu_units import run_checked, tile_program
 
 PLACEMENT_STEPS = ("ub_windows", "place_ub")  # names in targets/npu.toml
 CHECKED = [p for p in PROGRAMS if p.startswith("tile/") or p.endswith("15_prune_refs")]
@@ -100,25 +101,6 @@ def test_reservations_keep_allocations_out_until_claimed() -> None:
     assert arena.alloc(128, "c").offset == 384  # the rest is free again
     assert arena.claim(0, 32) is None  # taken
     assert arena.claim(16, 32) is None  # misaligned
-
-
-def test_tiles_the_backend_chose_ignore_the_placement() -> None:
-    """Pipeline tiles (8 KiB) beyond `max_tiles`: the backend's own (larger) tiles have other
-    windows, so none sits at the pipeline's offsets."""
-    program = tile_program(
-        "function (X[M, N]) -> (Y) { Y = exp(X) + 1; }", {"X": ("fp32", (64, 3000))}
-    )
-    target = load_target("npu")
-    steps = [
-        dataclasses.replace(s, options={**s.options, "max_total_size": 8192})
-        if s.name == "tile_vector"
-        else s
-        for s in target.stage()
-    ]
-    tiled = driver.run_pipeline(program, driver.resolve_steps(steps))
-    artifact = run_checked(tiled, with_changes(max_tiles=64))
-    assert "tiles chosen by the backend" in artifact.source
-    assert "offsets (in each tile's half of UB): none; chosen here instead: X, Y" in artifact.source
 
 
 def test_copies_in_another_form_are_left_alone() -> None:

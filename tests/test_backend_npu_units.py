@@ -633,6 +633,8 @@ def test_more_pipeline_tiles_than_max_tiles_fall_back_to_the_backends() -> None:
     artifact = run_checked(tiled, with_changes(max_tiles=64))
     assert "tiles chosen by the backend" in artifact.source
     assert 1 < artifact.source.count("/* tile ") <= 64
+    # their windows differ from the pipeline's copies, so none sits at the copies' offsets
+    assert "of UB): none; chosen here instead: X, Y */" in artifact.source
 
 
 # --------------------------------------------------------------------------------------------
