@@ -342,3 +342,15 @@ def test_a_negative_shape_size_says_so(tmp_path: Path) -> None:
         args = ["compile", "mm.tile", *DIMS, "--shape", shape]
         code, _, err = run_cli(plaidc_main, args, tmp_path)
         assert code == 1 and err.startswith(f"error: bad --shape '{shape}': ") and why in err
+
+
+def test_an_empty_interior_shape_is_located_at_the_refinement(tmp_path: Path) -> None:
+    """`I():(48, 1)` has no first size to point at: the error points at the refinement's name."""
+    text = MATMUL_STRIPE.read_text()
+    assert "X_I_0[0, 0] fp32:I(64, 48):(48, 1)" in text.splitlines()[2]
+    (tmp_path / "x.stripe").write_text(text.replace("fp32:I(64, 48)", "fp32:I()", 1))
+    code, _, err = run_cli(plaidc_opt_main, ["x.stripe"], tmp_path)
+    assert code == 1, err
+    lines = err.splitlines()
+    assert lines[0] == "x.stripe:3:31: error: refinement 'X_I_0': 0 sizes but 2 strides"
+    assert lines[2] == " " * 30 + "^"
