@@ -354,3 +354,20 @@ def test_an_empty_interior_shape_is_located_at_the_refinement(tmp_path: Path) ->
     lines = err.splitlines()
     assert lines[0] == "x.stripe:3:31: error: refinement 'X_I_0': 0 sizes but 2 strides"
     assert lines[2] == " " * 30 + "^"
+
+
+def test_a_negative_seed_is_a_usage_error(tmp_path: Path) -> None:
+    """numpy takes only non-negative seeds (a ValueError, reported as an internal error)."""
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    code, _, err = run_cli(
+        plaidc_main, ["run", "mm.tile", *DIMS, "--random-inputs", "-1"], tmp_path
+    )
+    assert code == 2, err
+    assert err.splitlines()[-1] == (
+        "Error: Invalid value for '--random-inputs': -1 is not in the range x>=0."
+    )
+    code, _, err = run_cli(
+        plaidc_opt_main, [str(MATMUL_STRIPE), "--check", "--seed", "-1"], tmp_path
+    )
+    assert code == 2, err
+    assert err.splitlines()[-1] == "Error: Invalid value for '--seed': -1 is not in the range x>=0."

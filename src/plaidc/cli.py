@@ -275,7 +275,12 @@ def _write_text(output: str, text: str) -> None:
 @define_option
 @shape_option
 @click.option("--input", "inputs", multiple=True, help="NAME=FILE.npy")
-@click.option("--random-inputs", type=int, default=None, help="Seed for deterministic inputs.")
+@click.option(
+    "--random-inputs",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed (>= 0) for deterministic inputs.",
+)
 @click.option("--output-dir", type=click.Path(file_okay=False), default=None)
 @click.option("--check", is_flag=True, help="Compare with the interpreter (exit 3 on mismatch).")
 @click.option("--bench", type=click.IntRange(min=1), default=None, help="Time N runs.")
@@ -425,7 +430,7 @@ def passes_cmd() -> None:
 @click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
 @click.option("--verify-each", is_flag=True)
 @click.option("--check", is_flag=True, help="Interpret input and output; exit 3 if they differ.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @debug_option
 @guarded
 def plaidc_opt_main(
