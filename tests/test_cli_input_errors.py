@@ -371,3 +371,39 @@ def test_a_negative_seed_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert code == 2, err
     assert err.splitlines()[-1] == "Error: Invalid value for '--seed': -1 is not in the range x>=0."
+
+
+def _npy_with_header(path: Path, header: str) -> None:
+    """A version 1.0 .npy file with `header` (padded as numpy pads it) and a few data bytes."""
+    text = header.encode("latin1")
+    pad = -(10 + len(text) + 1) % 64
+    text += b" " * pad + b"\n"
+    path.write_bytes(b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text + b"\0" * 16)
+
+
+@pytest.mark.parametrize(
+    ("shape", "why"),
+    [
+        ("(3, 4), ", "its .npy header is malformed (not a complete dictionary literal)"),
+        ("(-3, 4), }", "its header declares shape (-3, 4), with a negative size"),
+        (
+            "(100000000000, 100000000000), }",
+            "the element count of its shape (100000000000, 100000000000) is out of range: "
+            "10000000000000000000000 (sizes, ranges, strides and element counts must be below "
+            "2^40)",
+        ),
+        ("(True, 4), }", "an integer is required"),
+    ],
+)
+def test_malformed_npy_headers_are_user_errors(shape: str, why: str, tmp_path: Path) -> None:
+    """numpy's header parser raised TokenError / TypeError (internal errors), and multiplied a
+    huge shape into an overflowed element count before failing to allocate it."""
+    _npy_with_header(
+        tmp_path / "a.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape
+    )
+    np.save(tmp_path / "b.npy", np.ones((4, 5), np.float32))
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    args = ["run", "mm.tile", "--input", "A=a.npy", "--input", "B=b.npy"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 1, err
+    assert err.splitlines()[0] == f"error: cannot read input 'A' from 'a.npy': {why}"
