@@ -407,3 +407,34 @@ def test_malformed_npy_headers_are_user_errors(shape: str, why: str, tmp_path: P
     code, _, err = run_cli(plaidc_main, args, tmp_path)
     assert code == 1, err
     assert err.splitlines()[0] == f"error: cannot read input 'A' from 'a.npy': {why}"
+
+
+@pytest.mark.parametrize(
+    ("target", "setting", "message"),
+    [
+        ("c", "omp_wait_policy = 3", '\'omp_wait_policy\' must be "active" or "passive", not 3'),
+        (
+            "llvm",
+            'omp_wait_policy = "x"',
+            "'omp_wait_policy' must be \"active\" or \"passive\", not 'x'",
+        ),
+        ("c", "cc = 3", "'cc' must be a program name, not 3"),
+    ],
+)
+def test_c_and_llvm_codegen_strings_are_checked(
+    target: str, setting: str, message: str, tmp_path: Path
+) -> None:
+    """A non-string omp_wait_policy or cc was a TypeError (an internal error)."""
+    from plaidc.targets import load_target
+
+    lines = load_target(target).source.splitlines()
+    key = setting.split(" =")[0]
+    same = [i for i, line in enumerate(lines) if line.startswith(f"{key} =")]
+    at = same[0] if same else lines.index("[codegen]") + 1
+    lines[at : at + bool(same)] = [setting]
+    (tmp_path / "t.toml").write_text("\n".join(lines) + "\n")
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    args = ["run", "mm.tile", *DIMS, "--config", "t.toml", "--random-inputs", "1"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 1, err
+    assert err.splitlines()[0] == f"t.toml:{at + 1}:1: error: [codegen] {message}"
