@@ -342,3 +342,99 @@ def test_a_negative_shape_size_says_so(tmp_path: Path) -> None:
         args = ["compile", "mm.tile", *DIMS, "--shape", shape]
         code, _, err = run_cli(plaidc_main, args, tmp_path)
         assert code == 1 and err.startswith(f"error: bad --shape '{shape}': ") and why in err
+
+
+def test_an_empty_interior_shape_is_located_at_the_refinement(tmp_path: Path) -> None:
+    """`I():(48, 1)` has no first size to point at: the error points at the refinement's name."""
+    text = MATMUL_STRIPE.read_text()
+    assert "X_I_0[0, 0] fp32:I(64, 48):(48, 1)" in text.splitlines()[2]
+    (tmp_path / "x.stripe").write_text(text.replace("fp32:I(64, 48)", "fp32:I()", 1))
+    code, _, err = run_cli(plaidc_opt_main, ["x.stripe"], tmp_path)
+    assert code == 1, err
+    lines = err.splitlines()
+    assert lines[0] == "x.stripe:3:31: error: refinement 'X_I_0': 0 sizes but 2 strides"
+    assert lines[2] == " " * 30 + "^"
+
+
+def test_a_negative_seed_is_a_usage_error(tmp_path: Path) -> None:
+    """numpy takes only non-negative seeds (a ValueError, reported as an internal error)."""
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    code, _, err = run_cli(
+        plaidc_main, ["run", "mm.tile", *DIMS, "--random-inputs", "-1"], tmp_path
+    )
+    assert code == 2, err
+    assert err.splitlines()[-1] == (
+        "Error: Invalid value for '--random-inputs': -1 is not in the range x>=0."
+    )
+    code, _, err = run_cli(
+        plaidc_opt_main, [str(MATMUL_STRIPE), "--check", "--seed", "-1"], tmp_path
+    )
+    assert code == 2, err
+    assert err.splitlines()[-1] == "Error: Invalid value for '--seed': -1 is not in the range x>=0."
+
+
+def _npy_with_header(path: Path, header: str) -> None:
+    """A version 1.0 .npy file with `header` (padded as numpy pads it) and a few data bytes."""
+    text = header.encode("latin1")
+    pad = -(10 + len(text) + 1) % 64
+    text += b" " * pad + b"\n"
+    path.write_bytes(b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text + b"\0" * 16)
+
+
+@pytest.mark.parametrize(
+    ("shape", "why"),
+    [
+        ("(3, 4), ", "its .npy header is malformed (not a complete dictionary literal)"),
+        ("(-3, 4), }", "its header declares shape (-3, 4), with a negative size"),
+        (
+            "(100000000000, 100000000000), }",
+            "the element count of its shape (100000000000, 100000000000) is out of range: "
+            "10000000000000000000000 (sizes, ranges, strides and element counts must be below "
+            "2^40)",
+        ),
+        ("(True, 4), }", "an integer is required"),
+    ],
+)
+def test_malformed_npy_headers_are_user_errors(shape: str, why: str, tmp_path: Path) -> None:
+    """numpy's header parser raised TokenError / TypeError (internal errors), and multiplied a
+    huge shape into an overflowed element count before failing to allocate it."""
+    _npy_with_header(
+        tmp_path / "a.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape
+    )
+    np.save(tmp_path / "b.npy", np.ones((4, 5), np.float32))
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    args = ["run", "mm.tile", "--input", "A=a.npy", "--input", "B=b.npy"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 1, err
+    assert err.splitlines()[0] == f"error: cannot read input 'A' from 'a.npy': {why}"
+
+
+@pytest.mark.parametrize(
+    ("target", "setting", "message"),
+    [
+        ("c", "omp_wait_policy = 3", '\'omp_wait_policy\' must be "active" or "passive", not 3'),
+        (
+            "llvm",
+            'omp_wait_policy = "x"',
+            "'omp_wait_policy' must be \"active\" or \"passive\", not 'x'",
+        ),
+        ("c", "cc = 3", "'cc' must be a program name, not 3"),
+    ],
+)
+def test_c_and_llvm_codegen_strings_are_checked(
+    target: str, setting: str, message: str, tmp_path: Path
+) -> None:
+    """A non-string omp_wait_policy or cc was a TypeError (an internal error)."""
+    from plaidc.targets import load_target
+
+    lines = load_target(target).source.splitlines()
+    key = setting.split(" =")[0]
+    same = [i for i, line in enumerate(lines) if line.startswith(f"{key} =")]
+    at = same[0] if same else lines.index("[codegen]") + 1
+    lines[at : at + bool(same)] = [setting]
+    (tmp_path / "t.toml").write_text("\n".join(lines) + "\n")
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    args = ["run", "mm.tile", *DIMS, "--config", "t.toml", "--random-inputs", "1"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 1, err
+    assert err.splitlines()[0] == f"t.toml:{at + 1}:1: error: [codegen] {message}"

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import statistics
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from tokenize import TokenError
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -22,7 +24,7 @@ import numpy as np
 from plaidc import driver
 from plaidc.backends import BACKEND_NAMES, get_backend
 from plaidc.diagnostics import CompileError, InternalError
-from plaidc.stripe.ir import DType
+from plaidc.stripe.ir import DType, extent_error
 from plaidc.stripe.printer import print_stripe
 
 EXIT_USER, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERNAL = 1, 2, 3, 4
@@ -136,15 +138,43 @@ def _load_npy(name: str, path: str) -> np.ndarray:
         return CompileError.at(f"cannot read input '{name}' from '{path}': {why}", None)
 
     try:
+        problem = _npy_header_problem(path)
+        if problem:
+            raise bad(problem)
         loaded = np.load(path, allow_pickle=False)
     except EOFError:
         raise bad("the file is empty or truncated") from None
-    except (OSError, ValueError) as err:
+    except TokenError:  # numpy tokenizes a header it cannot read as a literal
+        raise bad("its .npy header is malformed (not a complete dictionary literal)") from None
+    except (OSError, ValueError, TypeError) as err:  # TypeError: a size that is not an integer
         raise bad(str(err)) from None
     if not isinstance(loaded, np.ndarray):
         loaded.close()  # np.load opens an .npz archive as an NpzFile
         raise bad("it is an .npz archive, not a .npy array")
     return loaded
+
+
+def _npy_header_problem(path: str) -> str | None:
+    """What is wrong with the shape a .npy header declares (a negative size, or more elements
+    than any size may have: numpy would multiply them, overflowing, and try to allocate), or
+    None. Files that are not .npy (version 1 or 2) are left to np.load."""
+    from numpy.lib import format as npy_format
+
+    with open(path, "rb") as fp:
+        if fp.read(len(npy_format.MAGIC_PREFIX)) != npy_format.MAGIC_PREFIX:
+            return None
+        fp.seek(0)
+        version = npy_format.read_magic(fp)
+        if version == (1, 0):
+            shape, _, _ = npy_format.read_array_header_1_0(fp)
+        elif version == (2, 0):
+            shape, _, _ = npy_format.read_array_header_2_0(fp)
+        else:
+            return None
+    negative = [size for size in shape if size < 0]
+    if negative:
+        return f"its header declares shape {tuple(shape)}, with a negative size"
+    return extent_error(f"the element count of its shape {tuple(shape)}", math.prod(shape))
 
 
 def _bindings(
@@ -285,7 +315,12 @@ def _write_text(output: str, text: str) -> None:
 @define_option
 @shape_option
 @click.option("--input", "inputs", multiple=True, help="NAME=FILE.npy")
-@click.option("--random-inputs", type=int, default=None, help="Seed for deterministic inputs.")
+@click.option(
+    "--random-inputs",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed (>= 0) for deterministic inputs.",
+)
 @click.option("--output-dir", type=click.Path(file_okay=False), default=None)
 @click.option("--check", is_flag=True, help="Compare with the interpreter (exit 3 on mismatch).")
 @click.option("--bench", type=click.IntRange(min=1), default=None, help="Time N runs.")
@@ -437,7 +472,7 @@ def passes_cmd() -> None:
 @click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
 @click.option("--verify-each", is_flag=True)
 @click.option("--check", is_flag=True, help="Interpret input and output; exit 3 if they differ.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @debug_option
 @guarded
 def plaidc_opt_main(

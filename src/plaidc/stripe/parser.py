@@ -441,7 +441,7 @@ class _ToIR(Transformer[Token, Any]):
             raise self._error(
                 f"refinement '{into_tok}': {len(interior.sizes)} sizes but "
                 f"{len(interior.strides)} strides",
-                first_tok,
+                first_tok if first_tok is not None else into_tok,  # `I()` has no first size
             )
         elements = 1
         for size in interior.sizes:

@@ -74,11 +74,11 @@ class CBackend:
         vector_math = extra.get("vector_math")
         if vector_math not in (None, "libmvec"):
             raise CompileError([Diagnostic("[codegen] 'vector_math' must be \"libmvec\"")])
+        openmp_wait_policy(extra.get("omp_wait_policy"))
         plan = lower_program(program, options)
         source = emit_c(plan, vector_math=vector_math == "libmvec")
         libs = ["-lmvec"] if vector_math == "libmvec" else []
         library = build_library(source, compiler, flags, libs)
-        openmp_wait_policy(extra.get("omp_wait_policy"))
         return CArtifact(plan, source, library, load_entry(library))
 
 

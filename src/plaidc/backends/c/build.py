@@ -42,8 +42,11 @@ def cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "plaidc"
 
 
-def find_compiler(name: str | None) -> str:
-    """The C compiler to use: `name`, else `$CC`, else `cc`/`gcc`; BackendUnavailable if none."""
+def find_compiler(name: object) -> str:
+    """The C compiler to use: `name` (the config's `[codegen] cc`), else `$CC`, else
+    `cc`/`gcc`; BackendUnavailable if none."""
+    if name is not None and not isinstance(name, str):
+        raise CompileError([Diagnostic(f"[codegen] 'cc' must be a program name, not {name!r}")])
     candidates = [name] if name else [os.environ.get("CC") or "", "cc", "gcc", "clang"]
     for candidate in candidates:
         if candidate:
@@ -98,15 +101,25 @@ def build_library(
     return target
 
 
-def openmp_wait_policy(policy: str | None) -> None:
+def openmp_wait_policy(policy: object) -> None:
     """Set libgomp's wait policy for this process unless the user chose one (OMP_WAIT_POLICY).
 
     libgomp reads it when it is first loaded. Its default keeps idle threads spinning, which on
     a busy machine (fewer free cores than threads, e.g. parallel test workers) turns every
     parallel region into a wait for a descheduled spinner: a 0.7 ms softmax took 45 ms. With
-    `passive`, idle threads sleep and wake when work arrives (microseconds)."""
-    if policy is not None:
-        os.environ.setdefault("OMP_WAIT_POLICY", policy)
+    `passive`, idle threads sleep and wake when work arrives (microseconds). `policy` is the
+    config's `[codegen] omp_wait_policy`: one of libgomp's values, `active` or `passive`."""
+    if policy is None:
+        return
+    if not isinstance(policy, str) or policy.lower() not in ("active", "passive"):
+        raise CompileError(
+            [
+                Diagnostic(
+                    f'[codegen] \'omp_wait_policy\' must be "active" or "passive", not {policy!r}'
+                )
+            ]
+        )
+    os.environ.setdefault("OMP_WAIT_POLICY", policy)
 
 
 def load_entry(library: Path) -> Callable[[Any], None]:
