@@ -789,3 +789,24 @@ def test_comparison_results_and_bools_in_arithmetic() -> None:
     got, want = artifact.run(inputs), run_program(program, inputs)
     for name in "CDEFG":
         assert np.array_equal(got[name], want[name]), name
+
+
+_MATMUL = "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }"
+
+
+@pytest.mark.parametrize(
+    ("text", "shapes"),
+    [
+        ("function (X[N]) -> (Y) { Y = exp(X); }", {"X": (0,)}),
+        (_MATMUL, {"A": (0, 3), "B": (3, 5)}),
+        (_MATMUL, {"A": (3, 4), "B": (4, 0)}),
+        (_MATMUL, {"A": (3, 0), "B": (0, 5)}),
+        ("function (X[B, N]) -> (S) { S[b : B] = +(X[b, n]); }", {"X": (0, 7)}),
+        ("function (X[B, N]) -> (S) { S[b : B] = +(X[b, n]); }", {"X": (3, 0)}),
+    ],
+)
+def test_tensors_with_a_zero_sized_dimension(text: str, shapes: dict[str, tuple[int, ...]]) -> None:
+    """Kernels without points do nothing (were a DMA of 0 blocks, or an internal error while
+    tiling a zero range); a sum over nothing is 0."""
+    program = tile_program(text, {name: ("fp32", dims) for name, dims in shapes.items()})
+    run_checked(npu_pipeline(program, load_target("npu")), load_target("npu"))

@@ -123,6 +123,13 @@ class Generated:
     reduced_precision: frozenset[str]  # buffers computed from fp16 Cube operands
 
 
+def _has_no_points(kernel: Kernel | GatherKernel) -> bool:
+    """A kernel over an empty index range (a tensor with a zero-sized dimension) does nothing."""
+    if isinstance(kernel, GatherKernel):
+        return kernel.out.shape.elem_count == 0
+    return any(size == 0 for _, size in kernel.idxs)
+
+
 def generate(program: Block, target: TargetConfig) -> Generated:
     """Stripe -> CCE-like C (a CompileError for what the NPU cannot do); nothing is built."""
     machine = NpuMachine.from_hardware(target.hardware)
@@ -132,7 +139,11 @@ def generate(program: Block, target: TargetConfig) -> Generated:
     ctx = Context(machine, kernels.buffers, options)
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())
-    todo = [reindex_stores(k) if isinstance(k, Kernel) else k for k in kernels.kernels]
+    todo = [
+        reindex_stores(k) if isinstance(k, Kernel) else k
+        for k in kernels.kernels
+        if not _has_no_points(k)
+    ]
     approximate: set[str] = set()  # buffers computed from fp16 Cube operands
     while todo:
         kernel = todo.pop(0)

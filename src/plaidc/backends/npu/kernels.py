@@ -522,11 +522,12 @@ def _is_dense(shape: TensorShape) -> bool:
 def _view_indices(
     shape: TensorShape, base: Affine, prefix: str
 ) -> tuple[tuple[tuple[str, int], ...], Affine]:
-    """Indices over a view's dimensions (size-1 dimensions dropped) and the element offset."""
+    """Indices over a view's dimensions (size-1 dimensions dropped; a size-0 one stays, so the
+    kernel has no points) and the element offset."""
     idxs: list[tuple[str, int]] = []
     offset = base
     for d, (size, stride) in enumerate(zip(shape.sizes, shape.strides, strict=True)):
-        if size > 1:
+        if size != 1:
             idxs.append((f"{prefix}{d}", size))
             offset = offset + Affine.var(f"{prefix}{d}", stride)
     return tuple(idxs), offset
