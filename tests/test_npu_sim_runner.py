@@ -69,6 +69,12 @@ def test_hardware_table_drives_the_machine() -> None:
         NpuMachine.from_hardware(hardware)
     with pytest.raises(CompileError, match="vector_repeat_bytes"):
         default_machine().replace(vector_repeat_bytes=48)
+    # 32-B repeats: an fp32 -> fp16 conversion writes half a block per repeat, which block
+    # strides cannot express (the generated code raced in the simulator)
+    for size in (32, 64, 96, 160):
+        with pytest.raises(CompileError, match=f"vector_repeat_bytes = {size} must be a multiple"):
+            default_machine().replace(vector_repeat_bytes=size)
+    assert default_machine().replace(vector_repeat_bytes=128).vector_repeat_bytes == 128
     with pytest.raises(CompileError, match="gm_bytes_per_cycle"):
         NpuMachine.from_hardware({**load_target("npu").hardware, "gm_bytes_per_cycle": 0})
 

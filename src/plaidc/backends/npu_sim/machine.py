@@ -90,10 +90,14 @@ class NpuMachine:
     def validate(self) -> None:
         """The limits the ISA encoding puts on a machine description."""
         problems = []
-        if self.vector_repeat_bytes % BLOCK_BYTES or self.vector_repeat_bytes > MAX_REPEAT_BYTES:
+        # A conversion's strides count whole blocks on both sides, so its narrowest side (8-bit
+        # lanes from int32: a quarter of a repeat) must be whole blocks too.
+        unit = 4 * BLOCK_BYTES
+        if self.vector_repeat_bytes % unit or self.vector_repeat_bytes > MAX_REPEAT_BYTES:
             problems.append(
-                f"vector_repeat_bytes = {self.vector_repeat_bytes} must be a multiple of "
-                f"{BLOCK_BYTES} and at most {MAX_REPEAT_BYTES}"
+                f"vector_repeat_bytes = {self.vector_repeat_bytes} must be a multiple of {unit} "
+                f"(a conversion to 8-bit lanes writes a quarter of a repeat, in whole "
+                f"{BLOCK_BYTES}-B blocks) and at most {MAX_REPEAT_BYTES}"
             )
         if not 1 <= self.cores <= MAX_CORES:
             problems.append(f"cores = {self.cores} must be in [1, {MAX_CORES}]")
