@@ -143,6 +143,25 @@ def test_compile_and_run_take_a_stage_of_the_target(tmp_path: Path) -> None:
     assert code == 0, err
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--emit", "npu", "-t", "c"], "--emit npu needs a target with the npu backend"),
+        (["--emit", "c", "-t", "npu"], "target 'npu' uses backend 'npu'"),
+        (["--emit", "lib"], "--emit lib needs a compiled target"),
+    ],
+)
+def test_emitting_another_backends_code_is_a_usage_error(
+    args: list[str], message: str, tmp_path: Path
+) -> None:
+    """A backend reads its own target's [hardware] and [codegen] (the NPU's under -t c said
+    'the NPU simulator needs [hardware] keys'; --emit lib on interp 'unknown backend')."""
+    cmd = ["compile", str(EXAMPLES / "matmul.tile"), *MATMUL_DEFINES, *args, "-o", "x"]
+    code, _, err = run_cli(plaidc_main, cmd, tmp_path)
+    assert code == 2
+    assert message in err
+
+
 @pytest.mark.parametrize("command", ["compile", "run"])
 def test_an_unknown_stage_is_an_error_naming_the_stages(command: str, tmp_path: Path) -> None:
     args = [command, str(EXAMPLES / "matmul.tile"), "-t", "opencl", "--stage", "gpx"]

@@ -273,6 +273,17 @@ def compile_cmd(
     cfg = _target_config(session, target or (emit if emit in BACKEND_NAMES else None), config)
     if emit is None:
         emit = cfg.backend if cfg.backend in BACKEND_NAMES else "stripe-opt"
+    if emit in BACKEND_NAMES and emit != cfg.backend:
+        # a backend reads its own config's [hardware] and [codegen]: another target's won't do
+        raise click.UsageError(
+            f"--emit {emit} needs a target with the {emit} backend (-t {emit} or a config "
+            f"naming it); target '{cfg.name}' uses backend '{cfg.backend}'"
+        )
+    if emit == "lib" and cfg.backend not in BACKEND_NAMES:
+        raise click.UsageError(
+            f"--emit lib needs a compiled target (-t {', '.join(BACKEND_NAMES)}); "
+            f"target '{cfg.name}' is {cfg.backend}"
+        )
     if output is None:
         output = "-" if emit.startswith("stripe") else Path(program).stem + CODE_SUFFIXES[emit]
     steps = driver.resolve_steps(cfg.stage(stage))  # an unknown stage fails before parsing
