@@ -75,6 +75,8 @@ def test_hardware_table_drives_the_machine() -> None:
         with pytest.raises(CompileError, match=f"vector_repeat_bytes = {size} must be a multiple"):
             default_machine().replace(vector_repeat_bytes=size)
     assert default_machine().replace(vector_repeat_bytes=128).vector_repeat_bytes == 128
+    with pytest.raises(CompileError, match="ub_bytes = 99999999999 is more than the simulator"):
+        default_machine().replace(ub_bytes=99999999999)  # was "out of host memory" at run time
     with pytest.raises(CompileError, match="gm_bytes_per_cycle"):
         NpuMachine.from_hardware({**load_target("npu").hardware, "gm_bytes_per_cycle": 0})
 

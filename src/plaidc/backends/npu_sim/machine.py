@@ -31,6 +31,8 @@ __all__ = ["MEMORIES", "PATHS", "PIPES", "NpuMachine"]
 BLOCK_BYTES = 32
 MAX_REPEAT_BYTES = 256
 MAX_CORES = 64
+# The simulator holds every on-chip memory of every core in host memory: a GiB each at most.
+MAX_MEMORY_BYTES = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,12 @@ class NpuMachine:
             align = getattr(self, memory.align_key)
             if align & (align - 1):
                 problems.append(f"{memory.align_key} = {align} must be a power of two")
+            size = getattr(self, memory.size_key) if memory.size_key else 0
+            if size > MAX_MEMORY_BYTES:
+                problems.append(
+                    f"{memory.size_key} = {size} is more than the simulator holds "
+                    f"({MAX_MEMORY_BYTES} bytes per memory)"
+                )
         if problems:
             raise CompileError([Diagnostic(f"[hardware] {p}") for p in problems])
 
