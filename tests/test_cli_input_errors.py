@@ -338,10 +338,22 @@ def test_check_mismatch_prints_plain_numbers() -> None:
 
 def test_a_negative_shape_size_says_so(tmp_path: Path) -> None:
     (tmp_path / "mm.tile").write_text(MM_TILE)
-    for shape, why in [("A=fp32[-3,4]", "size -3 is negative"), ("A=fp32[3-,4]", "integers")]:
+    for shape, why in [
+        ("A=fp32[-3,4]", "size -3 is negative"),
+        ("A=fp32[3-,4]", "integers"),
+        ("A=fp32[3,,4]", "integers"),  # an empty size was dropped: A bound as fp32[3, 4]
+    ]:
         args = ["compile", "mm.tile", *DIMS, "--shape", shape]
         code, _, err = run_cli(plaidc_main, args, tmp_path)
         assert code == 1 and err.startswith(f"error: bad --shape '{shape}': ") and why in err
+
+
+@pytest.mark.parametrize("define", ["=3", "M=٣", "M N=3", "M=3.0"])
+def test_a_define_needs_a_name_and_ascii_digits(define: str, tmp_path: Path) -> None:
+    """`-D =3` bound an empty name; `-D M=٣` (an Arabic-Indic three) bound M = 3."""
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    code, _, err = run_cli(plaidc_main, ["compile", "mm.tile", "-D", define], tmp_path)
+    assert code == 2 and f"'{define}' should be NAME=INT" in err
 
 
 def test_an_empty_interior_shape_is_located_at_the_refinement(tmp_path: Path) -> None:

@@ -110,9 +110,10 @@ def _parse_defines(defines: Sequence[str]) -> dict[str, int]:
     dims: dict[str, int] = {}
     for item in defines:
         name, sep, value = item.partition("=")
-        if not sep or not value.strip().lstrip("-").isdigit():
-            raise click.BadParameter(f"'{item}' should be NAME=INT", param_hint="'-D'")
+        digits = value.strip().removeprefix("-")
         name = name.strip()
+        if not sep or not (digits.isascii() and digits.isdigit()) or not name.isidentifier():
+            raise click.BadParameter(f"'{item}' should be NAME=INT", param_hint="'-D'")
         if name in dims and dims[name] != int(value):
             raise click.BadParameter(
                 f"{name} is bound twice, to {dims[name]} and to {int(value)}", param_hint="'-D'"

@@ -280,8 +280,13 @@ def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
         raise CompileError(
             [Diagnostic(f"bad --shape '{text}': unknown dtype '{dtype_text}' ({known})")]
         ) from None
+    parts = [d.strip() for d in dims.split(",")]
+    if parts == [""]:
+        parts = []  # `A=fp32[]`: a scalar
     try:
-        sizes = tuple(int(d) for d in dims.split(",") if d.strip())
+        if "" in parts:
+            raise ValueError("an empty size")
+        sizes = tuple(int(d) for d in parts)
     except ValueError:
         raise CompileError([Diagnostic(f"bad --shape '{text}': sizes must be integers")]) from None
     negative = [s for s in sizes if s < 0]
