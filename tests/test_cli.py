@@ -111,6 +111,11 @@ def test_opt_reads_stdin_and_writes_file(tmp_path: Path) -> None:
             "pass 'prune-idxs': unknown option 'reqz'; did you mean 'reqs'?",
         ),
         (["--pass", "prune-idxs{reqs}"], 1, "option 'reqs' must be key=value"),
+        (
+            ["--pass", "autotile{split_factor=nan}"],
+            1,
+            "option 'split_factor': expected a finite number, got \"nan\"",
+        ),
         (["-t", "nosuch"], 1, "unknown target 'nosuch'"),
         (["-t", "cpu", "--stage", "fast"], 1, "target 'c' has no stage 'fast'"),
         (["--frobnicate"], 2, "No such option"),

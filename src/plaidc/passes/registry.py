@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -150,9 +151,12 @@ def _convert(value: Any, tp: Any) -> Any:
             raise ValueError(f"expected an integer, got {_show(value)}") from None
     if tp is float:
         try:
-            return float(value)
+            number = float(value)
         except (TypeError, ValueError):
             raise ValueError(f"expected a number, got {_show(value)}") from None
+        if not math.isfinite(number):  # nan or inf would poison a cost model's comparisons
+            raise ValueError(f"expected a finite number, got {_show(value)}")
+        return number
     if tp is str:
         if not isinstance(value, str):
             raise ValueError(f"expected a string, got {_show(value)}")
