@@ -288,3 +288,43 @@ def test_u64_compared_with_a_negative_literal_is_always_greater(backend: str) ->
     a = np.array([0, 5, 2**63, 2**64 - 1], np.uint64)
     got = compile_and_compare(backend, program, {"A": a})
     assert got["O"].all() and not got["P"].any()
+
+
+# Contractions whose output rows overlap (`O[2*i + j]` with 3 columns): not GEMM micro-kernels
+# (a row's register tile overwrote or lost another row's sums on c, llvm and opencl).
+OVERLAPPING_ROWS = {
+    "transposed_conv": (
+        "function (A[N], W[K]) -> (O) { O[2 * i + k : 2 * N + K - 2] = +(A[i] * W[k]); }",
+        {"A": (2,), "W": (3,)},
+    ),
+    "strided_rows": (
+        "function (A[N, K], B[K, M]) -> (O) "
+        "{ O[2 * i + j : 2 * N + M - 2] = +(A[i, k] * B[k, j]); }",
+        {"A": (4, 5), "B": (5, 3)},
+    ),
+    "reversed_rows": (
+        "function (A[N], B[M]) -> (O) { O[i - j + M - 1 : N + M - 1] = +(A[i] * B[j]); }",
+        {"A": (2,), "B": (2,)},
+    ),
+    "wide_overlap": (
+        "function (A[N, K], B[K, M]) -> (O) "
+        "{ O[4 * i + j : 4 * N + M - 4] = +(A[i, k] * B[k, j]); }",
+        {"A": (37, 9), "B": (9, 40)},
+    ),
+}
+
+
+def check_overlapping_rows(backend: str, case: str) -> None:
+    from plaidc.tile import compile_tile
+
+    text, shapes = OVERLAPPING_ROWS[case]
+    typed = {name: (DType.FP32, dims) for name, dims in shapes.items()}
+    program = compile_tile(text, f"{case}.tile", shapes=typed).program
+    inputs = driver.random_inputs(program_io(program).inputs, seed=5)
+    compile_and_compare(backend, pipelined(program, backend), inputs)
+
+
+@pytest.mark.parametrize("backend", ["c", "llvm"])
+@pytest.mark.parametrize("case", sorted(OVERLAPPING_ROWS))
+def test_overlapping_output_rows_are_summed_exactly(backend: str, case: str) -> None:
+    check_overlapping_rows(backend, case)

@@ -30,8 +30,10 @@ from plaidc.targets import TargetConfig, load_target, parse_config
 
 from .test_backend_c import (
     GEMM_CASES,
+    OVERLAPPING_ROWS,
     PIPELINED,
     PROGRAMS,
+    check_overlapping_rows,
     check_program,
     compile_and_compare,
     load_program,
@@ -261,3 +263,9 @@ def test_a_compiler_rejecting_the_pragma_builds_and_runs_reductions(
     assert binary is not None
     with pytest.raises(Exception, match="bogus"):
         runtime.build_program(device, source, [runtime.REASSOCIATE_OPTION])
+
+
+@needs_opencl
+@pytest.mark.parametrize("case", sorted(OVERLAPPING_ROWS))
+def test_overlapping_output_rows_are_summed_exactly(case: str) -> None:
+    check_overlapping_rows("opencl", case)

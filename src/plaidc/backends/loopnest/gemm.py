@@ -7,7 +7,8 @@ play three roles, read off the flat strides of the accesses:
 
 * `j` moves C with unit stride, and one input (called B) but not the other (A): vector lanes
   (B is packed into contiguous panels when its `j` stride is not 1);
-* `i` moves A and C but not B: register-block rows, each row an A element broadcast;
+* `i` moves A and C but not B: register-block rows, each row an A element broadcast; rows of
+  C must not overlap (its `i` stride at least the `j` extent);
 * `k` moves A and B but not C: the reduction.
 
 Per execution the kernel computes `C[i*c_row + j] (+)= sum_k A[i*a_row + k*a_k] *
@@ -170,6 +171,10 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         by_role[role] = name
     i, k = by_role.get("i"), by_role.get("k")
     ranges = {idx.name: idx.range for idx in block.idxs}
+    if i is not None and abs(fc[i]) < ranges[j]:
+        # rows of C overlap (`C[2*i + j]` with 3 columns): a row's register tile would
+        # overwrite or lose another row's sums, so the generic loops aggregate them
+        return None
     # Where the first point (every index at its start) places each view's element 0.
     local = scope.var_affine(scope.depth)
     starts = {
