@@ -132,6 +132,11 @@ def col_of(src: str, needle: str, nth: int = 0) -> int:
             "-(A",
             "unary minus needs a number, not bool (use ~ for logical not, or as_int first)",
         ),
+        (
+            "function (A[N]) -> (O) { O = (A > 0) - (A < 1); }",
+            "- (A <",
+            "subtraction needs numbers, not two bools (use != for exclusive or, or as_int first)",
+        ),
     ],
 )
 def test_single_error(src: str, needle: str, message: str) -> None:

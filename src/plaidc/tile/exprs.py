@@ -193,6 +193,14 @@ class ExprChecker:
                 span,
             )
             return None
+        if fn == "sub" and all(t.dtype is DType.BOOL and not t.weak for t in types):
+            # numpy refuses it too ("numpy boolean subtract ... is not supported")
+            self.ctx.error(
+                "subtraction needs numbers, not two bools (use != for exclusive or, or as_int "
+                "first)",
+                span,
+            )
+            return None
         if fn in BITWISE and any(t.dtype.is_float for t in types):
             self.ctx.error(f"{fn} needs integer operands, not {unify_all(types).dtype}", span)
             return None
