@@ -24,7 +24,7 @@ from plaidc.backends.opencl.kernels import KernelProgram
 from plaidc.backends.opencl.lower import kernel_depth, lower_kernels
 from plaidc.backends.opencl.runtime import default_device
 from plaidc.interp import program_io
-from plaidc.stripe.ir import Block
+from plaidc.stripe.ir import Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import TargetConfig, load_target, parse_config
 
@@ -269,3 +269,28 @@ def test_a_compiler_rejecting_the_pragma_builds_and_runs_reductions(
 @pytest.mark.parametrize("case", sorted(OVERLAPPING_ROWS))
 def test_overlapping_output_rows_are_summed_exactly(case: str) -> None:
     check_overlapping_rows("opencl", case)
+
+
+# Signed overflow wraps (numpy's, and the c backend's -fwrapv); OpenCL C leaves it undefined and
+# compilers folded on it (`A + B > A` was always true, `abs(INT_MIN) < 0` false).
+WRAPPING = [
+    "function (A[N]:i32, B[N]:i32) -> (O) { O = A + B > A; }",
+    "function (A[N]:i32, B[N]:i32) -> (O) { O = A * 2 - B; }",
+    "function (A[N]:i32, B[N]:i32) -> (O) { O = abs(A) < 0; }",
+    "function (A[N]:i32, B[N]:i32) -> (O) { O = -A; }",
+    "function (A[N]:i32, B[N]:i32) -> (O) { O[0 : 1] = +(A[i] * B[i]); }",
+    "function (A[N]:i64, B[N]:i64) -> (O) { O = A + B > A; }",
+]
+
+
+@needs_opencl
+@pytest.mark.parametrize("text", WRAPPING)
+def test_signed_overflow_wraps(text: str) -> None:
+    from plaidc.tile import compile_tile
+
+    dtype = DType.I64 if ":i64" in text else DType.I32
+    info = np.iinfo(np.int64 if dtype is DType.I64 else np.int32)
+    values = np.array([info.max, info.min, 5, -7, info.max - 1], dtype=info.dtype)
+    ones = np.array([1, 1, 3, info.max, 2], dtype=info.dtype)
+    program = compile_tile(text, "wrap.tile", shapes={"A": (dtype, (5,)), "B": (dtype, (5,))})
+    compile_and_compare("opencl", program.program, {"A": values, "B": ones})

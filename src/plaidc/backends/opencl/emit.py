@@ -15,6 +15,8 @@ them (numpy's, through the interpreter):
   work-item, at its linear global id) when too large for private memory.
 * Math: OpenCL's overloaded built-ins (`exp`, `pow`, `fabs`, ...), not libm's `expf`.
 * Literals: `long` constants carry an `L` suffix (no `INT64_C` macro in OpenCL C).
+* Signed 32/64-bit `+ - *`, negation and `abs` compute on the bits as unsigned (`as_int(as_uint
+  (a) + as_uint(b))`): OpenCL C has no `-fwrapv`, and compilers fold on signed overflow.
 * `Call(BARRIER)` is a work-group barrier; kernels start by binding their NDRange ids.
 * Loops with floating-point reductions (which the plan allows in any order) start with
   `PLAIDC_REASSOCIATE`, a macro that is clang's `fp reassociate` pragma when the build defines
@@ -153,6 +155,16 @@ class OpenCLEmitter(CEmitter):
 
     def _unary(self, e: p.SUnary) -> c.Expr:
         t = e.type
+        wrapped = _WRAPPING.get(t.dtype) if not t.is_vector else None
+        if wrapped is not None and e.op in ("neg", "abs"):
+            # -INT_MIN overflows: negate the bits as unsigned (numpy's abs(INT_MIN) is INT_MIN)
+            arg = self.scalar(e.arg)
+            signed, unsigned = wrapped
+            bits = c.CallExpr(f"as_{unsigned}", (c.Cast(signed, arg),))
+            negated = c.CallExpr(f"as_{signed}", (c.Unary("-", bits),))
+            if e.op == "neg":
+                return negated
+            return c.Ternary(c.Binary("<", arg, c.Literal("0")), negated, arg)
         if e.op in ("neg", "bit_not") or (e.op == "abs" and not t.dtype.is_float):
             return super()._unary(e)
         arg = self.scalar(e.arg)
@@ -163,6 +175,17 @@ class OpenCLEmitter(CEmitter):
 
     def _binary(self, e: p.SBinary) -> c.Expr:
         t = e.type
+        wrapped = _WRAPPING.get(t.dtype) if not t.is_vector else None
+        if wrapped is not None and e.op in ("add", "sub", "mul"):
+            # Signed overflow is undefined in OpenCL C (there is no -fwrapv), and compilers
+            # fold on it (`a + b > a` became true): compute on the bits as unsigned, which
+            # wraps as numpy and the other targets do.
+            signed, unsigned = wrapped
+            bits = [
+                c.CallExpr(f"as_{unsigned}", (c.Cast(signed, self.scalar(x)),)) for x in (e.a, e.b)
+            ]
+            op = {"add": "+", "sub": "-", "mul": "*"}[e.op]
+            return c.CallExpr(f"as_{signed}", (c.Binary(op, bits[0], bits[1]),))
         if e.op == "pow" and t.dtype.is_float:
             call = c.CallExpr("pow", (self.scalar(e.a), self.scalar(e.b)))
             return self._round_f16(call) if t.dtype is DType.FP16 else call
@@ -173,6 +196,11 @@ class OpenCLEmitter(CEmitter):
         return super()._binary(e)
 
     # ---- statements -------------------------------------------------------------------------
+
+    def _assign(self, target: c.Expr, value: p.SExpr) -> c.Stmt:
+        if not value.type.is_vector and value.type.dtype in _WRAPPING:
+            return c.Assign(target, self.scalar(value))  # no `+=`: it would not wrap
+        return super()._assign(target, value)
 
     def _store(self, s: p.Store) -> c.Stmt:
         t = s.value.type
@@ -365,6 +393,9 @@ class OpenCLEmitter(CEmitter):
             text = f"{first}\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n{rest}"
         return text
 
+
+# Signed integer types whose arithmetic must wrap, with the unsigned type of the same width.
+_WRAPPING = {DType.I32: ("int", "uint"), DType.I64: ("long", "ulong")}
 
 REASSOCIATE_MACRO = "PLAIDC_REASSOCIATE"
 REASSOCIATE_OPTION = "-D PLAIDC_FP_REASSOCIATE"
