@@ -19,6 +19,7 @@ from plaidc.tile.types import (
     BINARY_INTRINSICS,
     BITWISE,
     CASTS,
+    FLOAT_FUNCS,
     FLOAT_LITERAL,
     INT_LITERAL,
     KNOWN_FUNCTIONS,
@@ -215,6 +216,16 @@ class ExprChecker:
             result = function_result(fn, types)
             if not self._literals_fit(operands, args, result):
                 return None
+            if fn in FLOAT_FUNCS and result.dtype is DType.FP32:
+                # an integer or bool tensor computes in fp32, the result's type (numpy would
+                # pick fp16 for 8-bit integers and fp64 for 32-bit ones)
+                exprs = tuple(
+                    SOp("as_float", (o.expr, SConst(32, "int")))
+                    if not o.type.dtype.is_float and not o.type.weak
+                    else o.expr
+                    for o in operands
+                )
+                return Checked(SOp(fn, exprs), result, shape)
         return Checked(SOp(fn, tuple(o.expr for o in operands)), result, shape)
 
     def _literals_fit(
