@@ -149,7 +149,7 @@ def _record(stmt: Block, copies: dict[str, _Copy], refs: dict[str, Refinement]) 
 
 def _restride_children(block: Block, copies: dict[str, _Copy], shift: bool) -> Block:
     """`block` with its views of the copies (named in `copies`) turned into views of the
-    originals: the originals' strides, no location, and (`shift`: directly below the tile
+    originals: the originals' strides and location, and (`shift`: directly below the tile
     block) the box origin added to the access; views below them likewise, unshifted."""
     below: dict[str, _Copy] = {}
     refs = []
