@@ -293,6 +293,21 @@ def test_a_real_dump_with_a_shrunk_tile_view_is_caught() -> None:
     assert "by the load of 'X_I_1' in block" in message
 
 
+def test_views_too_irregular_for_isl_are_an_error_not_a_hang() -> None:
+    """A parent view restrided so that its rows overlap irregularly (last stride 3 under a
+    stride of 16): isl's subtraction of its elements ran for over ten minutes; now it has a
+    budget, and running out of it is a located error."""
+    path = REFERENCE / "conv_bias_relu" / "stripe" / "11_prune_idxs.stripe"
+    text = path.read_text()
+    old = "in X_00 = X_I_2[0, 0, 0, 0] fp32:I(3, 3, 8, 16):(384, 128, 16, 1):4.5 KiB"
+    assert text.count(old) == 1
+    diagnostics = check(text.replace(old, old.replace("16, 1)", "16, 3)")))
+    assert diagnostics
+    assert all(d.message.startswith("cannot verify: refinement 'X_00'") for d in diagnostics)
+    assert "too irregular" in diagnostics[0].message
+    assert diagnostics[0].span is not None
+
+
 def test_special_touches_its_whole_view() -> None:
     text = """\
 block [] ( // prog

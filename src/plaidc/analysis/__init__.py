@@ -55,6 +55,7 @@ from plaidc.analysis.domain import (
 from plaidc.analysis.loops import ast_children, loop_ast
 from plaidc.analysis.space import (
     AnalysisError,
+    AnalysisTooComplex,
     ScopeError,
     aff_from_affine,
     affine_from_aff,
@@ -67,6 +68,7 @@ from plaidc.analysis.space import (
 
 __all__ = [
     "AnalysisError",
+    "AnalysisTooComplex",
     "DomainCache",
     "LeafAccess",
     "LevelAccess",

@@ -25,8 +25,10 @@ import islpy as isl
 
 from plaidc.analysis.domain import DomainCache, project_to_depth
 from plaidc.analysis.space import (
+    MAX_OPERATIONS,
     OFFSET_NAME,
     AnalysisError,
+    AnalysisTooComplex,
     coord_space,
     dim_names,
     map_from_affines,
@@ -132,8 +134,24 @@ def lift(elements: isl.Map, child: Refinement, depth: int, parent: Refinement) -
         return Lifted(reached, reached.subtract_range(view_box(parent, ctx)), flat=False)
     offsets = reached.apply_range(_flat_layout(ctx, shape.strides))
     layout = _flat_layout(ctx, pshape.strides).intersect_domain(view_box(parent, ctx))
-    outside = offsets.subtract_range(layout.range())
-    return Lifted(offsets.apply_range(layout.reverse()), outside, flat=True)
+    # The parent's elements as flat offsets: with strides that overlap irregularly isl's
+    # subtraction can run for hours, so it gets a budget.
+    ctx.reset_operations()
+    ctx.set_max_operations(MAX_OPERATIONS)
+    try:
+        outside = offsets.subtract_range(layout.range())
+        lifted = offsets.apply_range(layout.reverse())
+    except isl.Error as err:
+        if "maximal number of operations" not in str(err):
+            raise
+        raise AnalysisTooComplex(
+            f"refinement '{child.into}': its strides {shape.strides} and those of the view it "
+            f"refines, {pshape.strides}, are too irregular to check which elements it reaches "
+            f"(isl gave up after {MAX_OPERATIONS} operations)"
+        ) from None
+    finally:
+        ctx.set_max_operations(0)
+    return Lifted(lifted, outside, flat=True)
 
 
 def resolve_view(

@@ -44,6 +44,16 @@ class AnalysisError(Exception):
     """A polyhedral question cannot be posed for this IR (e.g. mismatched ranks)."""
 
 
+class AnalysisTooComplex(AnalysisError):
+    """isl gave up on a question after its operation budget (`MAX_OPERATIONS`)."""
+
+
+# Operations isl may spend on one question that can blow up (views restrided irregularly):
+# about a second. isl checks the count only between steps, so a larger budget can still mean
+# minutes (a million: over 100 s on one such view); the test suite's programs need far fewer.
+MAX_OPERATIONS = 500_000
+
+
 class ScopeError(AnalysisError):
     """An affine names an index that is not in the scope it is evaluated in."""
 

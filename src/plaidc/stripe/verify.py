@@ -44,6 +44,7 @@ import islpy as isl
 
 from plaidc.analysis import (
     AnalysisError,
+    AnalysisTooComplex,
     DomainCache,
     LevelAccess,
     format_point,
@@ -356,6 +357,10 @@ class _Verifier:
                 continue
             try:
                 levels = trace(chain, name, whole_view, self.domains)
+            except AnalysisTooComplex as err:
+                ref = block.ref(name)
+                self.error(f"cannot verify: {err}", ref.span if ref else None)
+                continue
             except AnalysisError:
                 # An unresolved name or a rank mismatch, reported by checks 1-3.
                 continue
