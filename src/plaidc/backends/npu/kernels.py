@@ -123,9 +123,8 @@ class Kernel:
     # Indices of the blocks around a tile the pass pipeline chose (an inner block tagged with
     # the target's `tile_tag`): the vector unit runs one point of them per tile.
     pinned: tuple[str, ...] = ()
-    # Where the pass pipeline placed a tile's UB copy of a buffer (`placement`): the buffer,
-    # bytes into the tile's share of UB, bytes.
-    placed: tuple[tuple[str, int, int], ...] = ()
+    # Where the pass pipeline placed a tile's UB copy of each buffer (`placement`).
+    placed: tuple[tuple[str, Placed], ...] = ()
 
     @property
     def ranges(self) -> dict[str, int]:
@@ -201,7 +200,7 @@ class _Flat:
     constraints: list[Affine] = field(default_factory=list)
     taken: set[str] = field(default_factory=set)
     pinned: tuple[str, ...] = ()  # see Kernel.pinned
-    placed: tuple[tuple[str, int, int], ...] = ()  # see Kernel.placed
+    placed: tuple[tuple[str, Placed], ...] = ()  # see Kernel.placed
 
     def copy(self) -> _Flat:
         return _Flat(
@@ -586,16 +585,14 @@ def program_buffers(program: Block) -> dict[str, Buffer]:
 
 def _placed_buffers(
     placed: dict[str, Placed], views: dict[str, _View]
-) -> tuple[tuple[str, int, int], ...]:
+) -> tuple[tuple[str, Placed], ...]:
     """The placements of a block's views, by the GM buffer each views (a buffer two placed
     views share has no single placement and is left out)."""
     by_buffer: dict[str, list[Placed]] = {}
     for name, where in placed.items():
         by_buffer.setdefault(views[name].buffer, []).append(where)
     return tuple(
-        (buffer, found[0].offset, found[0].size)
-        for buffer, found in sorted(by_buffer.items())
-        if len(found) == 1
+        (buffer, found[0]) for buffer, found in sorted(by_buffer.items()) if len(found) == 1
     )
 
 

@@ -99,7 +99,7 @@ class Tiler:
     ctx: Context
     arena: Arena
     ops: list[Op]
-    placed: set[str] = field(default_factory=set)  # windows put where the pipeline placed them
+    honoured: set[str] = field(default_factory=set)  # windows put where the pipeline placed them
 
     def window(self, space: Space, name: str, accesses: list[Affine]) -> Window:
         """The smallest window of buffer `name` holding every element `accesses` reach on the
@@ -187,7 +187,7 @@ class Tiler:
         if at is not None and nbytes <= at.size:
             buf = self.arena.claim(at.offset, nbytes)
             if buf is not None:
-                self.placed.add(name)
+                self.honoured.add(name)
                 return buf
         return self.arena.alloc(nbytes, f"window {name}")
 
@@ -245,7 +245,7 @@ class Tiler:
         if covered and same and ub_pos.const == src.pos.const == 0:
             self.dma("out", window, src.buf)  # the value is the window
             if at is not None and (src.buf.mem, src.buf.offset) == ("UB", at.offset):
-                self.placed.add(name)
+                self.honoured.add(name)
             return
         room = self.lane_room(name, window.elements)
         staging = self.placed_or_new(room * dtype.byte_size, name, at)

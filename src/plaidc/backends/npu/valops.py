@@ -14,7 +14,8 @@ own `1 / (1 + exp(-x))`) and with one rounding more where it does not: `div(a, b
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,6 +102,15 @@ class ValueEmitter:
 
     def mask_bytes(self, dtype: DType) -> int:
         return round_up(self.repeats(dtype) * self.lanes(dtype) // 8, BLOCK)
+
+    @contextmanager
+    def preferring(self, at: Placed | None) -> Iterator[None]:
+        """Within the block, the next vector that fits `at` goes there (`prefer`)."""
+        self.prefer = at
+        try:
+            yield
+        finally:
+            self.prefer = None
 
     def alloc_vec(self, dtype: DType, what: str) -> Val:
         nbytes = self.vec_bytes(dtype)

@@ -261,9 +261,8 @@ def tilings(
 
 def placement_note(kernel: Kernel, honoured: set[str]) -> str:
     """Which UB windows of a kernel's first tile sit where the pass pipeline placed them."""
-    placed = sorted(name for name, _, _ in kernel.placed)
-    used = [f"{name} @ {off:#x}" for name, off, _ in kernel.placed if name in honoured]
-    rest = [name for name in placed if name not in honoured]
+    used = [f"{name} @ {at.offset:#x}" for name, at in kernel.placed if name in honoured]
+    rest = [name for name, _ in kernel.placed if name not in honoured]
     note = "UB windows at the pass pipeline's offsets (in each tile's half of UB): "
     note += ", ".join(used) if used else "none"
     if rest:
@@ -340,7 +339,7 @@ def _lower_tiled(
                 if lowered:
                     started.add(out_tile)
                 if k == 0 and kernel.placed:
-                    ops.append(comment(placement_note(kernel, lowering.tiler.placed)))
+                    ops.append(comment(placement_note(kernel, lowering.tiler.honoured)))
                 ops.extend(lowered)
                 ctx.tiles += 1
             return ops
@@ -409,11 +408,11 @@ class TileLowering:
             return {}
         # The pipeline's `place` gives each copy whole vector repeats (`granule`), as the
         # vector unit's layouts take; a window that needs more is put elsewhere.
-        rb = self.ctx.repeat_bytes
-        placed = {name: (off, round_up(size, rb)) for name, off, size in kernel.placed}
-        if max(offset + size for offset, size in placed.values()) > self.arena.size:
+        rb, base = self.ctx.repeat_bytes, self.arena.base
+        placed = {n: Placed(base + at.offset, round_up(at.size, rb)) for n, at in kernel.placed}
+        if max(at.offset + at.size for at in placed.values()) > base + self.arena.size:
             return {}
-        return {name: Placed(self.arena.base + off, size) for name, (off, size) in placed.items()}
+        return placed
 
     def _dense(self, names: tuple[str, ...], unit: int) -> Affine:
         pos, stride = Affine(), unit
@@ -455,16 +454,14 @@ class TileLowering:
         for k, stmt in enumerate(body):
             defined: list[str] = []
             if isinstance(stmt, KLoad):
-                self.values.prefer = into.get(stmt.dst)
-                vals[stmt.dst] = self._load(stmt)
-                self.values.prefer = None
+                with self.values.preferring(into.get(stmt.dst)):
+                    vals[stmt.dst] = self._load(stmt)
                 defined.append(stmt.dst)
             elif isinstance(stmt, KConst):
                 vals[stmt.dst] = Val("scalar", None, scalar=self.plan.types[stmt.dst].value)
             elif isinstance(stmt, KOp):
-                self.values.prefer = into.get(stmt.dst)
-                vals[stmt.dst] = self._op(stmt, vals)
-                self.values.prefer = None
+                with self.values.preferring(into.get(stmt.dst)):
+                    vals[stmt.dst] = self._op(stmt, vals)
                 defined.append(stmt.dst)
             else:
                 value = vals[stmt.src]
@@ -604,9 +601,8 @@ class TileLowering:
             if self.tile.partial:
                 self._combine(stored, name, dtype, space)
         else:
-            self.values.prefer = self.placed.get(name)
-            stored = self._as_stored(store, value, False)
-            self.values.prefer = None
+            with self.values.preferring(self.placed.get(name)):
+                stored = self._as_stored(store, value, False)
             space, src_pos = self.space, self.pos
         assert stored.buf is not None
         src = Placement(offset_buf(stored.buf, stored.offset), dtype, space.fold(src_pos))
@@ -644,10 +640,9 @@ class TileLowering:
             lowering.convert(terms, stored)
         assert terms.buf is not None
         reduced = ValueEmitter(self.rows, self.ctx.repeat_bytes, self.arena, self.ops, "reduced")
-        reduced.prefer = at if lanes is dtype else None
-        out = reduced.alloc_vec(lanes, "reduced").buf
+        with reduced.preferring(at if lanes is dtype else None):  # else the rounded rows
+            out = reduced.alloc_vec(lanes, "reduced").buf
         assert out is not None
-        reduced.prefer = at
         helper = self.ctx.mover.helper(f"r{plan.agg}", lanes)
         args: list[c.Expr | int | str] = [out.ptr(lanes), terms.ptr(), self.rows, self.row, count]
         writes = [out.region(), lowering.region(terms)]
@@ -665,7 +660,8 @@ class TileLowering:
         if lanes is dtype:
             return Val("vec", dtype, out)
         self.arena.release(terms.buf)
-        rounded = reduced.alloc_vec(dtype, "reduced")
+        with reduced.preferring(at):
+            rounded = reduced.alloc_vec(dtype, "reduced")
         reduced.convert(rounded, Val("vec", lanes, out))
         self.arena.release(out)
         return rounded

@@ -159,9 +159,7 @@ class OpenCLEmitter(CEmitter):
         if wrapped is not None and e.op in ("neg", "abs"):
             # -INT_MIN overflows: negate the bits as unsigned (numpy's abs(INT_MIN) is INT_MIN)
             arg = self.scalar(e.arg)
-            signed, unsigned = wrapped
-            bits = c.CallExpr(f"as_{unsigned}", (c.Cast(signed, arg),))
-            negated = c.CallExpr(f"as_{signed}", (c.Unary("-", bits),))
+            negated = _from_bits(wrapped, c.Unary("-", _bits(wrapped, arg)))
             if e.op == "neg":
                 return negated
             return c.Ternary(c.Binary("<", arg, c.Literal("0")), negated, arg)
@@ -180,12 +178,9 @@ class OpenCLEmitter(CEmitter):
             # Signed overflow is undefined in OpenCL C (there is no -fwrapv), and compilers
             # fold on it (`a + b > a` became true): compute on the bits as unsigned, which
             # wraps as numpy and the other targets do.
-            signed, unsigned = wrapped
-            bits = [
-                c.CallExpr(f"as_{unsigned}", (c.Cast(signed, self.scalar(x)),)) for x in (e.a, e.b)
-            ]
             op = {"add": "+", "sub": "-", "mul": "*"}[e.op]
-            return c.CallExpr(f"as_{signed}", (c.Binary(op, bits[0], bits[1]),))
+            a, b = (_bits(wrapped, self.scalar(x)) for x in (e.a, e.b))
+            return _from_bits(wrapped, c.Binary(op, a, b))
         if e.op == "pow" and t.dtype.is_float:
             call = c.CallExpr("pow", (self.scalar(e.a), self.scalar(e.b)))
             return self._round_f16(call) if t.dtype is DType.FP16 else call
@@ -396,6 +391,18 @@ class OpenCLEmitter(CEmitter):
 
 # Signed integer types whose arithmetic must wrap, with the unsigned type of the same width.
 _WRAPPING = {DType.I32: ("int", "uint"), DType.I64: ("long", "ulong")}
+
+
+def _bits(types: tuple[str, str], value: c.Expr) -> c.Expr:
+    """A signed value's bits as the unsigned type of its width (`as_uint((int)(x))`)."""
+    signed, unsigned = types
+    return c.CallExpr(f"as_{unsigned}", (c.Cast(signed, value),))
+
+
+def _from_bits(types: tuple[str, str], bits: c.Expr) -> c.Expr:
+    """Unsigned bits back as the signed type (`as_int(...)`): arithmetic on them wraps."""
+    return c.CallExpr(f"as_{types[0]}", (bits,))
+
 
 REASSOCIATE_MACRO = "PLAIDC_REASSOCIATE"
 REASSOCIATE_OPTION = "-D PLAIDC_FP_REASSOCIATE"
