@@ -23,7 +23,7 @@ from plaidc.interp import numpy_dtype, program_io, run_program
 from plaidc.stripe.ir import Affine, Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
-from plaidc.targets import TargetConfig, load_target, parse_config
+from plaidc.targets import TargetConfig, load_target
 from plaidc.tile import compile_tile
 
 from .conftest import EXAMPLES, REPO
@@ -267,29 +267,12 @@ def test_fp16_matmul_rounds_the_cube_accumulator_on_its_way_out() -> None:
     np.testing.assert_array_max_ulp(got, want, maxulp=1)  # fp32 sums in another order
 
 
-K_STEPS_PASS = """
-[[stage.default.passes]]
-name = "k_steps"
-pass = "autotile"
-reqs = ["npu_cube"]
-inner_set = ["npu_tile"]
-out_idxs = false
-only_po2 = true
-max_input_size = 131072
-max_total_size = 0
-"""
-
-
 def test_cube_k_steps_from_the_pipeline_with_a_ragged_last_step() -> None:
-    """A pipeline that splits K (300 into steps of 128, the last one bounded by a
-    constraint) and a backend that cuts those steps further: the steps past K have no
-    points, and neither operand's window reaches past the end of its buffer (it did: B's
-    window went negative, a simulator error)."""
-    text = (REPO / "src" / "plaidc" / "targets" / "npu.toml").read_text()
-    cube_tiles = 'inner_set = ["npu_tile"]\nacc_idxs = false\nonly_po2 = true'
-    assert cube_tiles in text
-    text = text.replace(cube_tiles, cube_tiles.replace('"npu_tile"', '"npu_tile", "npu_cube"'))
-    config = parse_config(text + K_STEPS_PASS, "npu_k_steps.toml")
+    """The npu pipeline splits K (300 into steps of 64, the last one bounded by a constraint)
+    and the backend cuts the tiles further (the rows' UB staging does not fit): the steps
+    past K have no points, and neither operand's window reaches past the end of its buffer
+    (it did: B's window went negative, a simulator error)."""
+    config = load_target("npu")
     program = tile_program(
         "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
         {"A": ("fp32", (100, 300)), "B": ("fp32", (300, 70))},
@@ -299,7 +282,10 @@ def test_cube_k_steps_from_the_pipeline_with_a_ragged_last_step() -> None:
     rng = np.random.default_rng(8)
     a, b = rng.uniform(-1, 1, (100, 300)), rng.uniform(-1, 1, (300, 70))
     inputs = {"A": a.astype(np.float32), "B": b.astype(np.float32)}
-    got = get_backend("npu").compile(compiled, config).run(inputs)["C"]
+    artifact = get_backend("npu").compile(compiled, config)
+    assert isinstance(artifact, NpuArtifact)
+    assert "tiles chosen by the pass pipeline (tagged inner blocks), cut further" in artifact.source
+    got = artifact.run(inputs)["C"]
     np.testing.assert_allclose(got, a @ b, rtol=1e-4, atol=1e-4)
 
 
@@ -732,19 +718,22 @@ def test_floor_ceil_round_at_ties_edges_and_non_finite_values(dtype: str) -> Non
 
 
 def test_the_pipelines_output_tiles_are_the_cubes_tiles() -> None:
-    """autotile (tile_cube) cuts a 512 x 512 x 512 matmul's output into tiles whose fp32
-    accumulator fits half of L0C; the Cube runs one or more GEMM tiles per pipeline tile
-    (cut further when its operands do not fit) and never spans two."""
+    """autotile (tile_cube) cuts a 512 x 512 x 512 fp32 matmul into 128 x 128 output blocks
+    and K steps of 64 (each operand's two fp16 parts within half of L0A/L0B, the two
+    accumulators within half of L0C), and the backend runs exactly those: one GEMM tile per
+    output block, one K step per point of the blocks over tiles."""
     program = tile_program(
         "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
         {"A": ("fp32", (512, 512)), "B": ("fp32", (512, 512))},
     )
     target = load_target("npu")
     tiled, kernel = tiled_kernel(program, target)
+    assert [(i.name, i.range) for i in kernel.idxs] == [("k", 8), ("m", 4), ("n", 4)]
+    assert "block [k:64, m:128, n:128]" in print_stripe(kernel)
     artifact = run_checked(tiled, target)
-    assert "tiles chosen by the pass pipeline" in artifact.source
-    tiles = artifact.source.count("/* tile ")
-    assert tiles >= kernel.count and tiles % kernel.count == 0
+    assert "tiles chosen by the pass pipeline (tagged inner blocks) */" in artifact.source
+    assert artifact.source.count("/* tile ") == 16
+    assert artifact.source.count("mad(") == 3 * kernel.count
     # fp32 on the Cube: hi*hi, hi*lo and lo*hi products of the fp16 split
     assert artifact.last_report is not None and artifact.last_report.macs == 3 * 512**3
 

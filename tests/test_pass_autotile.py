@@ -294,6 +294,45 @@ def test_out_idxs_false_splits_only_the_accumulation() -> None:
     assert search_tiles(conv, neither).searched == ()
 
 
+def test_iterations_footprint_counts_the_points_each_input_is_read_at() -> None:
+    """`footprint = "iterations"`: an input's bytes are the points of the indices its access
+    uses (x, y, i, j, c for I: the img2col matrix a GEMM unit reads), not its window (x + 2
+    by y + 2 by c with the halo). The cost model's cache lines stay the views'."""
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(PAPER_OPTS, idxs=(), ignore_refs=(), max_total_size=0)
+    tile = {"x": 3, "y": 4, "i": 3, "j": 3, "c": 8, "k": 2}
+    sizes = tuple(tile[i.name] for i in conv.idxs)
+    view = _Model(conv, opts).evaluate(sizes)
+    points = _Model(conv, dataclasses.replace(opts, footprint="iterations")).evaluate(sizes)
+    window, filters = 5 * 6 * 8, 3 * 3 * 2 * 8  # i8: a byte an element
+    assert view.input_bytes == window + filters
+    assert points.input_bytes == 3 * 4 * 3 * 3 * 8 + filters
+    assert points.output_bytes == view.output_bytes == 3 * 4 * 2
+    assert (points.in_lines, points.out_lines) == (view.in_lines, view.out_lines)
+
+
+def test_max_each_input_size_bounds_every_input_on_its_own() -> None:
+    """Operands that go to separate buffers (the Cube's L0A and L0B): each within the budget,
+    whatever their sum; the vectorised search and the scalar model agree."""
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(
+        PAPER_OPTS,
+        idxs=(),
+        ignore_refs=(),
+        max_total_size=0,
+        footprint="iterations",
+        max_each_input_size=400,
+    )
+    model = _Model(conv, opts)
+    rows = [(3, 4, 3, 3, 8, 2), (2, 2, 3, 3, 8, 2), (1, 1, 3, 3, 8, 16)]
+    cands = [model.evaluate(row) for row in rows]
+    assert cands[0].excluded == "each_input 864 B > max_each_input_size 400 B"  # I
+    assert cands[1].excluded is None and cands[1].input_bytes == 288 + 144 > 400
+    assert cands[2].excluded == "each_input 1152 B > max_each_input_size 400 B"  # F
+    costs = model.costs(np.array(rows))
+    assert [bool(np.isfinite(c)) for c in costs] == [False, True, False]
+
+
 def test_only_po2_and_only_even_candidates() -> None:
     conv = kernel(load(FIG5A))
     po2 = autotile_candidates(conv, dataclasses.replace(PAPER_OPTS, only_po2=True))
@@ -379,6 +418,10 @@ def test_option_errors_are_clear() -> None:
         make_options(info, {"cost_model": "fast"})
     with pytest.raises(PassOptionError, match="option 'max_total_size': expected an integer"):
         make_options(info, {"max_total_size": "x"})
+    with pytest.raises(PassOptionError, match="option 'footprint': expected one of view, iter"):
+        make_options(info, {"footprint": "img2col"})
+    with pytest.raises(PassOptionError, match="'max_each_input_size': expected a byte count"):
+        make_options(info, {"max_each_input_size": -1})
 
 
 def test_elide_trivial() -> None:

@@ -4,9 +4,14 @@ A candidate gives every index of a block a tile size; `count = ceil(range / size
 index. For each refinement that moves data (not an allocation, not in `ignore_refs`) the
 candidate's tile of the view has a size per dimension (an affine function of the tile sizes
 that isl derives once per refinement, `plaidc.analysis.tiles`: halo and overflow included),
-hence bytes and cache lines (`memory_io`); an `inout` view counts as input and as output. A
-candidate over a byte budget is excluded; among the rest the lowest cost wins, ties going to
-fewer tiles, then to the lexicographically smaller sizes. Two cost models:
+hence bytes and cache lines (`memory_io`); an `inout` view counts as input and as output.
+With `footprint = "iterations"` a refinement's bytes are instead the element size times the
+tile sizes of the indices its access uses: the operand matrix a GEMM unit reads (a
+convolution's img2col, larger than its window), while the cache lines stay the views'. A
+candidate over a byte budget (total, all inputs, all outputs, or any one input:
+`max_each_input_size`, for operands that go to separate buffers) is excluded; among the rest
+the lowest cost wins, ties going to fewer tiles, then to the lexicographically smaller sizes.
+Two cost models:
 
 * `density` (PlaidML's): `ineff * (1 + input_cost*in_lines + output_cost*out_lines) /
   prod(size) + split_factor * log2(prod(count))`, where `ineff` multiplies the padding waste
@@ -59,6 +64,7 @@ __all__ = [
 ]
 
 COST_MODELS = ("density", "lines_per_output")
+FOOTPRINTS = ("view", "iterations")
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,15 @@ class AutotileOptions:
     only_po2: bool = False
     only_even: bool = False
     # Byte budgets of one tile (0: no limit); refinements named in ignore_refs do not count.
+    # max_each_input_size bounds every input on its own (operands that go to separate buffers).
     max_total_size: int = 16384
     max_input_size: int = 0
     max_output_size: int = 0
+    max_each_input_size: int = 0
+    # What a refinement's bytes are: its tile of the `view` (halo included), or the
+    # `iterations` reading it: the element size times the tile sizes of the indices its
+    # access uses (a GEMM unit's operand matrix: a convolution's img2col, not its window).
+    footprint: str = "view"
     ignore_refs: tuple[str, ...] = ()
     cache_width: int = 0
     cost_model: str = "density"
@@ -109,7 +121,15 @@ class AutotileOptions:
         if self.cost_model not in COST_MODELS:
             expected = f"expected one of {', '.join(COST_MODELS)}"
             raise bad("cost_model", expected, self.cost_model)
-        for option in ("max_total_size", "max_input_size", "max_output_size", "cache_width"):
+        if self.footprint not in FOOTPRINTS:
+            raise bad("footprint", f"expected one of {', '.join(FOOTPRINTS)}", self.footprint)
+        for option in (
+            "max_total_size",
+            "max_input_size",
+            "max_output_size",
+            "max_each_input_size",
+            "cache_width",
+        ):
             if getattr(self, option) < 0:
                 raise bad(option, "expected a byte count >= 0", getattr(self, option))
         for option in ("min_size", "min_out_size", "min_count", "min_out_count", "max_evals"):
@@ -205,6 +225,8 @@ class _RefModel:
     elem_bytes: int
     reads: bool
     writes: bool
+    # positions of the indices its access uses (the `iterations` footprint)
+    used: tuple[int, ...]
 
     @staticmethod
     def of(ref: Refinement, names: Sequence[str]) -> _RefModel:
@@ -212,10 +234,24 @@ class _RefModel:
         pos = {n: k for k, n in enumerate(names)}
         dims = tuple((d.const, tuple((pos[n], c) for n, c in d.terms)) for d in extent.dims)
         order = _stride_order(ref.shape.strides)
-        return _RefModel(ref, dims, order, ref.shape.dtype.byte_size, ref.dir.reads, ref.dir.writes)
+        used = sorted({pos[n] for a in ref.access for n in a.names() if n in pos})
+        return _RefModel(
+            ref,
+            dims,
+            order,
+            ref.shape.dtype.byte_size,
+            ref.dir.reads,
+            ref.dir.writes,
+            tuple(used),
+        )
 
     def sizes(self, tile: Sequence[int]) -> list[int]:
         return [const + sum(c * tile[k] for k, c in terms) for const, terms in self.dims]
+
+    def footprint(self, tile: Sequence[int], ext: Sequence[int], kind: str) -> int:
+        """Bytes of the tile's `view` (extents `ext`) or of the `iterations` reading it."""
+        elems = math.prod(ext) if kind == "view" else math.prod(tile[k] for k in self.used)
+        return elems * self.elem_bytes
 
     def lines(self, sizes: Sequence[int], cache_width: int) -> int:
         return _lines(sizes, self.ref.shape.strides, self.order, self.elem_bytes, cache_width)
@@ -295,15 +331,16 @@ class _Model:
     def evaluate(self, sizes: tuple[int, ...]) -> Candidate:
         opts = self.opts
         counts = [-(-r // s) for r, s in zip(self.ranges, sizes, strict=True)]
-        in_bytes = out_bytes = total = in_lines = out_lines = 0
+        in_bytes = out_bytes = total = in_lines = out_lines = each_in = 0
         for m in self.refs:
             ext = m.sizes(sizes)
-            nbytes = math.prod(ext) * m.elem_bytes
+            nbytes = m.footprint(sizes, ext, opts.footprint)
             lines = m.lines(ext, opts.cache_width)
             total += nbytes
             if m.reads:
                 in_bytes += nbytes
                 in_lines += lines
+                each_in = max(each_in, nbytes)
             if m.writes:
                 out_bytes += nbytes
                 out_lines += lines
@@ -313,6 +350,7 @@ class _Model:
             ("total", total, opts.max_total_size),
             ("input", in_bytes, opts.max_input_size),
             ("output", out_bytes, opts.max_output_size),
+            ("each_input", each_in, opts.max_each_input_size),
         ):
             if limit > 0 and value > limit:
                 excluded = f"{what} {value} B > max_{what}_size {limit} B"
@@ -335,19 +373,22 @@ class _Model:
         n = len(grid)
         ranges = np.array(self.ranges, dtype=np.int64)
         counts = -(-ranges // grid)
-        sums = {k: np.zeros(n, dtype=np.int64) for k in ("in", "out", "total", "inl", "outl")}
+        keys = ("in", "out", "total", "inl", "outl", "each_in")
+        sums = {k: np.zeros(n, dtype=np.int64) for k in keys}
         for m in self.refs:
             ext = [
                 np.full(n, const, dtype=np.int64) + sum(c * grid[:, k] for k, c in terms)
                 for const, terms in m.dims
             ]
-            elems = np.prod(np.stack(ext), axis=0) if ext else np.ones(n, dtype=np.int64)
+            counted = ext if opts.footprint == "view" else [grid[:, k] for k in m.used]
+            elems = np.prod(np.stack(counted), axis=0) if counted else np.ones(n, dtype=np.int64)
             nbytes = elems * m.elem_bytes
             lines = m.lines_grid(ext, n, opts.cache_width)
             sums["total"] += nbytes
             if m.reads:
                 sums["in"] += nbytes
                 sums["inl"] += lines
+                sums["each_in"] = np.maximum(sums["each_in"], nbytes)
             if m.writes:
                 sums["out"] += nbytes
                 sums["outl"] += lines
@@ -356,6 +397,7 @@ class _Model:
             ("total", opts.max_total_size),
             ("in", opts.max_input_size),
             ("out", opts.max_output_size),
+            ("each_in", opts.max_each_input_size),
         ):
             if limit > 0:
                 excluded |= sums[key] > limit

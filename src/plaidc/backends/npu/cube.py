@@ -57,10 +57,12 @@ from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.staging import Tiler
 from plaidc.backends.npu.valops import Val, ValueEmitter
 from plaidc.backends.npu.vector import (
+    Lowered,
     Plan,
     Tile,
     TileLowering,
     analyse,
+    cut_further,
     pipeline_tiles_first,
     tile_comment,
     var_tilings,
@@ -200,7 +202,7 @@ def _lower_tiled(
     con: Contraction,
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
-) -> list[Op] | None:
+) -> Lowered | None:
     """The contraction on the first tiling (fewest tiles first, `pinned` indices one point
     per tile) whose tiles fit every buffer, or None."""
     ranges = kernel.ranges
@@ -250,7 +252,9 @@ def _lower_tiled(
                     resident = _resident(ctx, con, outer, k_tilings[ki], len(n_tilings[ni]))
                 gemm = Gemm(ctx, kernel, con, tile, epilogue, resident)
                 ops.extend(gemm.lower(k_tilings[ki]))
-            return ops
+            first_tile = tiles[0][0] | tiles[0][1] | k_tilings[ki][0]
+            sizes = {v: n for v, (_, n) in first_tile.items() if v not in con.batch}
+            return ops, cut_further(sizes, ranges, pinned)
         except OutOfMemory:
             ctx.tiles = first
         except _NotCube:

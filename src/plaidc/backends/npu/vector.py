@@ -296,24 +296,38 @@ def lower_kernel(ctx: Context, kernel: Kernel) -> list[Op]:
     )
 
 
+# A lowering on some tiling: its operations and whether it had to cut the tiles it was
+# given (the pass pipeline's, or the whole kernel) into smaller ones.
+Lowered = tuple[list[Op], bool]
+
+
 def pipeline_tiles_first(
-    kernel: Kernel, lower: Callable[[tuple[str, ...]], list[Op] | None]
+    kernel: Kernel, lower: Callable[[tuple[str, ...]], Lowered | None]
 ) -> list[Op] | None:
     """`lower(pinned)` with the pass pipeline's tiles (`kernel.pinned`, cut further when they
     do not fit), else with the backend's own choice; the C says which. None if neither fits."""
     for pinned in [kernel.pinned, ()] if kernel.pinned else [()]:
-        ops = lower(pinned)
-        if ops is not None:
+        lowered = lower(pinned)
+        if lowered is not None:
+            ops, cut = lowered
             if kernel.pinned:
                 who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
+                if pinned and cut:
+                    who += ", cut further by the backend to fit its buffers"
                 ops.insert(0, comment(f"tiles chosen by {who}"))
             return ops
     return None
 
 
+def cut_further(sizes: dict[str, int], ranges: dict[str, int], pinned: tuple[str, ...]) -> bool:
+    """Whether a tile of these `sizes` is smaller than the tiles it was given: one point of
+    each `pinned` index and the whole range of the others."""
+    return any(v not in pinned and n < ranges[v] for v, n in sizes.items())
+
+
 def _lower_tiled(
     ctx: Context, kernel: Kernel, plan: Plan, pinned: tuple[str, ...]
-) -> list[Op] | None:
+) -> Lowered | None:
     """The first tiling (see `tilings`) whose every tile fits UB, lowered; None if none does."""
     for tiles in tilings(plan, kernel, ctx, pinned):
         first = ctx.tiles
@@ -342,7 +356,7 @@ def _lower_tiled(
                     ops.append(comment(placement_note(kernel, lowering.tiler.honoured)))
                 ops.extend(lowered)
                 ctx.tiles += 1
-            return ops
+            return ops, cut_further(tiles[0].sizes, kernel.ranges, pinned)
         except OutOfMemory:
             ctx.tiles = first
             continue
