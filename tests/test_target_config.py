@@ -107,6 +107,17 @@ def test_an_unknown_backend_is_located_when_the_config_is_loaded() -> None:
     assert message == "unknown backend 'tpu' (backends: interp, c, llvm, opencl, npu)"
 
 
+def test_a_missing_stage_is_located_at_the_stages_or_the_target() -> None:
+    text = TWO_PASSES.format(value="true")
+    for config_text, line in ((text, 6), (text[: text.index("[[stage")], 1)):
+        config = parse_config(config_text, "chip.toml")
+        with pytest.raises(CompileError) as info:
+            config.stage("fast")
+        diag = info.value.diagnostics[0]
+        assert diag.span is not None and (diag.span.file, diag.span.line) == ("chip.toml", line)
+        assert diag.message.startswith("target 'chip' has no stage 'fast' (stages: ")
+
+
 NPU = (Path(__file__).parents[1] / "src" / "plaidc" / "targets" / "npu.toml").read_text()
 
 

@@ -60,9 +60,12 @@ class TargetConfig:
     def stage(self, name: str = "default") -> list[PassStep]:
         if name not in self.stages:
             known = ", ".join(sorted(self.stages)) or "none"
-            raise CompileError(
-                [Diagnostic(f"target '{self.name}' has no stage '{name}' (stages: {known})")]
-            )
+            message = f"target '{self.name}' has no stage '{name}' (stages: {known})"
+            # at the config's first stage table, else at its [target] table
+            stages = [key for key in self.spans if key[0] == "stage"]
+            table = min(stages, key=lambda k: self.spans[k].line) if stages else ("target",)
+            span = span_of(self.spans, table, self.path) if self.path else None
+            raise CompileError([Diagnostic(message, span)])
         return self.stages[name]
 
 
