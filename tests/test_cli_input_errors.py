@@ -198,6 +198,27 @@ def test_an_allocation_too_big_for_memory_is_a_user_error(
     )
 
 
+def test_parameters_larger_than_the_memory_are_refused_before_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inputs and outputs that cannot fit are an error before any is filled (the process was
+    killed with exit 137 while drawing random 100000 x 100000 inputs)."""
+    monkeypatch.setattr("plaidc.driver.available_memory", lambda: 2**19)
+    (tmp_path / "mm.tile").write_text(MM_TILE)
+    dims = ["-D", "M=256", "-D", "K=256", "-D", "N=256"]  # three 256 KiB parameters
+    code, _, err = run_cli(plaidc_main, ["run", "mm.tile", *dims, "--random-inputs", "1"], tmp_path)
+    assert code == 1, err
+    assert err.strip() == (
+        "error: the program's inputs and outputs take 768 KiB and this machine has 512 KiB of "
+        "memory available"
+    )
+    small = ["-D", "M=128", "-D", "K=256", "-D", "N=256"]  # 128 + 256 + 128 KiB: they fit
+    code, _, err = run_cli(
+        plaidc_main, ["run", "mm.tile", *small, "--random-inputs", "1"], tmp_path
+    )
+    assert code == 0, err
+
+
 def test_random_fp32_inputs_are_drawn_as_fp32() -> None:
     from plaidc.driver import random_inputs
     from plaidc.stripe.ir import DType, TensorShape

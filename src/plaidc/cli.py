@@ -365,6 +365,7 @@ def run_cmd(
     source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
     compiled = driver.run_pipeline(source, steps)
     io = program_io(source)
+    driver.check_memory(io.inputs | io.outputs)
     feed = _complete_inputs(io.inputs, arrays, random_inputs)
     artifact = None if cfg.backend == "interp" else get_backend(cfg.backend).compile(compiled, cfg)
 

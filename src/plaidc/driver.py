@@ -19,7 +19,7 @@ from plaidc.diagnostics import CompileError, Diagnostic, InternalError, decode_s
 from plaidc.passes import PassInfo, PassOptionError, get_pass, make_options
 from plaidc.stripe.ir import Block, DType, TensorShape
 from plaidc.stripe.parser import parse_stripe
-from plaidc.stripe.printer import print_stripe
+from plaidc.stripe.printer import format_bytes, print_stripe
 from plaidc.targets import PassStep, TargetConfig
 
 
@@ -169,6 +169,35 @@ def _verify_after(program: Block, step: PipelineStep) -> None:
 
 
 # ---- inputs, outputs and checking ---------------------------------------------------------
+
+
+def check_memory(parameters: Mapping[str, TensorShape]) -> None:
+    """A CompileError when a run's parameters (inputs and outputs, by name) take more bytes
+    than the machine has available: a clear message instead of the process being killed
+    while it fills them. Unchecked where the available memory is unknown."""
+    need = sum(shape.byte_size for shape in parameters.values())
+    have = available_memory()
+    if have is not None and need > have:
+        raise CompileError(
+            [
+                Diagnostic(
+                    f"the program's inputs and outputs take {format_bytes(need)} and this "
+                    f"machine has {format_bytes(have)} of memory available"
+                )
+            ]
+        )
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux's MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def random_inputs(shapes: Mapping[str, TensorShape], seed: int) -> dict[str, np.ndarray]:
