@@ -1,4 +1,5 @@
-"""UB placement by the npu pipeline (`cache` + `place`), honoured by the backend.
+"""UB placement by the npu pipeline (`cache` + `place`), honoured by the backend (the vector
+unit's tiles and the Cube's K steps).
 
 * `placement.uncache` turns the pipeline's UB copies back into the views they copy: on every
   op-library program and final PlaidML dump, the pipeline with the copies, uncached, is the
@@ -89,6 +90,28 @@ def test_a_reductions_result_goes_to_its_outputs_placement() -> None:
     notes = re.findall(r"UB windows at the pass pipeline's offsets[^*]*\*/", artifact.source)
     assert len(notes) == 4  # max, exp, sum, divide
     assert not any("chosen here instead" in n for n in notes), notes
+
+
+def test_the_cubes_windows_sit_at_the_pipelines_offsets() -> None:
+    """matmul 256 x 512 x 512 on the Cube: each K step's A and B windows, and the result's rows
+    that the store sends, at the offsets `place` gave the tile's copies (the two fp32
+    accumulators' fractals kept off C's place)."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("fp32", (256, 512)), "B": ("fp32", (512, 512))},
+    )
+    tiled = pipeline(program)
+    offsets = {r.into: r.offset for r in _copies(tiled)}
+    assert set(offsets) == {"A", "B", "C"}
+    artifact = run_checked(tiled, load_target("npu"))
+    note = "UB windows at the pass pipeline's offsets (in each tile's half of UB)"
+    placed = ", ".join(f"{n} @ {offsets[n]:#x}" for n in "ABC")
+    assert f"{note}: {placed} */" in artifact.source
+    half = load_target("npu").hardware["ub_bytes"] // 2
+    loads = re.findall(
+        r"copy_gm_to_ubuf\(\(__ubuf__ float \*\)\(UB_BASE \+ (0x[0-9a-f]+)\), A", artifact.source
+    )
+    assert {int(a, 16) for a in loads} == {offsets["A"], half + offsets["A"]}
 
 
 def test_reservations_keep_allocations_out_until_claimed() -> None:

@@ -49,11 +49,13 @@ from plaidc.backends.npu.ops import (
     Op,
     OutOfMemory,
     call,
+    comment,
     elems_per_block,
     lit,
     offset_buf,
 )
 from plaidc.backends.npu.ops import round_up as up
+from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.staging import Tiler
 from plaidc.backends.npu.valops import Val, ValueEmitter
 from plaidc.backends.npu.vector import (
@@ -64,6 +66,7 @@ from plaidc.backends.npu.vector import (
     analyse,
     cut_further,
     pipeline_tiles_first,
+    placement_note,
     tile_comment,
     var_tilings,
 )
@@ -234,13 +237,20 @@ def _lower_tiled(
         if count * len(k_tilings[ki]) > ctx.options.max_tiles:
             continue
         first = ctx.tiles
+        tiles = [
+            ({v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt, nt)
+            for batch in batches
+            for mt, nt in itertools.product(m_tilings[mi], n_tilings[ni])
+        ]
+        first_tile = tiles[0][0] | tiles[0][1] | k_tilings[ki][0]
+        sizes = {v: n for v, (_, n) in first_tile.items() if v not in con.batch}
+        cut = cut_further(sizes, ranges, pinned)
+        # the pipeline's UB placement holds for its own tiles (the epilogue's are its own)
+        own = pinned == kernel.pinned and not cut and epilogue is None
+        placed = dict(kernel.placed) if own else {}
         try:
             ops: list[Op] = []
-            tiles = [
-                ({v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt, nt)
-                for batch in batches
-                for mt, nt in itertools.product(m_tilings[mi], n_tilings[ni])
-            ]
+            honoured: set[str] = set()
             resident: _Resident | None = None
             for k, (outer, nt) in enumerate(tiles):
                 tile = outer | nt
@@ -250,11 +260,13 @@ def _lower_tiled(
                     ops.append(tile_comment(k, len(tiles), starts, sizes, ranges))
                 if resident is None or resident.outer != outer:
                     resident = _resident(ctx, con, outer, k_tilings[ki], len(n_tilings[ni]))
-                gemm = Gemm(ctx, kernel, con, tile, epilogue, resident)
+                gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
                 ops.extend(gemm.lower(k_tilings[ki]))
-            first_tile = tiles[0][0] | tiles[0][1] | k_tilings[ki][0]
-            sizes = {v: n for v, (_, n) in first_tile.items() if v not in con.batch}
-            return ops, cut_further(sizes, ranges, pinned)
+                if k == 0:
+                    honoured = gemm.honoured
+            if placed:
+                ops.insert(1 if len(tiles) > 1 else 0, comment(placement_note(kernel, honoured)))
+            return ops, cut
         except OutOfMemory:
             ctx.tiles = first
         except _NotCube:
@@ -411,9 +423,13 @@ class Gemm:
         tile: dict,
         epilogue: Epilogue | None = None,
         resident: _Resident | None = None,
+        placed: dict[str, Placed] | None = None,
     ) -> None:
         self.ctx, self.kernel, self.con, self.epilogue = ctx, kernel, con, epilogue
         self.resident = resident
+        # where the pass pipeline placed the tile's UB windows, in a share of UB
+        self.placed = placed or {}
+        self.tilers: list[Tiler] = []  # those given a placement
         self.frac = ctx.machine.cube_m
         self.starts = {v: s for v, (s, _) in tile.items()}
         self.sizes = {v: n for v, (_, n) in tile.items()}
@@ -436,6 +452,23 @@ class Gemm:
         self._store(accumulators)
         ctx.tiles += 1
         return self.ops
+
+    def _at(self, tiler: Tiler, name: str) -> Placed | None:
+        """Where the pipeline placed buffer `name`'s window, in `tiler`'s share of UB (in
+        whole vector repeats, as `place` sized it), or None. The tiler reports whether the
+        window went there (`honoured`)."""
+        at = self.placed.get(name)
+        if at is None:
+            return None
+        arena, rb = tiler.arena, self.ctx.repeat_bytes
+        self.tilers.append(tiler)
+        placed = Placed(arena.base + at.offset, up(at.size, rb))
+        return placed if placed.offset + placed.size <= arena.base + arena.size else None
+
+    @property
+    def honoured(self) -> set[str]:
+        """The windows this tile put where the pass pipeline placed them."""
+        return {name for tiler in self.tilers for name in tiler.honoured}
 
     # -- one K step -----------------------------------------------------------------------------
 
@@ -484,14 +517,15 @@ class Gemm:
         op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
         op.alias = op.alias and op.src.const % g == 0
         if not op.alias:
-            op.window = tiler.read_window(window)
+            op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
         # The matrix is the window itself, starting `src.const` elements into it: before
         # the window's first element when the tile's first points read padding (x - 1).
         align = self.ctx.capacity("UB")[1]
         lead = up(max(-op.src.const, 0) * dtype.byte_size, align) // dtype.byte_size
         op.src = op.src + lead
-        op.window = tiler.read_window(window, room=op.src.const + rows * cols, lead=lead)
+        room, at = op.src.const + rows * cols, self._at(tiler, access.buffer)
+        op.window = tiler.read_window(window, room=room, lead=lead, at=at)
         return op
 
     def _matrix(self, tiler: Tiler, op: _Operand) -> Matrix:
@@ -675,9 +709,24 @@ class Gemm:
         elems = mo * no * f * f
         out_t = con.out
         values = ValueEmitter(elems, ctx.repeat_bytes, tiler.arena, tiler.ops, "cube result")
+        # The output's window goes where the pipeline placed it: the result's rows when they
+        # fit there (padded to whole fractals, they are the window the store sends), else
+        # the store's staging. The place is kept free of the fractals while there is room
+        # for them elsewhere (an fp32 tile's two accumulators may need it).
+        at = self._at(tiler, con.store.access.buffer) if self.epilogue is None else None
+        kept = at is not None and tiler.arena.reserve(at.offset, at.size)
         fractals = []
         for acc in accumulators:
-            ub = values.alloc_vec(DType.FP32, "C fractals")
+            try:
+                ub = values.alloc_vec(DType.FP32, "C fractals")
+            except OutOfMemory:
+                if not kept or at is None:
+                    raise
+                freed = tiler.arena.claim(at.offset, at.size)  # ends the reservation
+                assert freed is not None
+                tiler.arena.release(freed)
+                kept = False
+                ub = values.alloc_vec(DType.FP32, "C fractals")
             stmt = call(
                 "copy_matrix_cc_to_ubuf",
                 ub.ptr(),
@@ -701,7 +750,9 @@ class Gemm:
             values.convert(half, result)
             result = half
         # [No][Mo][16][16] fractals -> row-major [Mp][Np]: one masked copy per fractal column
-        rows = values.alloc_vec(out_t, "C rows")
+        fits = at is not None and values.vec_bytes(out_t) <= at.size
+        with values.preferring(at if fits else None):
+            rows = values.alloc_vec(out_t, "C rows")
         assert rows.buf is not None and result.buf is not None
         size = out_t.byte_size
         stmts = [call("plaidc_mask", 0, f)]
@@ -738,9 +789,8 @@ class Gemm:
             self._epilogue(tiler, src, space)
             return
         if not space.is_empty():
-            tiler.write_window(
-                space, live[-1] if live else None, con.store.access.buffer, access, src
-            )
+            name = con.store.access.buffer
+            tiler.write_window(space, live[-1] if live else None, name, access, src, at)
 
     def _epilogue(self, tiler: Tiler, result: Placement, space: Space) -> None:
         """Run the fused elementwise kernel on this tile's result, still in UB."""
