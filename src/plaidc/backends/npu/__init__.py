@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends.npu.context import Context, Options
-from plaidc.backends.npu.cube import converted_on_the_way_out, epilogue_for, lower_contraction
+from plaidc.backends.npu.cube import lower_contraction
+from plaidc.backends.npu.cube_match import converted_on_the_way_out, epilogue_for
 from plaidc.backends.npu.emit import ENTRY, emit_kernel
 from plaidc.backends.npu.gather import lower_gather
 from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program

@@ -1,0 +1,490 @@
+"""One output tile of a Cube contraction (`Gemm`): its K steps, each operand gathered into a
+row-major matrix in UB, converted to fp16 parts, copied to L1 as fractal strips and loaded into
+L0A/L0B, `mad` into the L0C accumulators, then the result back through UB to GM (or into a
+fused epilogue). `cube` has the whole story and chooses the tiles.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
+from plaidc.backends.npu.kernels import Access, Kernel
+from plaidc.backends.npu.moves import Placement, Space
+from plaidc.backends.npu.ops import (
+    Arena,
+    Buf,
+    Op,
+    OutOfMemory,
+    call,
+    elems_per_block,
+    lit,
+    offset_buf,
+)
+from plaidc.backends.npu.ops import round_up as up
+from plaidc.backends.npu.placement import Placed
+from plaidc.backends.npu.staging import Tiler
+from plaidc.backends.npu.valops import Val, ValueEmitter
+from plaidc.backends.npu.vector import Tile, TileLowering
+from plaidc.stripe.ir import Affine, DType
+
+SPLIT_SHIFT = 11  # lo parts are scaled by 2^11: an fp16 significand's width
+
+TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
+
+
+@dataclass
+class Resident:
+    """The left operand's fp16 parts in L1 for every K step of the output tiles that share
+    it (one batch point and M block, `outer`): the first of them loads and converts it, the
+    others only bring its fractals from L1 to L0A. Groups alternate between the halves of
+    the lower half of L1 (`arena`), so the next group's operand loads while this one's last
+    tile computes; the tiles' own L1 buffers live in the upper half."""
+
+    outer: TileBox
+    arena: Arena
+    streaming: int  # where the tiles' own L1 buffers start
+    steps: dict[int, tuple[Matrix, list[Buf]]] = dataclasses.field(default_factory=dict)
+
+
+def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> Affine:
+    pos, stride = Affine(), unit
+    for v in reversed(names):
+        pos = pos + Affine.var(v, stride)
+        stride *= sizes[v]
+    return pos
+
+
+class NotCube(Exception):
+    """This tile has a shape the Cube lowering does not handle; use the vector unit."""
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """An operand in UB: `rows x cols` (both padded to the fractal size), row-major; its rows
+    are K when `k_rows`."""
+
+    k_rows: bool
+    rows: int
+    cols: int
+    buf: Buf | None
+
+
+@dataclass
+class _Operand:
+    """An operand of one K step: its matrix's shape, the gather from its GM window."""
+
+    matrix: Matrix
+    n_rows: int
+    n_cols: int
+    space: Space
+    pos: Affine
+    run: str | None
+    name: str
+    window: Buf | None = None
+    src: Affine = dataclasses.field(default_factory=Affine)
+    alias: bool = False
+
+
+class Gemm:
+    """One output tile of a contraction: K steps into one L0C accumulator, then the store."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        kernel: Kernel,
+        con: Contraction,
+        tile: dict,
+        epilogue: Epilogue | None = None,
+        resident: Resident | None = None,
+        placed: dict[str, Placed] | None = None,
+    ) -> None:
+        self.ctx, self.kernel, self.con, self.epilogue = ctx, kernel, con, epilogue
+        self.resident = resident
+        # where the pass pipeline placed the tile's UB windows, in a share of UB
+        self.placed = placed or {}
+        self.tilers: list[Tiler] = []  # those given a placement
+        self.frac = ctx.machine.cube_m
+        self.starts = {v: s for v, (s, _) in tile.items()}
+        self.sizes = {v: n for v, (_, n) in tile.items()}
+        self.rows_m = up(count_points(con.m, self.sizes), self.frac)
+        self.rows_n = up(count_points(con.n, self.sizes), self.frac)
+        self.ops: list[Op] = []
+
+    def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
+        return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
+
+    def lower(self, k_tiles: list[dict]) -> list[Op]:
+        con, ctx = self.con, self.ctx
+        l0c = ctx.arena("L0C", parity=self.ctx.tiles)
+        mo, no = self.rows_m // self.frac, self.rows_n // self.frac
+        c_bytes = mo * no * self.frac * self.frac * 4
+        accumulators = [l0c.alloc(c_bytes, "C") for _ in range(2 if con.split else 1)]
+        for step, k_tile in enumerate(k_tiles):
+            self._k_step(k_tile, step, accumulators)
+            ctx.tiles += 1
+        self._store(accumulators)
+        ctx.tiles += 1
+        return self.ops
+
+    def _at(self, tiler: Tiler, name: str) -> Placed | None:
+        """Where the pipeline placed buffer `name`'s window, in `tiler`'s share of UB (in
+        whole vector repeats, as `place` sized it), or None. The tiler reports whether the
+        window went there (`honoured`)."""
+        at = self.placed.get(name)
+        if at is None:
+            return None
+        arena, rb = tiler.arena, self.ctx.repeat_bytes
+        self.tilers.append(tiler)
+        placed = Placed(arena.base + at.offset, up(at.size, rb))
+        return placed if placed.offset + placed.size <= arena.base + arena.size else None
+
+    @property
+    def honoured(self) -> set[str]:
+        """The windows this tile put where the pass pipeline placed them."""
+        return {name for tiler in self.tilers for name in tiler.honoured}
+
+    # -- one K step -----------------------------------------------------------------------------
+
+    def _read(
+        self,
+        tiler: Tiler,
+        access: Access,
+        outer: tuple[str, ...],
+        k_tile: dict,
+        cons: tuple[Affine, ...],
+    ) -> _Operand:
+        """Plan an operand's matrix and bring its GM window into UB. The matrix is row-major,
+        rows and columns padded to the fractal size; its rows are the M (or N) indices, or
+        the K indices when the other index set is contiguous in GM: then the gather is a copy
+        (or nothing), and the fractals are transposed on their way to L0."""
+        con, dtype = self.con, self.con.dtype
+        starts = {**self.starts, **{v: s for v, (s, _) in k_tile.items()}}
+        sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
+        live = [v for v in (*outer, *con.k) if sizes[v] > 1 and access.offset.coeff(v)]
+        inner = min(live, key=lambda v: abs(access.offset.coeff(v)), default=None)
+        k_rows = inner is not None and inner in outer
+        row_vars, col_vars = (con.k, outer) if k_rows else (outer, con.k)
+        n_rows, n_cols = count_points(row_vars, sizes), count_points(col_vars, sizes)
+        rows, cols = up(n_rows, self.frac), up(n_cols, self.frac)
+        space = Space(
+            {v: sizes[v] for v in (*con.batch, *row_vars, *col_vars)},
+            tuple(self.local(a, starts) for a in cons),
+        )
+        pos = space.fold(dense_position(row_vars, sizes, cols) + dense_position(col_vars, sizes, 1))
+        runs = [v for v in col_vars if sizes[v] > 1]
+        op = _Operand(
+            Matrix(k_rows, rows, cols, None),
+            n_rows,
+            n_cols,
+            space,
+            pos,
+            runs[-1] if runs else None,
+            access.buffer,
+        )
+        if space.is_empty():
+            return op
+        acc = self.local(access.offset, starts)
+        window = tiler.window(space, access.buffer, [acc])
+        op.src = window.to_ub(space.fold(acc))
+        g = elems_per_block(dtype)
+        op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
+        op.alias = op.alias and op.src.const % g == 0
+        if not op.alias:
+            op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
+            return op
+        # The matrix is the window itself, starting `src.const` elements into it: before
+        # the window's first element when the tile's first points read padding (x - 1).
+        align = self.ctx.capacity("UB")[1]
+        lead = up(max(-op.src.const, 0) * dtype.byte_size, align) // dtype.byte_size
+        op.src = op.src + lead
+        room, at = op.src.const + rows * cols, self._at(tiler, access.buffer)
+        op.window = tiler.read_window(window, room=room, lead=lead, at=at)
+        return op
+
+    def _matrix(self, tiler: Tiler, op: _Operand) -> Matrix:
+        """The operand's matrix from its window: gathered (img2col), zero at padded K
+        positions and at the points the constraints exclude."""
+        dtype, mat = self.con.dtype, op.matrix
+        total = mat.rows * mat.cols
+        mover = self.ctx.mover
+        if op.window is None:  # no point of this tile touches the operand
+            buf = tiler.arena.alloc(total * dtype.byte_size, "matrix")
+            tiler.ops.append(mover.fill_all(buf, dtype, total, 0))
+            return dataclasses.replace(mat, buf=buf)
+        if op.alias:
+            buf = offset_buf(op.window, op.src.const * dtype.byte_size)
+        else:
+            buf = tiler.arena.alloc(total * dtype.byte_size, "matrix")
+            src, dst = Placement(op.window, dtype, op.src), Placement(buf, dtype, op.pos)
+            sizes = op.space.sizes
+            live_run = op.run or next((v for v in reversed(sizes) if sizes[v] > 1), None)
+            tiler.move(op.space, live_run, dst, src, (0, total), False, f"img2col {op.name}")
+            tiler.arena.release(op.window)
+        if op.space.live_constraints:
+            if op.run is None:
+                raise NotCube("excluded points in a one-column matrix")
+            zero = mover.fill_invalid(op.space, op.run, Placement(buf, dtype, op.pos), 0, "zero")
+            if zero is not None:
+                tiler.ops.append(zero)
+        if mat.k_rows and mat.rows > op.n_rows:
+            pad = (mat.rows - op.n_rows) * mat.cols
+            start = offset_buf(buf, op.n_rows * mat.cols * dtype.byte_size)
+            tiler.ops.append(mover.fill_all(start, dtype, pad, 0))
+        elif not mat.k_rows and mat.cols > op.n_cols:
+            tiler.ops.append(
+                mover.fill_columns(buf, dtype, op.n_rows, mat.cols, op.n_cols, mat.cols)
+            )
+        return dataclasses.replace(mat, buf=buf)
+
+    def _to_fp16(self, tiler: Tiler, matrix: Buf, elems: int) -> list[Buf]:
+        """The matrix as fp16 parts: itself (fp16 programs) or hi and lo (the fp32 split)."""
+        if not self.con.split:
+            return [matrix]
+        values = ValueEmitter(elems, self.ctx.repeat_bytes, tiler.arena, tiler.ops, "split")
+        x = Val("vec", DType.FP32, matrix)
+        hi = values.alloc_vec(DType.FP16, "hi")
+        back = values.alloc_vec(DType.FP32, "hi as fp32")
+        lo = values.alloc_vec(DType.FP16, "lo")
+        values.convert(hi, x)
+        values.convert(back, hi)
+        values.binary("vsub", back, x, back)
+        values.with_scalar("vmuls", back, back, float(2**SPLIT_SHIFT))
+        values.convert(lo, back)
+        tiler.arena.release(back.buf)  # type: ignore[arg-type]
+        return [hi.buf, lo.buf]  # type: ignore[list-item]
+
+    def _to_l1(self, ub: Buf, mat: Matrix, l1: Buf) -> Op:
+        """Row-major fp16 matrix in UB -> L1 as column strips of fractals:
+        fractal (strip c, row block r) at index `c * rows/16 + r`, rows x cols within."""
+        strips, f = mat.cols // self.frac, self.frac
+        stmts = [
+            call(
+                "copy_ubuf_to_cbuf",
+                l1.ptr(DType.FP16, k * mat.rows * f * 2),
+                ub.ptr(DType.FP16, k * f * 2),
+                0,
+                mat.rows,
+                f * 2 // 32,
+                (strips - 1) * f * 2 // 32,
+                0,
+            )
+            for k in range(strips)
+        ]
+        reads = (ub.region(0, mat.rows * mat.cols * 2),)
+        return Op("PIPE_MTE3", tuple(stmts), reads, (l1.region(),), "to L1")
+
+    def _to_l0(self, which: str, mat: Matrix, l1: Buf, l0: Buf) -> Op:
+        """L1 strips -> L0A `[Mo][Ko]` (`which` "a") or L0B `[Ko][No]` ("b") fractals, in the
+        Cube's orientation ([m][k] and [n][k] within a fractal)."""
+        f, frac_bytes = self.frac, self.frac * self.frac * 2
+        intr = "load_cbuf_to_ca" if which == "a" else "load_cbuf_to_cb"
+        outer = (mat.cols if mat.k_rows else mat.rows) // f
+        ko = (mat.rows if mat.k_rows else mat.cols) // f
+        # (destination fractal, source fractal, count, source stride, transpose) runs
+        runs: list[tuple[int, int, int, int, int]] = []
+        if which == "a" and not mat.k_rows:  # L1 (ko, mo) at ko*Mo + mo
+            runs = [(m * ko, m, ko, outer, 0) for m in range(outer)]
+        elif which == "a":  # L1 (mo, ko) at mo*Ko + ko, stored [k][m]
+            runs = [(0, 0, outer * ko, 1, 1)]
+        elif not mat.k_rows:  # L1 (ko, no) at ko*No + no, already [n][k]
+            runs = [(0, 0, outer * ko, 1, 0)]
+        else:  # L1 (no, ko) at no*Ko + ko, stored [k][n]
+            runs = [(k * outer, k, outer, ko, 1) for k in range(ko)]
+        stmts = []
+        for dst, src, count, stride, transpose in runs:
+            for r0 in range(0, count, 255):
+                stmts.append(
+                    call(
+                        intr,
+                        l0.ptr(DType.FP16, (dst + r0) * frac_bytes),
+                        l1.ptr(DType.FP16),
+                        src + r0 * stride,
+                        min(255, count - r0),
+                        stride,
+                        0,
+                        transpose,
+                    )
+                )
+        return Op("PIPE_MTE1", tuple(stmts), (l1.region(),), (l0.region(),), f"{which} fractals")
+
+    def _fp16_to_l1(self, tiler: Tiler, which: str, mat: Matrix, l1: Arena) -> list[Buf]:
+        """The matrix's fp16 parts, converted in UB, in new L1 buffers of `l1`."""
+        assert mat.buf is not None
+        parts = []
+        fractals = mat.rows * mat.cols // (self.frac * self.frac)
+        for part in self._to_fp16(tiler, mat.buf, mat.rows * mat.cols):
+            parts.append(l1.alloc(fractals * self.frac * self.frac * 2, f"{which} in L1"))
+            self.ops.append(self._to_l1(part, mat, parts[-1]))
+        return parts
+
+    def _resident_a(self, tiler: Tiler, read: _Operand, step: int) -> None:
+        """Step `step` of the left operand into its L1 residency."""
+        assert self.resident is not None
+        mat = self._matrix(tiler, read)
+        self.resident.steps[step] = (mat, self._fp16_to_l1(tiler, "a", mat, self.resident.arena))
+
+    def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf]) -> None:
+        con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
+        tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
+        cached = res.steps.get(step) if res is not None else None
+        # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
+        # when A goes to its residency: then A and B take UB one after the other (only the
+        # group's first tile pays that, and the K steps can be twice as long).
+        read_a = self._read(tiler, con.a, con.m, k_tile, con.a_cons) if cached is None else None
+        if read_a is not None and res is not None:
+            self._resident_a(tiler, read_a, step)
+            cached, read_a = res.steps[step], None
+            tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
+        read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons)
+        mat_a = self._matrix(tiler, read_a) if read_a is not None else None
+        mat_b = self._matrix(tiler, read_b)
+        l1 = ctx.arena("L1", lo=res.streaming) if res is not None else ctx.arena("L1")
+        l0a, l0b = ctx.arena("L0A"), ctx.arena("L0B")
+        l0: dict[str, list[Buf]] = {"a": [], "b": []}
+        for which, mat, arena in (("a", mat_a, l0a), ("b", mat_b, l0b)):
+            if mat is None:  # the left operand, resident in L1 since the group's first tile
+                assert cached is not None
+                mat_a, l1_parts = cached
+            else:
+                l1_parts = self._fp16_to_l1(tiler, which, mat, l1)
+            for l1_buf in l1_parts:
+                use = mat_a if which == "a" else mat
+                assert use is not None
+                dst = arena.alloc(l1_buf.size, f"{which} in L0")
+                self.ops.append(self._to_l0(which, use, l1_buf, dst))
+                l0[which].append(dst)
+        assert mat_a is not None
+        kp = mat_a.rows if mat_a.k_rows else mat_a.cols
+        # fp16: C = A.B; split: C0 = Ahi.Bhi, C1 = Ahi.Blo + Alo.Bhi (scaled by 2^11)
+        terms = [(0, 0, 0)] if not con.split else [(0, 0, 0), (1, 0, 1), (1, 1, 0)]
+        for c_index, ai, bi in terms:
+            first = init and (c_index, ai, bi) != (1, 1, 0)
+            acc, la, lb = accumulators[c_index], l0["a"][ai], l0["b"][bi]
+            stmt = call(
+                "mad",
+                acc.ptr("float"),
+                la.ptr(DType.FP16),
+                lb.ptr(DType.FP16),
+                self.rows_m,
+                kp,
+                self.rows_n,
+                int(first),
+            )
+            reads = [la.region(), lb.region()] + ([] if first else [acc.region()])
+            self.ops.append(Op("PIPE_M", (stmt,), tuple(reads), (acc.region(),), "mad"))
+
+    # -- the result -----------------------------------------------------------------------------
+
+    def _store(self, accumulators: list[Buf]) -> None:
+        con, ctx = self.con, self.ctx
+        tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
+        mo, no, f = self.rows_m // self.frac, self.rows_n // self.frac, self.frac
+        elems = mo * no * f * f
+        out_t = con.out
+        values = ValueEmitter(elems, ctx.repeat_bytes, tiler.arena, tiler.ops, "cube result")
+        # The output's window goes where the pipeline placed it: the result's rows when they
+        # fit there (padded to whole fractals, they are the window the store sends), else
+        # the store's staging. The place is kept free of the fractals while there is room
+        # for them elsewhere (an fp32 tile's two accumulators may need it).
+        at = self._at(tiler, con.store.access.buffer) if self.epilogue is None else None
+        kept = at is not None and tiler.arena.reserve(at.offset, at.size)
+        fractals = []
+        for acc in accumulators:
+            try:
+                ub = values.alloc_vec(DType.FP32, "C fractals")
+            except OutOfMemory:
+                if not kept or at is None:
+                    raise
+                freed = tiler.arena.claim(at.offset, at.size)  # ends the reservation
+                assert freed is not None
+                tiler.arena.release(freed)
+                kept = False
+                ub = values.alloc_vec(DType.FP32, "C fractals")
+            stmt = call(
+                "copy_matrix_cc_to_ubuf",
+                ub.ptr(),
+                acc.ptr("float"),
+                0,
+                1,
+                mo * no,
+                0,
+                0,
+                "CC_MODE_F32",
+            )
+            self.ops.append(Op("PIPE_V", (stmt,), (acc.region(),), (values.region(ub),), "L0C"))
+            fractals.append(ub)
+        result = fractals[0]
+        if con.split:
+            values.with_scalar("vmuls", fractals[1], fractals[1], 2.0**-SPLIT_SHIFT)
+            values.binary("vadd", result, result, fractals[1])
+            tiler.arena.release(fractals[1].buf)  # type: ignore[arg-type]
+        if out_t is DType.FP16:
+            half = values.alloc_vec(DType.FP16, "C fp16")
+            values.convert(half, result)
+            result = half
+        # [No][Mo][16][16] fractals -> row-major [Mp][Np]: one masked copy per fractal column
+        fits = at is not None and values.vec_bytes(out_t) <= at.size
+        with values.preferring(at if fits else None):
+            rows = values.alloc_vec(out_t, "C rows")
+        assert rows.buf is not None and result.buf is not None
+        size = out_t.byte_size
+        stmts = [call("plaidc_mask", 0, f)]
+        for n in range(no):
+            for m0 in range(0, self.rows_m, 255):
+                count = min(255, self.rows_m - m0)
+                stmts.append(
+                    call(
+                        "vmuls",
+                        rows.ptr((m0 * self.rows_n + n * f) * size),
+                        result.ptr((n * self.rows_m + m0) * f * size),
+                        lit(1),
+                        count,
+                        1,
+                        1,
+                        self.rows_n * size // 32,
+                        f * size // 32,
+                    )
+                )
+        stmts.append(call("plaidc_mask", 0, 128))
+        self.ops.append(
+            Op("PIPE_V", tuple(stmts), (values.region(result),), (values.region(rows),), "C rows")
+        )
+        order = (*con.batch, *con.m, *con.n)
+        space = Space(
+            {v: self.sizes[v] for v in order},
+            tuple(self.local(a, self.starts) for a in con.out_cons),
+        )
+        pos = dense_position(con.m, self.sizes, self.rows_n) + dense_position(con.n, self.sizes, 1)
+        live = [v for v in order if self.sizes[v] > 1]
+        access = self.local(con.store.access.offset, self.starts)
+        src = Placement(rows.buf, out_t, space.fold(pos))
+        if self.epilogue is not None:
+            self._epilogue(tiler, src, space)
+            return
+        if not space.is_empty():
+            name = con.store.access.buffer
+            tiler.write_window(space, live[-1] if live else None, name, access, src, at)
+
+    def _epilogue(self, tiler: Tiler, result: Placement, space: Space) -> None:
+        """Run the fused elementwise kernel on this tile's result, still in UB."""
+        ep = self.epilogue
+        assert ep is not None
+        names = ep.names
+        tile = Tile(
+            {names[v]: self.starts[v] for v in space.sizes},
+            {names[v]: self.sizes[v] for v in space.sizes},
+        )
+        lowering = TileLowering(self.ctx, ep.kernel, ep.plan, tile, arena=tiler.arena)
+        renamed = result.pos.substitute({v: Affine.var(names[v]) for v in space.sizes})
+        value = lowering.values.alloc_vec(result.dtype, "fused input")
+        assert value.buf is not None
+        dst = Placement(value.buf, result.dtype, lowering.space.fold(lowering.pos))
+        live = [v for v in ep.plan.out if tile.sizes[v] > 1]
+        src = Placement(result.buf, result.dtype, renamed)
+        run = live[-1] if live else None
+        tiler.move(lowering.space, run, dst, src, (0, lowering.n), False, "to the epilogue")
+        lowering.bound = {ep.buffer: value}
+        self.ops.extend(lowering.lower())
