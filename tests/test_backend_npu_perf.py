@@ -29,8 +29,10 @@ def _matmul(m: int, k: int, n: int) -> Block:
 
 
 def _run(program: Block, target: TargetConfig) -> tuple[int, int, float]:
-    """(total cycles, PIPE_M busy cycles, Cube utilisation) of a checked run."""
-    artifact = get_backend("npu").compile(program, target)
+    """(total cycles, PIPE_M busy cycles, Cube utilisation) of a checked run, through the
+    target's pipeline as `plaidc run` does it."""
+    compiled = driver.run_pipeline(program, driver.resolve_steps(target.stage("default")))
+    artifact = get_backend("npu").compile(compiled, target)
     assert isinstance(artifact, NpuArtifact)
     inputs = driver.random_inputs(program_io(program).inputs, seed=3)
     got = artifact.run({k: v.copy() for k, v in inputs.items()})
