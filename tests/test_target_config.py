@@ -34,6 +34,7 @@ def option(value: str) -> object:
         ("${hardware.ub_bytes // 8}", 32768),
         ("${(hardware.ub_bytes + 6) // 2 * 3 - -1}", 393226),
         ("at ${hardware.ub_bytes - 1}!", "at 262143!"),
+        ("${min(hardware.ub_bytes // 4, 1000, max(7, 9)) // 2}", 4),
     ],
 )
 def test_references_and_integer_arithmetic(text: str, value: object) -> None:
@@ -49,6 +50,9 @@ def test_references_and_integer_arithmetic(text: str, value: object) -> None:
         ("${hardware.ub_bytes // 0}", "division by zero"),
         ("${__import__('os')}", "expected hardware.NAME"),
         ("${hardware.ub_bytes +}", "expected hardware.NAME"),
+        ("${min()}", "expected hardware.NAME"),
+        ("${abs(-1)}", "(+, -, *, //, min, max)"),
+        ("${min(1, key=2)}", "expected hardware.NAME"),
     ],
 )
 def test_bad_references_are_located_errors(text: str, message: str) -> None:

@@ -199,7 +199,7 @@ def _pass_step(
 def _resolve(value: Any, hardware: dict[str, Any], key: str, span: Span | None) -> Any:
     """Replace `${...}` references by their value: `${hardware.key}` (keeping the hardware
     value's type when the whole string is one reference) or integer arithmetic on them,
-    `${hardware.ub_bytes // 8}` (+, -, *, //, parentheses)."""
+    `${hardware.ub_bytes // 8}` (+, -, *, //, parentheses, min and max)."""
     if isinstance(value, list):
         return [_resolve(v, hardware, key, span) for v in value]
     if not isinstance(value, str):
@@ -230,6 +230,10 @@ _OPERATORS = {
 }
 
 
+_FUNCTIONS = {"min": min, "max": max}
+_EXPECTED = "expected hardware.NAME or integer arithmetic on them (+, -, *, //, min, max)"
+
+
 def _arithmetic(text: str, lookup: Any, key: str, span: Span | None) -> int:
     """An integer expression over `hardware.x` names."""
 
@@ -255,12 +259,20 @@ def _arithmetic(text: str, lookup: Any, key: str, span: Span | None) -> int:
             if isinstance(node.op, ast.FloorDiv) and right == 0:
                 raise bad("division by zero")
             return int(_OPERATORS[type(node.op)](left, right))
-        raise bad("expected hardware.NAME or integer arithmetic on them (+, -, *, //)")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _FUNCTIONS
+            and node.args
+            and not node.keywords
+        ):
+            return _FUNCTIONS[node.func.id](value(arg) for arg in node.args)
+        raise bad(_EXPECTED)
 
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError:
-        raise bad("expected hardware.NAME or integer arithmetic on them (+, -, *, //)") from None
+        raise bad(_EXPECTED) from None
     return value(tree.body)
 
 
