@@ -87,6 +87,26 @@ def test_small_chip_runs_ragged_matmuls(m: int, k: int, n: int) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+def test_a_pipeline_tiling_that_leaves_few_fitting_tilings() -> None:
+    """A Cube budget that also counts UB (columns of B cut to 16) on the small chip, for B's
+    1030-wide rows (4120 B, no whole number of blocks): of the tilings that plausibly fit,
+    the first 66 run out of UB when planned; the backend gave up after 32 ("no tiling fits")."""
+    old = 'max_each_input_size = "${min(hardware.l0a_bytes, hardware.l0b_bytes) // 2}"'
+    new = old.replace("hardware.l0b_bytes)", "hardware.l0b_bytes, hardware.ub_bytes // 4)")
+    text = small_chip().source
+    assert old in text
+    cfg = parse_config(text.replace(old, new), "small_npu.toml")
+    program = compile_tile(
+        MATMUL, "ragged.tile", shapes={"A": (DType.FP32, (16, 100)), "B": (DType.FP32, (100, 1030))}
+    ).program
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    rng = np.random.default_rng(3)
+    inputs = {"A": rng.uniform(-1, 1, (16, 100)), "B": rng.uniform(-1, 1, (100, 1030))}
+    inputs = {k: v.astype(np.float32) for k, v in inputs.items()}
+    got = get_backend("npu").compile(compiled, cfg).run(inputs)["C"]
+    np.testing.assert_allclose(got, inputs["A"] @ inputs["B"], rtol=1e-4, atol=1e-4)
+
+
 def test_small_chip_transposes_with_misaligned_rows() -> None:
     """513 x 300 fp32 transposed: neither row (1200 B, 2052 B) is a whole number of 32-B
     blocks, so windows span whole rows and only tiles cut in both indices fit 64 KiB (no

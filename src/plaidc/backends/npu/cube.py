@@ -58,6 +58,10 @@ from plaidc.backends.npu.vector import (
     var_tilings,
 )
 
+# How many of the tilings that plausibly fit a contraction is planned before giving up (a
+# 16 x 100 x 1030 matmul on a 64 KiB UB needed its 67th).
+MAX_ATTEMPTS = 128
+
 
 def lower_contraction(
     ctx: Context, kernel: Kernel, epilogue: Epilogue | None = None
@@ -107,7 +111,7 @@ def _lower_tiled(
         return _fits(ctx, con, m, n, k, resident) and _windows_fit(ctx, con, sizes)
 
     fitting = [(mi, ni, ki) for mi, ni, ki in choices if fits(mi, ni, ki)]
-    for mi, ni, ki in fitting[:32]:
+    for mi, ni, ki in fitting[:MAX_ATTEMPTS]:
         count = len(batches) * len(m_tilings[mi]) * len(n_tilings[ni])
         if count * len(k_tilings[ki]) > ctx.options.max_tiles:
             continue
