@@ -356,6 +356,14 @@ def test_intrinsics_callable_by_name() -> None:
     close(run(src, {"A": a, "B": b})["C"], np.where(a < b, a + 1, -b))
 
 
+def test_sigils_decide_index_or_size_whatever_the_case() -> None:
+    # TILE.md: `#Name` lexes as an upper-case name (a size) and `$name` as a lower-case one (an
+    # index variable), also when the letter after the sigil has the other case.
+    x = rand(4)
+    src = "function (A[#n]) -> (O) { O[$J : #n] = =(A[#n - 1 - $J]); }"
+    close(run(src, {"A": x})["O"], x[::-1])
+
+
 def test_names_stripe_cannot_spell_and_scalar_name_clashes() -> None:
     # `#t0` is a tensor named t0: its load `$t0` must not clash with a temporary's name.
     x, y = rand(3), rand(3)
