@@ -365,6 +365,8 @@ def run_cmd(
     source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
     compiled = driver.run_pipeline(source, steps)
     io = program_io(source)
+    # `--input` names the Tile input (bound by that name above), which Stripe may spell otherwise
+    arrays = {session.renamed.get(name, name): array for name, array in arrays.items()}
     feed = _complete_inputs(io.inputs, arrays, random_inputs)
     artifact = None if cfg.backend == "interp" else get_backend(cfg.backend).compile(compiled, cfg)
 
