@@ -185,6 +185,17 @@ def test_builtin_softmax_and_logsoftmax_expand() -> None:
     )
 
 
+def test_builtin_softmax_temporaries_leave_later_names_free() -> None:
+    # The expansion's temporaries (Y_max, Y_exp, ...) must not take a name that a later
+    # statement assigns: that was reported as `Reassignment to Y_exp`.
+    x = rand(3, 5)
+    src = """function (X[R, C]) -> (Z) {
+      Y = builtin_softmax(X, R, C);  Y_exp = X * 2;  Z = Y + Y_exp;
+    }"""
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    close(run(src, {"X": x})["Z"], e / e.sum(axis=1, keepdims=True) + 2 * x)
+
+
 def test_one_hot() -> None:
     idx = np.array([2, 0, 4, 4], np.int32)
     count = np.arange(5, dtype=np.int32)

@@ -67,7 +67,10 @@ def check_tile(
             ctx.error(f"{out.name} is both an input and an output", out.span)
         outputs.setdefault(out.name, out)
 
-    checker = StatementChecker(ctx, set(outputs))
+    assigned = {
+        s.body.name if isinstance(s.body, ast.Assign) else s.body.output.name for s in func.body
+    }
+    checker = StatementChecker(ctx, set(outputs), assigned)
     for stmt in func.body:
         checker.check(stmt)
 
