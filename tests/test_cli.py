@@ -280,6 +280,17 @@ def test_run_reports_missing_and_wrong_inputs(tmp_path: Path) -> None:
     assert code == 1 and "the program has no input of that name" in err
 
 
+def test_run_takes_an_input_by_its_tile_name_with_a_prime(tmp_path: Path) -> None:
+    # Stripe spells `A'` as `A_p`; `--input A'=...` binds the shape by the Tile name and must
+    # feed the same input (it was bound, then refused as "no input of that name").
+    (tmp_path / "p.tile").write_text("function (A'[N]) -> (O') { O' = A' * 2.0; }")
+    np.save(tmp_path / "a.npy", np.arange(3, dtype=np.float32))
+    args = ["run", "p.tile", "--input", "A'=a.npy", "--output-dir", "outs", "--check"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 0, err
+    np.testing.assert_array_equal(np.load(tmp_path / "outs" / "O_p.npy"), [0.0, 2.0, 4.0])
+
+
 def test_run_random_inputs_are_deterministic(tmp_path: Path) -> None:
     for out in ("o1", "o2"):
         code, _, err = run_cli(

@@ -185,6 +185,17 @@ def test_builtin_softmax_and_logsoftmax_expand() -> None:
     )
 
 
+def test_builtin_softmax_temporaries_leave_later_names_free() -> None:
+    # The expansion's temporaries (Y_max, Y_exp, ...) must not take a name that a later
+    # statement assigns: that was reported as `Reassignment to Y_exp`.
+    x = rand(3, 5)
+    src = """function (X[R, C]) -> (Z) {
+      Y = builtin_softmax(X, R, C);  Y_exp = X * 2;  Z = Y + Y_exp;
+    }"""
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    close(run(src, {"X": x})["Z"], e / e.sum(axis=1, keepdims=True) + 2 * x)
+
+
 def test_one_hot() -> None:
     idx = np.array([2, 0, 4, 4], np.int32)
     count = np.arange(5, dtype=np.int32)
@@ -354,6 +365,14 @@ def test_intrinsics_callable_by_name() -> None:
     a, b = rand(5), rand(5)
     src = "function (A[N], B[N]) -> (C) { C = cond(cmp_lt(A, B), add(A, 1), neg(B)); }"
     close(run(src, {"A": a, "B": b})["C"], np.where(a < b, a + 1, -b))
+
+
+def test_sigils_decide_index_or_size_whatever_the_case() -> None:
+    # TILE.md: `#Name` lexes as an upper-case name (a size) and `$name` as a lower-case one (an
+    # index variable), also when the letter after the sigil has the other case.
+    x = rand(4)
+    src = "function (A[#n]) -> (O) { O[$J : #n] = =(A[#n - 1 - $J]); }"
+    close(run(src, {"A": x})["O"], x[::-1])
 
 
 def test_names_stripe_cannot_spell_and_scalar_name_clashes() -> None:

@@ -366,6 +366,8 @@ def run_cmd(
     compiled = driver.run_pipeline(source, steps)
     io = program_io(source)
     driver.check_memory(io.inputs | io.outputs)
+    # `--input` names the Tile input (bound by that name above), which Stripe may spell otherwise
+    arrays = {session.renamed.get(name, name): array for name, array in arrays.items()}
     feed = _complete_inputs(io.inputs, arrays, random_inputs)
     artifact = None if cfg.backend == "interp" else get_backend(cfg.backend).compile(compiled, cfg)
 

@@ -30,6 +30,8 @@ class Session:
 
     sources: dict[str, str] = field(default_factory=dict)
     config: TargetConfig | None = None
+    #: Tile names the loaded program spells otherwise in Stripe (`X'` -> `X_p`).
+    renamed: dict[str, str] = field(default_factory=dict)
 
     def locate(self, diag: Diagnostic) -> Diagnostic:
         return self.config.locate(diag) if self.config is not None else diag
@@ -98,6 +100,7 @@ def load_tile(session: Session, path: str, bindings: Bindings, entry: str | None
     )
     for warning in result.warnings:
         print(warning.render(text), file=sys.stderr)
+    session.renamed.update(result.renamed)
     return result.program
 
 

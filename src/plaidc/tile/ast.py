@@ -26,14 +26,19 @@ class PolyInt:
 
 @dataclass(frozen=True)
 class PolyName:
-    """A name inside an index polynomial: an index variable (lower case) or a size (upper)."""
+    """A name inside an index polynomial: an index variable (lower case) or a size (upper).
+
+    `index` records which one the lexer saw when the name alone does not say: `$Kk` is an
+    index variable and `#n` a size (TILE.md "Lexical rules"; the sigil is not part of the name).
+    """
 
     name: str
     span: Span | None = field(default=None, compare=False)
+    index: bool | None = None
 
     @property
     def is_index(self) -> bool:
-        return self.name[0].islower()
+        return self.name[0].islower() if self.index is None else self.index
 
 
 @dataclass(frozen=True)
@@ -292,6 +297,8 @@ def format_poly(poly: Poly, prec: int = 0) -> str:
     if isinstance(poly, PolyInt):
         return str(poly.value)
     if isinstance(poly, PolyName):
+        if poly.is_index != poly.name[0].islower():
+            return ("$" if poly.is_index else "#") + poly.name
         return poly.name
     if isinstance(poly, PolyNeg):
         text = "-" + format_poly(poly.operand, _UNARY_PREC)

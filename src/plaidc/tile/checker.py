@@ -23,9 +23,12 @@ AGG_OPS = {"+": "add", "*": "mul", ">": "max", "<": "min", "=": "assign"}
 class StatementChecker:
     """Checks statements in order, appending the checked operations to `ops`."""
 
-    def __init__(self, ctx: Context, outputs: set[str]) -> None:
+    def __init__(self, ctx: Context, outputs: set[str], assigned: set[str] | None = None) -> None:
         self.ctx = ctx
         self.outputs = outputs
+        #: Every name a statement of the function assigns, also later ones: a builtin's
+        #: temporaries must not take a name the user defines further down.
+        self.assigned = assigned or set()
         self.exprs = ExprChecker(ctx)
         self.ops: list[Op] = []
         #: Names defined by statements, in order (temporaries and outputs).
@@ -241,7 +244,7 @@ class StatementChecker:
         out = {}
         for suffix in suffixes:
             name, k = f"{base}_{suffix}", 0
-            while name in self.ctx.scope or name in self.outputs:
+            while name in self.ctx.scope or name in self.outputs or name in self.assigned:
                 k += 1
                 name = f"{base}_{suffix}{k}"
             out[suffix] = name

@@ -10,7 +10,7 @@ from plaidc.stripe.ir import Block, DType
 from plaidc.tile import ast
 from plaidc.tile.bind import Context, TensorSym, bind_inputs
 from plaidc.tile.checker import StatementChecker
-from plaidc.tile.lower import lower_program
+from plaidc.tile.lower import lower_program, stripe_names
 from plaidc.tile.parser import parse_tile
 from plaidc.tile.typed import CheckedProgram, TensorInfo
 from plaidc.tile.types import parse_dtype
@@ -22,6 +22,8 @@ class TileCompilation:
 
     program: Block
     warnings: list[Diagnostic] = field(default_factory=list)
+    #: The Stripe names of tensors Stripe cannot spell as Tile does (`X'` -> `X_p`).
+    renamed: dict[str, str] = field(default_factory=dict)
 
 
 def _select(module: ast.Module, entry: str | None, filename: str) -> ast.Function:
@@ -65,7 +67,10 @@ def check_tile(
             ctx.error(f"{out.name} is both an input and an output", out.span)
         outputs.setdefault(out.name, out)
 
-    checker = StatementChecker(ctx, set(outputs))
+    assigned = {
+        s.body.name if isinstance(s.body, ast.Assign) else s.body.output.name for s in func.body
+    }
+    checker = StatementChecker(ctx, set(outputs), assigned)
     for stmt in func.body:
         checker.check(stmt)
 
@@ -119,4 +124,4 @@ def compile_tile(
     every diagnostic found.
     """
     program, warnings = check_tile(source, filename, dims=dims, shapes=shapes, entry=entry)
-    return TileCompilation(lower_program(program), warnings)
+    return TileCompilation(lower_program(program), warnings, stripe_names(program))

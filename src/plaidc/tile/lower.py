@@ -311,8 +311,9 @@ class _ScalarBuilder:
         return name
 
 
-def _stripe_names(program: CheckedProgram) -> CheckedProgram:
-    """Rename tensors whose Tile names Stripe cannot spell (a trailing prime: `X'` -> `X_p`)."""
+def stripe_names(program: CheckedProgram) -> dict[str, str]:
+    """The Stripe names of tensors whose Tile names Stripe cannot spell (a trailing prime:
+    `X'` -> `X_p`, numbered past names already taken), by Tile name."""
     taken = {t.name for t in program.tensors}
     rename: dict[str, str] = {}
     for t in program.tensors:
@@ -324,6 +325,12 @@ def _stripe_names(program: CheckedProgram) -> CheckedProgram:
                 new = f"{base}{k}"
             taken.add(new)
             rename[t.name] = new
+    return rename
+
+
+def _stripe_names(program: CheckedProgram) -> CheckedProgram:
+    """Rename tensors whose Tile names Stripe cannot spell (`stripe_names`)."""
+    rename = stripe_names(program)
     if not rename:
         return program
 

@@ -48,15 +48,22 @@ class _ToAst(Transformer[Token, Any]):
     def pint(self, c: list[Token]) -> ast.Poly:
         return ast.PolyInt(int(c[0]), self.span(c[0]))
 
-    def psym(self, c: list[Token]) -> ast.Poly:
-        return ast.PolyName(_name(c[0]), self.span(c[0]))
+    def _poly_name(self, tok: Token, index: bool) -> ast.PolyName:
+        name = _name(tok)
+        # Only a sigil can make the case of the name disagree with the token (`$Kk`, `#n`).
+        explicit = index if name[0].islower() != index else None
+        return ast.PolyName(name, self.span(tok), explicit)
 
-    pidx = psym
+    def psym(self, c: list[Token]) -> ast.Poly:
+        return self._poly_name(c[0], index=False)
+
+    def pidx(self, c: list[Token]) -> ast.Poly:
+        return self._poly_name(c[0], index=True)
 
     def pjux(self, c: list[Token]) -> ast.Poly:
         # `2i` is `2 * i`.
         lit = ast.PolyInt(int(c[0]), self.span(c[0]))
-        return ast.PolyBin("*", lit, ast.PolyName(_name(c[1]), self.span(c[1])), self.span(c[0]))
+        return ast.PolyBin("*", lit, self._poly_name(c[1], index=True), self.span(c[0]))
 
     def pbin(self, c: list[Any]) -> ast.Poly:
         return ast.PolyBin(str(c[1]), c[0], c[2], self.span(c[1]))
