@@ -134,7 +134,7 @@ def tile_program(text: str, shapes: dict[str, tuple[str, tuple[int, ...]]]) -> B
     ("text", "dtype", "message"),
     [
         ("function (X[N]) -> (Y) { Y = tanh(X); }", "fp32", "'tanh' is not in the NPU vector ISA"),
-        ("function (X[N]) -> (Y) { Y = X / 2; }", "i32", "'div' on i32"),
+        ("function (X[N]) -> (Y) { Y = X << 1; }", "i32", "'bit_left' is not in the NPU"),
         ("function (X[N]) -> (Y) { Y = as_int(X, 16); }", "fp32", "has type i16"),
         ("function (X[N]) -> (Y) { Y = X * 2; }", "i16", "type i16"),
     ],
@@ -287,6 +287,30 @@ def test_cube_k_steps_from_the_pipeline_with_a_ragged_last_step() -> None:
     assert "tiles chosen by the pass pipeline (tagged inner blocks), cut further" in artifact.source
     got = artifact.run(inputs)["C"]
     np.testing.assert_allclose(got, a @ b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", ["i32", "i8", "u8"])
+def test_integer_division_truncates_as_c_does(dtype: str) -> None:
+    """Integer `/` through fp32 on the vector unit (its only divide): toward zero, x / 0 is 0
+    (the interpreter's value), INT_MIN / -1 wraps, exact over the whole int32 range where the
+    fp32 operands are only 24-bit approximations (x / INT_MIN too, whose |y| wraps)."""
+    np_type = {"i32": np.int32, "i8": np.int8, "u8": np.uint8}[dtype]
+    info = np.iinfo(np_type)
+    edge = np.array([info.min, info.max, -1, 0, 1, 2, 3, -3, 7, 2**24 + 1, 46341], np.int64)
+    edge = edge[(edge >= info.min) & (edge <= info.max)]
+    rng = np.random.default_rng(4)
+    a = np.concatenate([np.repeat(edge, len(edge)), rng.integers(info.min, info.max, 1500)])
+    b = np.concatenate([np.tile(edge, len(edge)), rng.integers(info.min, info.max, 1500)])
+    b[-500:] = rng.integers(max(info.min, -40), 40, 500)  # small divisors too
+    quotient = np.sign(a) * np.sign(b) * (np.abs(a) // np.where(b == 0, 1, np.abs(b)))
+    want = np.where(b == 0, 0, quotient).astype(np_type)  # wraps INT_MIN / -1
+    n = len(a)
+    program = tile_program(
+        "function (A[N], B[N]) -> (C) { C = A / B; }", {"A": (dtype, (n,)), "B": (dtype, (n,))}
+    )
+    inputs = {"A": a.astype(np_type), "B": b.astype(np_type)}
+    got = get_backend("npu").compile(program, load_target("npu")).run(inputs)["C"]
+    np.testing.assert_array_equal(got, want)
 
 
 def test_rounded_fp16_products_stored_as_fp32_stay_rounded() -> None:

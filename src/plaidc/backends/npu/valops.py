@@ -498,6 +498,9 @@ class IntrinsicLowering(ValueEmitter):
             self._binary(name, wide, self._fp32(x), self._fp32(y))
             self.convert(out, wide)
             return
+        if name == "div" and dt is DType.I32:
+            self._int_div(out, x, y)
+            return
         if name == "div":
             if y.kind == "scalar":
                 one = np.asarray(1, numpy_dtype(dt))
@@ -525,6 +528,64 @@ class IntrinsicLowering(ValueEmitter):
             self.with_scalar("vadds", out, out, cast_scalar(x.scalar, dt))
             return
         self.binary(BINARY_INSTR[name], out, self.operand(x, dt), self.operand(y, dt))
+
+    def _int_div(self, out: Val, x: Val, y: Val) -> None:
+        """`out = x / y` on int32 lanes as C divides, toward zero (`x / 0` is 0, the
+        interpreter's value; INT_MIN / -1 wraps). The ISA divides only floats: an fp32
+        quotient (of 24-bit approximations of the operands) is refined once from the exact
+        int32 remainder, which leaves it at most one off, then corrected where the remainder
+        `x - q*y` is not between 0 and |y| on the side of x."""
+        i32, f32 = DType.I32, DType.FP32
+        a, b = self.operand(x, i32), self.operand(y, i32)
+
+        def vec(dtype: DType, what: str) -> Val:
+            v = self.alloc_vec(dtype, what)
+            self.scratch.append(v)
+            return v
+
+        def mask(instr: str, p: Val, q: Val) -> Val:
+            m = Val("mask", i32, self.arena.alloc(self.mask_bytes(i32), instr))
+            self.scratch.append(m)
+            self.compare(instr, m, p, q)
+            return m
+
+        def remainder(into: Val) -> None:  # into = a - out * b, wrapping
+            self.binary("vmul", into, out, b)
+            self.binary("vsub", into, a, into)
+
+        reciprocal, estimate = vec(f32, "1 / y"), vec(f32, "quotient")
+        self.convert(reciprocal, b)
+        self.unary("vrec", reciprocal, reciprocal)
+        self.convert(estimate, a)
+        self.binary("vmul", estimate, estimate, reciprocal)
+        self.convert(out, estimate)  # toward zero, saturating
+        rem, step = vec(i32, "remainder"), vec(i32, "step")
+        remainder(rem)
+        self.convert(estimate, rem)
+        self.binary("vmul", estimate, estimate, reciprocal)
+        self.convert(step, estimate)
+        self.binary("vadd", out, out, step)
+        remainder(rem)
+        # sign = sign(x) * sign(y) (+1 / -1); with r = rem * sign(x), the quotient moves by
+        # sign where r >= |y| and by -sign where r < 0
+        zero, one, minus = (self.const_vec(v, i32) for v in (0, 1, -1))
+        sign_x, sign = vec(i32, "sign of x"), vec(i32, "sign")
+        self.select(sign_x, mask("vcmp_lt", a, zero), minus, one)
+        self.select(sign, mask("vcmp_lt", b, zero), minus, one)
+        self.binary("vmul", sign, sign, sign_x)
+        self.binary("vmul", rem, rem, sign_x)
+        magnitude = vec(i32, "|y|")
+        self.unary("vabs", magnitude, b)
+        self.select(step, mask("vcmp_ge", rem, magnitude), one, zero)
+        self.select(magnitude, mask("vcmp_lt", rem, zero), one, zero)
+        self.binary("vsub", step, step, magnitude)
+        self.binary("vmul", step, step, sign)
+        self.binary("vadd", out, out, step)
+        self.select(out, mask("vcmp_eq", b, zero), zero, out)
+        # |INT_MIN| wraps: x / INT_MIN is 1 for x = INT_MIN, else 0
+        lowest = self.const_vec(-(2**31), i32)
+        self.select(step, mask("vcmp_eq", a, lowest), one, zero)
+        self.select(out, mask("vcmp_eq", b, lowest), step, out)
 
     def _fp32(self, v: Val) -> Val:
         """An fp16 operand (vector, or scalar rounded to fp16 first) as fp32."""

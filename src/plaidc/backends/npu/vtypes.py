@@ -40,7 +40,7 @@ BYTE_TYPES = (*NARROW, DType.BOOL)
 # numpy's arithmetic on bools, as instructions on 0/1 lanes: add is or, mul is and.
 BOOL_ARITHMETIC = {"add": "vmax", "max": "vmax", "mul": "vmin", "min": "vmin", "abs": None}
 # Operations whose 8-bit result can leave the 8-bit range in int32 lanes (wrapped back).
-WRAPPING = ("add", "sub", "mul", "neg", "abs")
+WRAPPING = ("add", "sub", "mul", "div", "neg", "abs")
 
 # The ISA instructions each Tile intrinsic becomes (valops); it takes the lane types all of
 # them take (isa.VECTOR_TABLE), e.g. `div` (vrec, vmul) only floats.
@@ -283,7 +283,9 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
         return vec(target)
     # bools (0/1 lanes, or comparison results made 0/1 by `operand`) promote as numpy's do
     dtype = _result_dtype(name, args, where, kernel)
-    for instr in LOWERED_TO.get(name, ()):
+    # integer division goes through fp32 and back (valops `_int_div`): every lane type
+    instrs = () if name == "div" and lane_of(dtype) is DType.I32 else LOWERED_TO.get(name, ())
+    for instr in instrs:
         if ISA_TYPES[lane_of(dtype)] not in isa.intrinsic(instr).types:
             raise error(f"{where} on {dtype} has no NPU vector instruction ({instr})", op.span)
     return vec(dtype)
