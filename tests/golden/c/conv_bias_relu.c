@@ -23,7 +23,7 @@ static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
 }
 
 /* micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 8x16 register block */
-static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
+__attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   for (int64_t p = 0; p < 1; ++p) {
     for (int64_t k = 0; k < 8; ++k) {
       plaidc_f32x16_store(scratch + (k * 16 + p * 128), plaidc_f32x16_load(B + (k * 16 + p * 16)));

@@ -23,7 +23,7 @@ static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
 }
 
 /* micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 8x32 register block */
-static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
+__attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   {
     float apack[384] __attribute__((aligned(64)));
     for (int64_t p = 0; p < 2; ++p) {

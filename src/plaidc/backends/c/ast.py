@@ -192,6 +192,7 @@ class FunctionDef:
     static: bool = True
     inline: bool = False
     comment: str = ""
+    attributes: str = ""  # e.g. `__attribute__((...))`, before the qualifiers
 
 
 @dataclass(frozen=True)
@@ -389,6 +390,8 @@ def print_c(unit: TranslationUnit) -> str:
             if item.comment:
                 out.append(_comment(item.comment))
             quals = ("static " if item.static else "") + ("inline " if item.inline else "")
+            if item.attributes:
+                quals = f"{item.attributes} {quals}"
             out.append(f"{quals}{item.ret} {item.name}({_params(item.params)}) {{")
             _block(item.body, "  ", out)
             out.append("}")

@@ -32,6 +32,10 @@ DEFAULT_FLAGS = (
     "-fwrapv",
     # fp16 arithmetic is rounded after every operation, as numpy does.
     "-fexcess-precision=standard",
+    # ... and no a * b + c becomes one fused rounding (GNU C's default is fast contraction:
+    # with AVX512-FP16, fp16 `O1 = X * Y + X` was one vfmadd, and an fp32 `O1 + Z` of it
+    # missed the interpreter by 1e-3). The GEMM micro-kernel opts back in (emit.py).
+    "-ffp-contract=off",
     "-fno-math-errno",
 )
 

@@ -325,6 +325,9 @@ class CEmitter:
             static=True,
             inline=f.inline,
             comment=f.comment,
+            # The build turns contraction off (-ffp-contract=off); the micro-kernel's a * b + c
+            # may fuse, as LLVM's fmuladd does.
+            attributes='__attribute__((optimize("fp-contract=fast")))' if f.contract else "",
         )
 
     def unit(self) -> c.TranslationUnit:

@@ -295,7 +295,7 @@ class _Kernel:
             f" B strides ({s.b_k}, {s.b_j}), C row stride {s.c_row}; {lay.mr}x{lay.nr} register"
             " block"
         )
-        return Function(name, params, hoist_scratch(tuple(body)), comment)
+        return Function(name, params, hoist_scratch(tuple(body)), comment, contract=True)
 
     def _pack_b(self) -> list[Stmt]:
         """B's row k of panel p goes to scratch[(p*K + k)*NR ...], zero-padded to NR columns

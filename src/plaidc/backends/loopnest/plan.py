@@ -448,13 +448,16 @@ class IntParam:
 
 @dataclass(frozen=True)
 class Function:
-    """A plan function (returning nothing); `inline` suggests inlining it."""
+    """A plan function (returning nothing); `inline` suggests inlining it; `contract` lets
+    the compiler fuse a multiply and an add of its body into one rounding (the GEMM
+    micro-kernel's `SFma`; elsewhere every operation rounds, as numpy's do)."""
 
     name: str
     params: tuple[BufferParam | IntParam, ...]
     body: tuple[Stmt, ...]
     comment: str = ""
     inline: bool = False
+    contract: bool = False
 
 
 # Run-time failures: the entry's last parameter is a one-element i32 buffer, STATUS, zero on
