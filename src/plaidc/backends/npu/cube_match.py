@@ -22,6 +22,10 @@ from plaidc.stripe.ir import Affine, DType
 
 @dataclass(frozen=True)
 class Contraction:
+    """A kernel as a matrix product: its operands `a` (rows M, columns K) and `b` (K by N),
+    its store, its indices by role (batch: one product each), the constraints bounding each
+    matrix, the operands' type, whether they are split into fp16 parts, the output's type."""
+
     a: Access
     b: Access
     store: KStore
