@@ -43,7 +43,8 @@ BOOL_ARITHMETIC = {"add": "vmax", "max": "vmax", "mul": "vmin", "min": "vmin", "
 WRAPPING = ("add", "sub", "mul", "div", "neg", "abs")
 
 # The ISA instructions each Tile intrinsic becomes (valops); it takes the lane types all of
-# them take (isa.VECTOR_TABLE), e.g. `div` (vrec, vmul) only floats.
+# them take (isa.VECTOR_TABLE), e.g. `div` (vrec, vmul) only floats (an integer `div` goes
+# through fp32 lanes and back: `IntrinsicLowering._int_div`).
 LOWERED_TO = {
     "add": ("vadd",),
     "sub": ("vsub",),
