@@ -306,11 +306,16 @@ def test_integer_division_truncates_as_c_does(dtype: str) -> None:
     want = np.where(b == 0, 0, quotient).astype(np_type)  # wraps INT_MIN / -1
     n = len(a)
     program = tile_program(
-        "function (A[N], B[N]) -> (C) { C = A / B; }", {"A": (dtype, (n,)), "B": (dtype, (n,))}
+        "function (A[N], B[N]) -> (C, D, E) { C = A / B; D = A / 7; E = 100 / B; }",
+        {"A": (dtype, (n,)), "B": (dtype, (n,))},
     )
     inputs = {"A": a.astype(np_type), "B": b.astype(np_type)}
-    got = get_backend("npu").compile(program, load_target("npu")).run(inputs)["C"]
-    np.testing.assert_array_equal(got, want)
+    got = get_backend("npu").compile(program, load_target("npu")).run(inputs)
+    np.testing.assert_array_equal(got["C"], want)
+    # a constant operand is broadcast before its conversion (it was one repeat, read as many)
+    np.testing.assert_array_equal(got["D"], (np.sign(a) * (np.abs(a) // 7)).astype(np_type))
+    hundred = np.sign(b) * (100 // np.where(b == 0, 1, np.abs(b)))
+    np.testing.assert_array_equal(got["E"], np.where(b == 0, 0, hundred).astype(np_type))
 
 
 def test_rounded_fp16_products_stored_as_fp32_stay_rounded() -> None:

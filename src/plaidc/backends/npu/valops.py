@@ -536,7 +536,7 @@ class IntrinsicLowering(ValueEmitter):
         int32 remainder, which leaves it at most one off, then corrected where the remainder
         `x - q*y` is not between 0 and |y| on the side of x."""
         i32, f32 = DType.I32, DType.FP32
-        a, b = self.operand(x, i32), self.operand(y, i32)
+        a, b = self.full(x, i32), self.full(y, i32)  # whole vectors: they are converted
 
         def vec(dtype: DType, what: str) -> Val:
             v = self.alloc_vec(dtype, what)
