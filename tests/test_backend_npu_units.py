@@ -318,6 +318,19 @@ def test_integer_division_truncates_as_c_does(dtype: str) -> None:
     np.testing.assert_array_equal(got["E"], np.where(b == 0, 0, hundred).astype(np_type))
 
 
+@pytest.mark.parametrize("dims", [(3, 5, 7), (4,), ()])
+def test_shape_stores_the_sizes(dims: tuple[int, ...]) -> None:
+    """`shape(X)` on the NPU: the sizes are compile-time constants, one store each (it was
+    'special shape has no NPU mapping'); beside another kernel reading X."""
+    program = tile_program(
+        "function (X) -> (S, Y) { S = shape(X); Y = X * 2; }", {"X": ("fp32", dims)}
+    )
+    x = np.random.default_rng(2).standard_normal(dims).astype(np.float32)
+    got = get_backend("npu").compile(program, load_target("npu")).run({"X": x})
+    np.testing.assert_array_equal(got["S"], np.array(dims, np.int32))
+    np.testing.assert_array_equal(got["Y"], x * 2)
+
+
 def test_rounded_fp16_products_stored_as_fp32_stay_rounded() -> None:
     """Stripe whose fp16 products are not widened (`mul($A, $B)` of fp16 values) rounds them
     to fp16, even when the sum is an fp32 buffer: such a kernel is not the Cube's exact

@@ -502,6 +502,21 @@ class _Builder:
                 raise error(f"{where}: the output must be shaped index + source[1:]", stmt.span)
             name = f"gather_{stmt.outputs[0]}"
             self.kernels.append(GatherKernel(name, source, index, result, stmt.span))
+        elif stmt.name == "shape":  # the sizes are known: one constant store each
+            if len(stmt.inputs) != 1 or len(stmt.outputs) != 1:
+                raise error(f"{where} takes one input and one output", stmt.span)
+            sizes = self._view(views, stmt.inputs[0], label, stmt.span).shape.sizes
+            out = self._view(views, stmt.outputs[0], label, stmt.span)
+            if out.shape.sizes != (len(sizes),):
+                raise error(
+                    f"{where}: the output must hold the input's {len(sizes)} sizes", stmt.span
+                )
+            for d, size in enumerate(sizes):
+                at = out.offset + d * out.shape.strides[0]
+                const = KConst("$size", size, out.shape.dtype.value)
+                store = KStore(Access(out.buffer, at), "assign", "$size")
+                name = f"shape_{stmt.outputs[0]}_{d}"
+                self.kernels.append(Kernel(name, (), (), (const, store), stmt.span))
         else:
             raise error(f"{where} has no NPU mapping", stmt.span)
 
