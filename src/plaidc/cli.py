@@ -393,9 +393,11 @@ def run_cmd(
                 np.save(Path(output_dir) / f"{name}.npy", value)
     _summarise(outputs)
     if check:
-        # Outputs a target computed from fp16 operands (the NPU's Cube) are checked at fp16
-        # tolerance; other artifacts have no such attribute.
+        # Outputs a target computed from fp16 operands (the NPU's Cube; other artifacts have
+        # no such attribute), or whose values pass through a 16-bit float buffer anywhere,
+        # are checked at fp16 tolerance.
         loose: frozenset[str] = getattr(artifact, "reduced_precision", frozenset())
+        loose |= driver.through_half_precision(source)
         mismatches = driver.compare_outputs(run_program(source, feed), outputs, loose)
         _report_check(mismatches)
 

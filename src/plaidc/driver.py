@@ -17,7 +17,7 @@ import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError, decode_source
 from plaidc.passes import PassInfo, PassOptionError, get_pass, make_options
-from plaidc.stripe.ir import Block, DType, TensorShape
+from plaidc.stripe.ir import Block, DType, Special, TensorShape
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import format_bytes, print_stripe
 from plaidc.targets import PassStep, TargetConfig
@@ -283,6 +283,54 @@ def compare_outputs(
                 )
             )
     return problems
+
+
+def through_half_precision(program: Block) -> frozenset[str]:
+    """The root buffers whose values pass through a 16-bit float buffer (fp16 or bf16: an
+    input, a temporary or an allocation in some block), by the blocks and specials that
+    write one buffer from others (each write of a leaf block from every read of it). Such a
+    value was rounded to 11 (8) significant bits on the way, and a target that sums in
+    another order may land on the other side of a rounding: an fp32 output of an fp16
+    convolution plus an fp32 bias differs by an fp16 ulp at a tie. `plaidc run --check`
+    compares those outputs at 16-bit tolerance, as ARCHITECTURE.md's "looser for fp16" says.
+    A value rounded by a cast to fp16 without a buffer (`as_float(as_float(X, 16), 32)`)
+    is not seen."""
+    sources: dict[str, set[str]] = {}  # buffer -> the buffers a block writing it reads
+    half: set[str] = set()
+
+    def walk(block: Block, names: dict[str, str]) -> None:
+        local = dict(names)
+        for ref in block.refs:
+            parent = names.get(ref.from_) if ref.from_ is not None else None
+            own = ref.into if block is program else f"{id(block)}/{ref.into}"
+            local[ref.into] = parent or own  # a root buffer, or an allocation here
+            if ref.shape.dtype in (DType.FP16, DType.BF16):
+                half.add(local[ref.into])
+        if not any(isinstance(stmt, Block) for stmt in block.stmts):  # a leaf computes
+            reads = {local[r.into] for r in block.refs if r.dir.reads}
+            for ref in block.refs:
+                if ref.dir.writes:
+                    sources.setdefault(local[ref.into], set()).update(reads)
+        for stmt in block.stmts:
+            if isinstance(stmt, Block):
+                walk(stmt, local)
+            elif isinstance(stmt, Special):
+                for out in stmt.outputs:
+                    found = {local.get(name, name) for name in stmt.inputs}
+                    sources.setdefault(local.get(out, out), set()).update(found)
+
+    walk(program, {})
+    result = set()
+    for ref in program.refs:
+        seen, todo = set(), [ref.into]
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(sources.get(name, ()))
+        if seen & half:
+            result.add(ref.into)
+    return frozenset(result)
 
 
 def check_equivalent(before: Block, after: Block, seed: int) -> list[Mismatch]:
