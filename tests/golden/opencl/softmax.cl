@@ -4,6 +4,7 @@
 #else
 #define PLAIDC_REASSOCIATE
 #endif
+#pragma OPENCL FP_CONTRACT OFF
 
 typedef char int8_t;
 typedef short int16_t;

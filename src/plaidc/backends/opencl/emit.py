@@ -17,6 +17,9 @@ them (numpy's, through the interpreter):
 * Literals: `long` constants carry an `L` suffix (no `INT64_C` macro in OpenCL C).
 * Signed 32/64-bit `+ - *`, negation and `abs` compute on the bits as unsigned (`as_int(as_uint
   (a) + as_uint(b))`): OpenCL C has no `-fwrapv`, and compilers fold on signed overflow.
+* `#pragma OPENCL FP_CONTRACT OFF`: OpenCL C may fuse `a * b + c` into one rounding by
+  default, and NVIDIA's compiler does; the GEMM micro-kernel's device function turns it back on
+  (as the C backend's does with `-ffp-contract`).
 * `Call(BARRIER)` is a work-group barrier; kernels start by binding their NDRange ids.
 * Loops with floating-point reductions (which the plan allows in any order) start with
   `PLAIDC_REASSOCIATE`, a macro that is clang's `fp reassociate` pragma when the build defines
@@ -347,6 +350,8 @@ class OpenCLEmitter(CEmitter):
         params = self._params(f, spaces)
         self.local_buffers = set()
         body = self.stmts(f.body)
+        if f.contract:  # the micro-kernel's a * b + c may fuse (the program's may not)
+            body = (c.Pragma("OPENCL FP_CONTRACT ON"), *body)
         return c.FunctionDef("void", name, tuple(params), body, comment=f.comment)
 
     def source(self) -> str:
@@ -379,6 +384,8 @@ class OpenCLEmitter(CEmitter):
             *kernels,
         ]
         text = c.print_c(c.TranslationUnit(tuple(items)))
+        first, rest = text.split("\n", 1)
+        text = f"{first}\n{_NO_CONTRACTION}{rest}"
         if REASSOCIATE_MACRO in text:
             first, rest = text.split("\n", 1)
             text = f"{first}\n{_REASSOCIATE_DEFINITION}{rest}"
@@ -403,6 +410,10 @@ def _from_bits(types: tuple[str, str], bits: c.Expr) -> c.Expr:
     """Unsigned bits back as the signed type (`as_int(...)`): arithmetic on them wraps."""
     return c.CallExpr(f"as_{types[0]}", (bits,))
 
+
+# OpenCL C lets a compiler fuse `a * b + c` into one rounding by default (FP_CONTRACT is ON);
+# numpy, the interpreter and the other backends round twice (`X * Y - Z` with Z = X * Y is 0).
+_NO_CONTRACTION = "#pragma OPENCL FP_CONTRACT OFF\n"
 
 REASSOCIATE_MACRO = "PLAIDC_REASSOCIATE"
 REASSOCIATE_OPTION = "-D PLAIDC_FP_REASSOCIATE"
