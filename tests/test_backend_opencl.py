@@ -28,6 +28,7 @@ from plaidc.stripe.ir import Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import TargetConfig, load_target, parse_config
 
+from .conftest import EXAMPLES
 from .test_backend_c import (
     GEMM_CASES,
     OVERLAPPING_ROWS,
@@ -263,6 +264,40 @@ def test_a_compiler_rejecting_the_pragma_builds_and_runs_reductions(
     assert binary is not None
     with pytest.raises(Exception, match="bogus"):
         runtime.build_program(device, source, [runtime.REASSOCIATE_OPTION])
+
+
+def test_contraction_pragmas_are_only_seen_when_the_build_defines_them() -> None:
+    """`a * b + c` rounds twice (OpenCL C's default lets compilers fuse it), except in the GEMM
+    micro-kernel; both pragmas sit in the definition guarded by PLAIDC_FP_CONTRACT."""
+    from plaidc.tile import compile_tile
+
+    text = (EXAMPLES / "matmul.tile").read_text()
+    program = compile_tile(text, "matmul.tile", dims={"M": 64, "K": 64, "N": 64}).program
+    steps = driver.resolve_steps(load_target("opencl").stage("default"))
+    source = compile_opencl(driver.run_pipeline(program, steps)).source
+    guarded = source.split("#ifdef PLAIDC_FP_CONTRACT\n", 1)[1].split("#else", 1)[0]
+    assert "#pragma OPENCL FP_CONTRACT OFF" in guarded and "FP_CONTRACT ON" in guarded
+    assert source.count("OPENCL FP_CONTRACT") == 2  # nowhere outside the guarded definition
+    assert "{\n  PLAIDC_CONTRACT_ON\n" in source  # first in the micro-kernel's body
+
+
+@needs_opencl
+def test_a_compiler_rejecting_the_contraction_pragmas_builds_without_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from plaidc.backends.opencl import runtime
+
+    device = default_device()
+    assert runtime.accepts_contract_pragmas(device)  # pocl's clang takes them
+    monkeypatch.setattr(runtime, "_CONTRACT_PROBE", "#pragma clang fp bogus(on)\n")
+    assert not runtime.accepts_contract_pragmas.__wrapped__(device)
+    monkeypatch.setattr(runtime, "accepts_contract_pragmas", lambda _device: False)
+    assert runtime.CONTRACT_OPTION not in runtime.build_options(device, ())
+    source = compile_opencl(load_program("tile/matmul")).source
+    source = source.replace("OPENCL FP_CONTRACT OFF", "clang fp bogus(on)")
+    assert runtime.build_program(device, source, runtime.build_options(device, ())) is not None
+    with pytest.raises(Exception, match="bogus"):
+        runtime.build_program(device, source, [runtime.CONTRACT_OPTION])
 
 
 @needs_opencl

@@ -4,7 +4,12 @@
 #else
 #define PLAIDC_REASSOCIATE
 #endif
+#ifdef PLAIDC_FP_CONTRACT
 #pragma OPENCL FP_CONTRACT OFF
+#define PLAIDC_CONTRACT_ON _Pragma("OPENCL FP_CONTRACT ON")
+#else
+#define PLAIDC_CONTRACT_ON
+#endif
 
 typedef char int8_t;
 typedef short int16_t;

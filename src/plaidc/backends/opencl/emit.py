@@ -19,7 +19,8 @@ them (numpy's, through the interpreter):
   (a) + as_uint(b))`): OpenCL C has no `-fwrapv`, and compilers fold on signed overflow.
 * `#pragma OPENCL FP_CONTRACT OFF`: OpenCL C may fuse `a * b + c` into one rounding by
   default, and NVIDIA's compiler does; the GEMM micro-kernel's device function turns it back on
-  (as the C backend's does with `-ffp-contract`).
+  (`PLAIDC_CONTRACT_ON`, as the C backend's does with `-ffp-contract`). Both are seen only when
+  the build defines `PLAIDC_FP_CONTRACT`, as the runtime does where a probe with them builds.
 * `Call(BARRIER)` is a work-group barrier; kernels start by binding their NDRange ids.
 * Loops with floating-point reductions (which the plan allows in any order) start with
   `PLAIDC_REASSOCIATE`, a macro that is clang's `fp reassociate` pragma when the build defines
@@ -351,7 +352,7 @@ class OpenCLEmitter(CEmitter):
         self.local_buffers = set()
         body = self.stmts(f.body)
         if f.contract:  # the micro-kernel's a * b + c may fuse (the program's may not)
-            body = (c.Pragma("OPENCL FP_CONTRACT ON"), *body)
+            body = (c.Macro(CONTRACT_ON_MACRO), *body)
         return c.FunctionDef("void", name, tuple(params), body, comment=f.comment)
 
     def source(self) -> str:
@@ -385,7 +386,7 @@ class OpenCLEmitter(CEmitter):
         ]
         text = c.print_c(c.TranslationUnit(tuple(items)))
         first, rest = text.split("\n", 1)
-        text = f"{first}\n{_NO_CONTRACTION}{rest}"
+        text = f"{first}\n{_CONTRACT_DEFINITION}{rest}"
         if REASSOCIATE_MACRO in text:
             first, rest = text.split("\n", 1)
             text = f"{first}\n{_REASSOCIATE_DEFINITION}{rest}"
@@ -413,7 +414,17 @@ def _from_bits(types: tuple[str, str], bits: c.Expr) -> c.Expr:
 
 # OpenCL C lets a compiler fuse `a * b + c` into one rounding by default (FP_CONTRACT is ON);
 # numpy, the interpreter and the other backends round twice (`X * Y - Z` with Z = X * Y is 0).
-_NO_CONTRACTION = "#pragma OPENCL FP_CONTRACT OFF\n"
+# The pragmas are seen only when the build defines PLAIDC_FP_CONTRACT (the runtime does where a
+# probe with them builds): a compiler that rejected them would reject every program.
+CONTRACT_ON_MACRO = "PLAIDC_CONTRACT_ON"
+CONTRACT_OPTION = "-D PLAIDC_FP_CONTRACT"
+_CONTRACT_DEFINITION = f"""#ifdef PLAIDC_FP_CONTRACT
+#pragma OPENCL FP_CONTRACT OFF
+#define {CONTRACT_ON_MACRO} _Pragma("OPENCL FP_CONTRACT ON")
+#else
+#define {CONTRACT_ON_MACRO}
+#endif
+"""
 
 REASSOCIATE_MACRO = "PLAIDC_REASSOCIATE"
 REASSOCIATE_OPTION = "-D PLAIDC_FP_REASSOCIATE"

@@ -31,7 +31,7 @@ from plaidc.backends.c.build import cache_dir
 from plaidc.backends.loopnest.plan import STATUS, BufferParam
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.backends.loopnest.scalars import storage
-from plaidc.backends.opencl.emit import REASSOCIATE_OPTION
+from plaidc.backends.opencl.emit import CONTRACT_OPTION, REASSOCIATE_OPTION
 from plaidc.backends.opencl.kernels import AllocStep, KernelProgram, LaunchStep
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.interp import numpy_dtype
@@ -119,6 +119,8 @@ def build_options(device: Device, extra: tuple[str, ...]) -> list[str]:
         options.append("-cl-fp32-correctly-rounded-divide-sqrt")
     if accepts_reassociate_pragma(device):
         options.append(REASSOCIATE_OPTION)
+    if accepts_contract_pragmas(device):
+        options.append(CONTRACT_OPTION)
     return [*options, *extra]
 
 
@@ -134,15 +136,35 @@ __kernel void plaidc_probe(__global float *x) {
 """
 
 
+_CONTRACT_PROBE = """
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void plaidc_probe(__global float *x) {
+  _Pragma("OPENCL FP_CONTRACT ON")
+  x[0] = x[1] * x[2] + x[3];
+}
+"""
+
+
 @cache
 def accepts_reassociate_pragma(device: Device) -> bool:
     """Whether the device's compiler builds clang's `fp reassociate` pragma (pocl's clang
     does; NVIDIA's compiler rejects it as an error): found by building a probe, once."""
+    return _builds(device, _REASSOCIATE_PROBE)
+
+
+@cache
+def accepts_contract_pragmas(device: Device) -> bool:
+    """Whether the device's compiler builds the `OPENCL FP_CONTRACT` pragmas as plaidc emits
+    them (standard OpenCL C, but a rejection would fail every program): a probe, once."""
+    return _builds(device, _CONTRACT_PROBE)
+
+
+def _builds(device: Device, probe: str) -> bool:
     cl = _pyopencl()
     try:
         with warnings.catch_warnings(), _quiet_stderr():
             warnings.simplefilter("ignore", cl.CompilerWarning)
-            cl.Program(device.context, _REASSOCIATE_PROBE).build()
+            cl.Program(device.context, probe).build()
     except cl.RuntimeError:
         return False
     return True
