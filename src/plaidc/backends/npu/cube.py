@@ -143,7 +143,7 @@ def _lower_tiled(
                 ops.extend(gemm.lower(k_tilings[ki]))
                 if k == 0:
                     honoured = gemm.honoured
-            if placed:
+            if placed:  # after "tile 1 of N", where the vector unit's note goes too
                 ops.insert(1 if len(tiles) > 1 else 0, comment(placement_note(kernel, honoured)))
             return ops, cut
         except OutOfMemory:

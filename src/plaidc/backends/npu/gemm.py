@@ -105,7 +105,7 @@ class Gemm:
         self.resident = resident
         # where the pass pipeline placed the tile's UB windows, in a share of UB
         self.placed = placed or {}
-        self.tilers: list[Tiler] = []  # those given a placement
+        self.tilers: list[Tiler] = []  # the UB shares of its K steps and its store
         self.frac = ctx.machine.cube_m
         self.starts = {v: s for v, (s, _) in tile.items()}
         self.sizes = {v: n for v, (_, n) in tile.items()}
@@ -131,15 +131,19 @@ class Gemm:
 
     def _at(self, tiler: Tiler, name: str) -> Placed | None:
         """Where the pipeline placed buffer `name`'s window, in `tiler`'s share of UB (in
-        whole vector repeats, as `place` sized it), or None. The tiler reports whether the
+        whole vector repeats, as `place` sized it), or None. The tiler records whether the
         window went there (`honoured`)."""
         at = self.placed.get(name)
         if at is None:
             return None
         arena, rb = tiler.arena, self.ctx.repeat_bytes
-        self.tilers.append(tiler)
         placed = Placed(arena.base + at.offset, up(at.size, rb))
         return placed if placed.offset + placed.size <= arena.base + arena.size else None
+
+    def _tiler(self) -> Tiler:
+        """A fresh share of UB for a K step or the store (halves alternate with `ctx.tiles`)."""
+        self.tilers.append(Tiler(self.ctx, self.ctx.arena("UB"), self.ops))
+        return self.tilers[-1]
 
     @property
     def honoured(self) -> set[str]:
@@ -328,7 +332,7 @@ class Gemm:
 
     def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf]) -> None:
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
-        tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
+        tiler = self._tiler()
         cached = res.steps.get(step) if res is not None else None
         # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
         # when A goes to its residency: then A and B take UB one after the other (only the
@@ -337,7 +341,7 @@ class Gemm:
         if read_a is not None and res is not None:
             self._resident_a(tiler, read_a, step)
             cached, read_a = res.steps[step], None
-            tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
+            tiler = self._tiler()
         read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons)
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
         mat_b = self._matrix(tiler, read_b)
@@ -380,7 +384,7 @@ class Gemm:
 
     def _store(self, accumulators: list[Buf]) -> None:
         con, ctx = self.con, self.ctx
-        tiler = Tiler(ctx, ctx.arena("UB"), self.ops)
+        tiler = self._tiler()
         mo, no, f = self.rows_m // self.frac, self.rows_n // self.frac, self.frac
         elems = mo * no * f * f
         out_t = con.out
