@@ -18,6 +18,7 @@ import re
 import pytest
 
 from plaidc import driver
+from plaidc.analysis.liveness import allocation_bytes
 from plaidc.backends.npu.ops import Arena, Buf
 from plaidc.backends.npu.placement import uncache
 from plaidc.stripe.ir import Block, Refinement
@@ -26,7 +27,24 @@ from plaidc.targets import load_target
 from .test_backend_c import PROGRAMS, load_program
 from .test_backend_npu_units import run_checked, tile_program
 
-PLACEMENT_STEPS = ("ub_windows", "place_ub")  # names in targets/npu.toml
+# names in targets/npu.toml: the UB copies, the Cube's frames and copies, their placement
+PLACEMENT_STEPS = (
+    "ub_windows",
+    "place_ub",
+    "cube_l1_frame",
+    "cube_l0_frame",
+    "l1_copies",
+    "l0a_copy",
+    "l0b_copy",
+    "l0c_accumulator",
+    "place_l1",
+    "place_l0a",
+    "place_l0b",
+    "place_l0c",
+)
+# what the frames (`stencil` with `whole`) add besides copies, which the backend ignores
+FRAME_TAGS = ("npu_cube_l1", "npu_cube_step", "npu_cube_l0", "npu_mad", "cube_a", "cube_b")
+FRAME_TAGS += ("cube_c", "stencil", "stencil_m", "stencil_n", "stencil_k")
 CHECKED = [p for p in PROGRAMS if p.startswith("tile/") or p.endswith("15_prune_refs")]
 
 
@@ -42,9 +60,20 @@ def pipeline(program: Block, with_copies: bool = True) -> Block:
 def test_uncache_inverts_the_pipelines_copies(program_id: str) -> None:
     program = load_program(program_id)
     back, placements = uncache(pipeline(program), "UB", "npu_tile")
-    assert back == pipeline(program, with_copies=False)
+    assert _untagged(back) == _untagged(pipeline(program, with_copies=False))
     for placed in placements.values():
         assert all(p.offset % 32 == 0 for p in placed.values())
+
+
+def _untagged(block: Block) -> Block:
+    """`block` without the frames' tags."""
+    return dataclasses.replace(
+        block,
+        tags=block.tags.remove(*FRAME_TAGS),
+        idxs=tuple(dataclasses.replace(i, tags=i.tags.remove(*FRAME_TAGS)) for i in block.idxs),
+        refs=tuple(dataclasses.replace(r, tags=r.tags.remove(*FRAME_TAGS)) for r in block.refs),
+        stmts=tuple(_untagged(s) if isinstance(s, Block) else s for s in block.stmts),
+    )
 
 
 def _copies(block: Block) -> list[Refinement]:
@@ -106,12 +135,79 @@ def test_the_cubes_windows_sit_at_the_pipelines_offsets() -> None:
     artifact = run_checked(tiled, load_target("npu"))
     note = "UB windows at the pass pipeline's offsets (in each tile's half of UB)"
     placed = ", ".join(f"{n} @ {offsets[n]:#x}" for n in "ABC")
-    assert f"{note}: {placed} */" in artifact.source
+    assert f"{note}: {placed}. The Cube's buffers" in artifact.source
     half = load_target("npu").hardware["ub_bytes"] // 2
     loads = re.findall(
         r"copy_gm_to_ubuf\(\(__ubuf__ float \*\)\(UB_BASE \+ (0x[0-9a-f]+)\), A", artifact.source
     )
     assert {int(a, 16) for a in loads} == {offsets["A"], half + offsets["A"]}
+
+
+def _cube_copies(block: Block) -> dict[str, dict[str, Refinement]]:
+    """The Cube's copies in a pipeline's result, by memory and name."""
+    found: dict[str, dict[str, Refinement]] = {}
+    for ref in block.refs:
+        mem = ref.location.units[0].name if ref.location is not None else ""
+        if ref.from_ is None and mem in ("L1", "L0A", "L0B", "L0C"):
+            found.setdefault(mem, {})[ref.into] = ref
+    for stmt in block.stmts:
+        if isinstance(stmt, Block):
+            for mem, refs in _cube_copies(stmt).items():
+                found.setdefault(mem, {}).update(refs)
+    return found
+
+
+def test_the_cubes_buffers_sit_at_the_pipelines_offsets() -> None:
+    """matmul 256 x 512 x 512 on the Cube: the pipeline gives each K step L1 copies of A and B,
+    L0A and L0B copies of those and an L0C accumulator, placed by `place`; the C loads the
+    fractals and runs `mad` there (an fp32 operand's hi and lo parts fill its fp32 copy's
+    bytes), in each K step's half, and its note says so. A stays in L1 across the output
+    blocks that share it (`reuse`), away from its per-step placement: the note says that too."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("fp32", (256, 512)), "B": ("fp32", (512, 512))},
+    )
+    tiled = pipeline(program)
+    copies = _cube_copies(tiled)
+    assert {mem: set(refs) for mem, refs in copies.items()} == {
+        "L1": {"A", "B"},
+        "L0A": {"A"},
+        "L0B": {"B"},
+        "L0C": {"C"},
+    }
+    artifact = run_checked(tiled, load_target("npu"))
+    hw = load_target("npu").hardware
+    offset = {mem: next(iter(refs.values())).offset for mem, refs in copies.items()}
+    size = {mem: allocation_bytes(next(iter(refs.values()))) for mem, refs in copies.items()}
+    note = (
+        f"L1: B @ {copies['L1']['B'].offset:#x}; chosen here instead: A. "
+        f"L0A: A @ {offset['L0A']:#x}. L0B: B @ {offset['L0B']:#x}. L0C: C @ {offset['L0C']:#x} */"
+    )
+    assert note in artifact.source
+    for mem, qualifier, call in (
+        ("L0A", "__ca__", "load_cbuf_to_ca"),
+        ("L0B", "__cb__", "load_cbuf_to_cb"),
+    ):
+        used = re.findall(
+            rf"{call}\(\({qualifier} half \*\)\({mem}_BASE \+ (0x[0-9a-f]+)\)", artifact.source
+        )
+        half = hw[f"{mem.lower()}_bytes"] // 2
+        starts = {int(a, 16) % half for a in used}
+        assert min(starts) == offset[mem] and max(starts) < offset[mem] + size[mem], mem
+    # B's parts in the streaming half of L1 (A's residency has the lower half), halves alternating
+    streaming = hw["l1_bytes"] // 2
+    l1 = re.findall(
+        r"copy_ubuf_to_cbuf\(\(__cbuf__ half \*\)\(L1_BASE \+ (0x[0-9a-f]+)\)", artifact.source
+    )
+    b_l1 = {(int(a, 16) - streaming) % (streaming // 2) for a in l1 if int(a, 16) >= streaming}
+    b = copies["L1"]["B"]
+    assert min(b_l1) == b.offset and max(b_l1) < b.offset + allocation_bytes(b)
+    accumulators = re.findall(
+        r"mad\(\(__cc__ float \*\)\(L0C_BASE \+ (0x[0-9a-f]+)\)", artifact.source
+    )
+    half = hw["l0c_bytes"] // 2
+    first = {int(a, 16) % half for a in accumulators[::3]}  # split: hi.hi, then the cross terms
+    assert first == {offset["L0C"]}
 
 
 def test_reservations_keep_allocations_out_until_claimed() -> None:

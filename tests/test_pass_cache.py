@@ -434,3 +434,28 @@ def test_reference_programs_keep_their_meaning(path: Path, config: str) -> None:
     if config != "two_levels" or "contract_outer" in path.read_text():
         assert after != before, "the configuration should cache something here"
     assert_same_meaning(before, after)
+
+
+def test_refinements_are_selected_by_tags_further_down() -> None:
+    """A frame around a frame around the tagged block (the npu pipeline's Cube K step): the
+    outer frame's copy of the view the innermost block tags `#cube_a` (not its name)."""
+    from .test_pass_stencil import MATMUL
+
+    stencil = get_pass("stencil")
+    program = parse(MATMUL)
+    for reqs, outer, inner in (("contraction", "l1", "step"), ("step", "l0", "mad")):
+        options = {
+            "reqs": [reqs],
+            "stencils": ["m:16:*:*/0 n:16:1:0/* k:16:0:*/*"],
+            "whole": True,
+            "outer_set": [outer],
+            "inner_set": [inner],
+            "input_tags": ["cube_a", "cube_b"],
+        }
+        program = stencil.run(program, make_options(stencil, options))
+    after = run(program, reqs="[l1]", ref="[cube_a]", mem_loc="L1", xfer_loc="MTE3")
+    frame = tagged(after, "l1")
+    local = frame.ref("A")
+    assert local is not None and local.from_ is None and local.shape.sizes == (32, 64)
+    assert {r.into for r in frame.refs} == {"A", "A_raw", "B", "C"}
+    assert_same_meaning(program, after)

@@ -268,3 +268,38 @@ def test_stencil_keeps_meaning(program_id: str) -> None:
     result = run(program, **OPTIONS)
     if result is not program:
         assert_same_meaning(program, result, f"stencil on {program_id}")
+
+
+def test_whole_frames_the_block_and_only_tags_it() -> None:
+    """With `whole` the match chooses the roles but tiles nothing: a one-point frame (the
+    level where `cache` can copy the block's whole views) around the tagged block."""
+    program = parse_stripe(MATMUL)
+    result = run(
+        program,
+        reqs=["contraction"],
+        stencils=[CUBE],
+        whole=True,
+        outer_set=["frame"],
+        inner_set=["mac"],
+        input_tags=["cube_a", "cube_b"],
+    )
+    frame = kernel(result)
+    assert "frame" in frame.tags and "contraction" in frame.tags
+    assert all(i.range == 1 for i in frame.idxs)
+    sizes = {r.into: r.shape.sizes for r in frame.refs}
+    assert sizes == {"A": (32, 64), "B": (64, 48), "C": (32, 48)}  # the whole views
+    (inner,) = frame.stmts
+    assert isinstance(inner, Block) and "mac" in inner.tags
+    assert [
+        (i.name, i.range, "stencil_" + "mnk"["ijk".index(i.name)] in i.tags) for i in inner.idxs
+    ] == [
+        ("i", 32, True),
+        ("j", 48, True),
+        ("k", 64, True),
+    ]
+    assert {r.into: set(r.tags) for r in inner.refs} == {
+        "A": {"cube_a"},
+        "B": {"cube_b"},
+        "C": {"C"},
+    }
+    assert_same_meaning(program, result, "stencil whole on matmul")

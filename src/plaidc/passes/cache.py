@@ -2,7 +2,7 @@
 
 For each selected refinement `R` of a matched block `B` (a view of a parent buffer whose
 direction is in `dirs`, and which option `ref` names: by its name, one of its tags, a tag of a
-view refining it in a child block, such as the `#A #B #C` that `stencil` puts on the inner
+view refining it in a block below, such as the `#A #B #C` that `stencil` puts on the inner
 views, or `all`), `B` gets:
 
 * a fresh `none` allocation named `R`, located in `mem_loc`, with dense strides and the sizes of
@@ -225,13 +225,20 @@ def _rewrite(
 
 def _selected(block: Block, ref: Refinement, opts: CacheOptions) -> bool:
     """Whether `opts.ref` names `ref` or one of its tags, or a tag of a view refining it in a
-    child block (`stencil` tags the inner views `#A #B #C`; their tile is cached outside)."""
+    block below (`stencil` tags the inner views `#A #B #C`; their tile, or a frame around it,
+    is cached outside)."""
     if ref.from_ is None or ref.dir.value not in opts.dirs:
         return False
     if "all" in opts.ref or ref.into in opts.ref or ref.tags.has_any(opts.ref):
         return True
+    return _tagged_below(block, ref.into, opts.ref)
+
+
+def _tagged_below(block: Block, name: str, tags: Sequence[str]) -> bool:
+    """Whether a view of `name` in a block below `block`, or a view of that view further
+    down, carries one of `tags`."""
     return any(
-        child.from_ == ref.into and child.tags.has_any(opts.ref)
+        child.from_ == name and (child.tags.has_any(tags) or _tagged_below(stmt, child.into, tags))
         for stmt in block.stmts
         if isinstance(stmt, Block)
         for child in stmt.refs

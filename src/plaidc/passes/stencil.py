@@ -25,6 +25,11 @@ carry `#stencil #stencil_<rule>`, its matched inputs the `input_tags` in stencil
 to the range. Blocks with whole-buffer Specials, without indices, or whose matched index cannot
 be split (a start over the parent's indices) are left alone. No stencils (the default): no-op.
 
+With `whole`, the match only chooses the roles: every index stays whole, so the outer block is
+a one-point frame around the tagged inner block, a level at which `cache` can give the block
+copies of its whole views (the npu pipeline frames a Cube K step twice, for its L1 copies and
+for its L0A/L0B/L0C ones, and `cache` picks the operands by the `#A #B #C` tags).
+
 Before / after (`stencils=["m:16:*:*/0 n:16:1:0/1 k:16:0:1/*"]`, A 32x64, B 64x48):
 
     block [i:32, j:48, k:64] (                 #mac block [i:2, j:3, k:4] (
@@ -129,6 +134,10 @@ class StencilOptions:
     input_tags: tuple[str, ...] = ("A", "B")
     output_tags: tuple[str, ...] = ("C",)
     is_strict_dims: bool = False
+    # Take every index whole: the outer block is a one-point frame around the tagged inner
+    # block (a level at which `cache` can copy the block's whole views, e.g. the operand
+    # buffers of a matrix unit that runs the block as a sequence of stencil applications).
+    whole: bool = False
 
     def __post_init__(self) -> None:
         _parse_all(self.stencils)
@@ -181,7 +190,7 @@ def _apply(
     if match is None:
         return block
     ranges = {i.name: i.range for i in block.idxs}
-    sizes = {name: min(tile, ranges[name]) for name, _, tile in match.tiles}
+    sizes = {} if opts.whole else {name: min(tile, ranges[name]) for name, _, tile in match.tiles}
     try:
         outer = tile_block(
             block,

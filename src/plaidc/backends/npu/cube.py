@@ -126,10 +126,10 @@ def _lower_tiled(
         cut = cut_further(sizes, ranges, pinned)
         # the pipeline's UB placement holds for its own tiles (the epilogue's are its own)
         own = pinned == kernel.pinned and not cut and epilogue is None
-        placed = dict(kernel.placed) if own else {}
+        placed = {(at.mem, name): at for name, at in kernel.placed} if own else {}
         try:
             ops: list[Op] = []
-            honoured: set[str] = set()
+            honoured: set[tuple[str, str]] = set()
             resident: Resident | None = None
             for k, (outer, nt) in enumerate(tiles):
                 tile = outer | nt

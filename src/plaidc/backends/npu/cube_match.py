@@ -71,6 +71,11 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     a, b = through(product.args[0]), through(product.args[1])
     if not isinstance(a, KLoad) or not isinstance(b, KLoad):
         return None
+    # The left operand (rows M) is the one the pass pipeline gave an L0A copy (`stencil`
+    # chose the roles), else the first factor.
+    left = kernel.placed_in("L0A")
+    if b.access.buffer in left and a.access.buffer not in left:
+        a, b = b, a
     dtype = types[product.dst].dtype
     stored = ctx.storage[store.access.buffer]
     operands = {ctx.storage[a.access.buffer], ctx.storage[b.access.buffer]}

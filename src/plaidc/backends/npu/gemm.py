@@ -99,13 +99,15 @@ class Gemm:
         tile: dict,
         epilogue: Epilogue | None = None,
         resident: Resident | None = None,
-        placed: dict[str, Placed] | None = None,
+        placed: dict[tuple[str, str], Placed] | None = None,
     ) -> None:
         self.ctx, self.kernel, self.con, self.epilogue = ctx, kernel, con, epilogue
         self.resident = resident
-        # where the pass pipeline placed the tile's UB windows, in a share of UB
+        # where the pass pipeline placed the tile's copies, by (memory, buffer): its UB
+        # windows in a share of UB, its K step's L1, L0A, L0B and L0C buffers in theirs
         self.placed = placed or {}
         self.tilers: list[Tiler] = []  # the UB shares of its K steps and its store
+        self.cube_honoured: set[tuple[str, str]] = set()  # (memory, buffer), as `honoured`
         self.frac = ctx.machine.cube_m
         self.starts = {v: s for v, (s, _) in tile.items()}
         self.sizes = {v: n for v, (_, n) in tile.items()}
@@ -121,7 +123,8 @@ class Gemm:
         l0c = ctx.arena("L0C", parity=self.ctx.tiles)
         mo, no = self.rows_m // self.frac, self.rows_n // self.frac
         c_bytes = mo * no * self.frac * self.frac * 4
-        accumulators = [l0c.alloc(c_bytes, "C") for _ in range(2 if con.split else 1)]
+        parts = 2 if con.split else 1
+        accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
         for step, k_tile in enumerate(k_tiles):
             self._k_step(k_tile, step, accumulators)
             ctx.tiles += 1
@@ -133,7 +136,7 @@ class Gemm:
         """Where the pipeline placed buffer `name`'s window, in `tiler`'s share of UB (in
         whole vector repeats, as `place` sized it), or None. The tiler records whether the
         window went there (`honoured`)."""
-        at = self.placed.get(name)
+        at = self.placed.get(("UB", name))
         if at is None:
             return None
         arena, rb = tiler.arena, self.ctx.repeat_bytes
@@ -146,9 +149,32 @@ class Gemm:
         return self.tilers[-1]
 
     @property
-    def honoured(self) -> set[str]:
-        """The windows this tile put where the pass pipeline placed them."""
-        return {name for tiler in self.tilers for name in tiler.honoured}
+    def honoured(self) -> set[tuple[str, str]]:
+        """The copies this tile put where the pass pipeline placed them, as (memory, buffer):
+        its UB windows, its L1, L0A, L0B and L0C buffers."""
+        ub = {("UB", name) for tiler in self.tilers for name in tiler.honoured}
+        return ub | self.cube_honoured
+
+    def _cube_bufs(self, arena: Arena, name: str, sizes: list[int], what: str) -> list[Buf]:
+        """Buffers of `sizes` bytes in `arena` (a share of L1, L0A, L0B or L0C) for `name`'s
+        parts (an operand's fp16 parts, the split's accumulators): one after another from
+        where the pass pipeline placed `name`'s copy in that memory, as many as fit in the
+        copy's bytes (the first at least, else none), the others wherever there is room."""
+        at = self.placed.get((arena.mem, name))
+        bufs: list[Buf] = []
+        if at is not None:
+            offset, end = arena.base + at.offset, arena.base + at.offset + at.size
+            for size in sizes:
+                if offset + size > min(end, arena.base + arena.size):
+                    break
+                buf = arena.claim(offset, size)
+                if buf is None:
+                    break
+                bufs.append(buf)
+                offset += buf.size
+            if bufs:
+                self.cube_honoured.add((arena.mem, name))
+        return bufs + [arena.alloc(size, what) for size in sizes[len(bufs) :]]
 
     # -- one K step -----------------------------------------------------------------------------
 
@@ -314,21 +340,29 @@ class Gemm:
                 )
         return Op("PIPE_MTE1", tuple(stmts), (l1.region(),), (l0.region(),), f"{which} fractals")
 
-    def _fp16_to_l1(self, tiler: Tiler, which: str, mat: Matrix, l1: Arena) -> list[Buf]:
-        """The matrix's fp16 parts, converted in UB, in new L1 buffers of `l1`."""
+    def _fp16_to_l1(
+        self, tiler: Tiler, which: str, mat: Matrix, l1: Arena, name: str | None
+    ) -> list[Buf]:
+        """The matrix's fp16 parts, converted in UB, in new L1 buffers of `l1`: where the
+        pipeline placed `name`'s L1 copy when they fit there (None: anywhere)."""
         assert mat.buf is not None
-        parts = []
         fractals = mat.rows * mat.cols // (self.frac * self.frac)
-        for part in self._to_fp16(tiler, mat.buf, mat.rows * mat.cols):
-            parts.append(l1.alloc(fractals * self.frac * self.frac * 2, f"{which} in L1"))
-            self.ops.append(self._to_l1(part, mat, parts[-1]))
+        fp16 = self._to_fp16(tiler, mat.buf, mat.rows * mat.cols)
+        sizes = [fractals * self.frac * self.frac * 2] * len(fp16)
+        if name is None:
+            parts = [l1.alloc(size, f"{which} in L1") for size in sizes]
+        else:
+            parts = self._cube_bufs(l1, name, sizes, f"{which} in L1")
+        for part, buf in zip(fp16, parts, strict=True):
+            self.ops.append(self._to_l1(part, mat, buf))
         return parts
 
     def _resident_a(self, tiler: Tiler, read: _Operand, step: int) -> None:
         """Step `step` of the left operand into its L1 residency."""
         assert self.resident is not None
         mat = self._matrix(tiler, read)
-        self.resident.steps[step] = (mat, self._fp16_to_l1(tiler, "a", mat, self.resident.arena))
+        parts = self._fp16_to_l1(tiler, "a", mat, self.resident.arena, None)
+        self.resident.steps[step] = (mat, parts)
 
     def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf]) -> None:
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
@@ -348,16 +382,17 @@ class Gemm:
         l1 = ctx.arena("L1", lo=res.streaming) if res is not None else ctx.arena("L1")
         l0a, l0b = ctx.arena("L0A"), ctx.arena("L0B")
         l0: dict[str, list[Buf]] = {"a": [], "b": []}
-        for which, mat, arena in (("a", mat_a, l0a), ("b", mat_b, l0b)):
+        operands = (("a", mat_a, l0a, con.a.buffer), ("b", mat_b, l0b, con.b.buffer))
+        for which, mat, arena, name in operands:
             if mat is None:  # the left operand, resident in L1 since the group's first tile
                 assert cached is not None
                 mat_a, l1_parts = cached
             else:
-                l1_parts = self._fp16_to_l1(tiler, which, mat, l1)
-            for l1_buf in l1_parts:
-                use = mat_a if which == "a" else mat
-                assert use is not None
-                dst = arena.alloc(l1_buf.size, f"{which} in L0")
+                l1_parts = self._fp16_to_l1(tiler, which, mat, l1, name)
+            use = mat_a if which == "a" else mat
+            assert use is not None
+            l0_parts = self._cube_bufs(arena, name, [buf.size for buf in l1_parts], which)
+            for l1_buf, dst in zip(l1_parts, l0_parts, strict=True):
                 self.ops.append(self._to_l0(which, use, l1_buf, dst))
                 l0[which].append(dst)
         assert mat_a is not None

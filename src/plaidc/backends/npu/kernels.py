@@ -123,8 +123,13 @@ class Kernel:
     # Indices of the blocks around a tile the pass pipeline chose (an inner block tagged with
     # the target's `tile_tag`): the vector unit runs one point of them per tile.
     pinned: tuple[str, ...] = ()
-    # Where the pass pipeline placed a tile's UB copy of each buffer (`placement`).
+    # Where the pass pipeline placed a tile's copies of each buffer (`placement`): in UB,
+    # and for a Cube kernel's K step in L1, L0A, L0B and L0C.
     placed: tuple[tuple[str, Placed], ...] = ()
+
+    def placed_in(self, mem: str) -> dict[str, Placed]:
+        """The pipeline's placements in `mem`, by buffer."""
+        return {name: at for name, at in self.placed if at.mem == mem}
 
     @property
     def ranges(self) -> dict[str, int]:
@@ -599,15 +604,15 @@ def program_buffers(program: Block) -> dict[str, Buffer]:
 
 
 def _placed_buffers(
-    placed: dict[str, Placed], views: dict[str, _View]
+    placed: dict[tuple[str, str], Placed], views: dict[str, _View]
 ) -> tuple[tuple[str, Placed], ...]:
     """The placements of a block's views, by the GM buffer each views (a buffer two placed
-    views share has no single placement and is left out)."""
-    by_buffer: dict[str, list[Placed]] = {}
-    for name, where in placed.items():
-        by_buffer.setdefault(views[name].buffer, []).append(where)
+    views share in one memory has no single placement there and is left out)."""
+    by_buffer: dict[tuple[str, str], list[Placed]] = {}
+    for (mem, name), where in placed.items():
+        by_buffer.setdefault((views[name].buffer, mem), []).append(where)
     return tuple(
-        (buffer, found[0]) for buffer, found in sorted(by_buffer.items()) if len(found) == 1
+        (buffer, found[0]) for (buffer, _), found in sorted(by_buffer.items()) if len(found) == 1
     )
 
 

@@ -20,6 +20,12 @@ copy's name), its transfer blocks go, and the views below it get the original's 
 the box origin the transfers name. The backend then runs the tile's block as before and puts
 the tile's UB window of each placed view at the pass's offset (`vector.TileLowering`). A block
 whose copies do not have this exact form (anything `cache` would not produce) is left as it is.
+
+A Cube K step comes framed: the pipeline wraps its block in two one-point frames (`stencil`
+with `whole`) and `cache` gives the outer one L1 copies of the operands and the inner one their
+L0A/L0B copies and the L0C accumulator. Those copies are turned back into views the same way
+(`CUBE_MEMS`), each frame is merged into the block it holds, and the placements go with the
+step's UB ones, keyed by memory (`gemm.Gemm` puts the fractals and accumulators there).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from plaidc.analysis.liveness import allocation_bytes
-from plaidc.stripe.ir import Affine, Block, Load, Refinement, Statement, Store
+from plaidc.stripe.ir import Affine, Block, Load, Refinement, Statement, Store, Tags
 
 
 @dataclass(frozen=True)
@@ -38,10 +44,15 @@ class Placed:
 
     offset: int
     size: int
+    mem: str = "UB"
 
 
-# Blocks (by identity, in the program `uncache` returns) -> their views' placements.
-Placements = dict[int, dict[str, Placed]]
+# Blocks (by identity, in the program `uncache` returns) -> (memory, view) -> placement.
+Placements = dict[int, dict[tuple[str, str], Placed]]
+
+# The Cube's buffers, which the npu pipeline gives each K step copies in (one-point frames
+# around the step's block, `stencil` with `whole`).
+CUBE_MEMS = ("L1", "L0A", "L0B", "L0C")
 
 
 def uncache(program: Block, mem: str, tile_tag: str) -> tuple[Block, Placements]:
@@ -54,15 +65,67 @@ def uncache(program: Block, mem: str, tile_tag: str) -> tuple[Block, Placements]
 
 def _walk(block: Block, mem: str, tile_tag: str, placements: Placements) -> Block:
     if tile_tag and any(isinstance(s, Block) and tile_tag in s.tags for s in block.stmts):
-        found = _uncache_block(block, mem)
+        framed: dict[tuple[str, str], Placed] = {}
+        stmts = tuple(_unframe(s, framed) if isinstance(s, Block) else s for s in block.stmts)
+        if stmts != block.stmts:
+            block = dataclasses.replace(block, stmts=stmts)
+        found = _uncache_block(block, (mem,))
         if found is not None:
             new, placed = found
-            placements[id(new)] = placed
+            placements[id(new)] = {**placed, **framed}
             return new
     stmts = tuple(
         _walk(s, mem, tile_tag, placements) if isinstance(s, Block) else s for s in block.stmts
     )
     return dataclasses.replace(block, stmts=stmts) if stmts != block.stmts else block
+
+
+def _unframe(block: Block, placed: dict[tuple[str, str], Placed]) -> Block:
+    """`block` (a child of a block over tiles) with the Cube's copies below it turned back
+    into views, and the one-point frames that held them merged into the block they frame;
+    their placements go to `placed`, under the names of `block`'s parent."""
+    below: dict[tuple[str, str], Placed] = {}
+    stmts = tuple(_unframe(s, below) if isinstance(s, Block) else s for s in block.stmts)
+    if stmts != block.stmts:
+        block = dataclasses.replace(block, stmts=stmts)
+    found = _uncache_block(block, CUBE_MEMS)
+    if found is None:
+        return block
+    block, copies = found
+    below.update(copies)
+    frame = _merge_frame(block)
+    if frame is None:
+        return block
+    for (mem, name), where in below.items():
+        ref = block.ref(name)
+        if ref is not None and ref.from_ is not None:
+            placed[mem, ref.from_] = where
+    return frame
+
+
+def _merge_frame(frame: Block) -> Block | None:
+    """The block a one-point frame holds (`stencil` with `whole`), its views made views of
+    the frame's parent, its passthrough indices over the frame's made passthroughs over the
+    parent's, and its tags the frame's too; None when `frame` is no such frame."""
+    if len(frame.stmts) != 1 or not isinstance(frame.stmts[0], Block) or frame.constraints:
+        return None
+    inner = frame.stmts[0]
+    if any(i.range != 1 for i in frame.idxs) or any(r.from_ is None for r in frame.refs):
+        return None
+    value = {i.name: i.affine for i in frame.idxs}  # over the parent's indices
+    refs = []
+    for ref in inner.refs:
+        outer = frame.ref(ref.from_) if ref.from_ is not None else None
+        if ref.from_ is not None and outer is None:
+            return None
+        if outer is not None:
+            origin = [a.substitute(value) for a in outer.access]
+            access = tuple(o + a for o, a in zip(origin, ref.access, strict=True))
+            ref = dataclasses.replace(ref, from_=outer.from_, access=access)
+        refs.append(ref)
+    idxs = tuple(dataclasses.replace(i, affine=i.affine.substitute(value)) for i in inner.idxs)
+    tags = Tags(frame.tags.items + tuple(t for t in inner.tags.items if t[0] not in frame.tags))
+    return dataclasses.replace(inner, idxs=idxs, refs=tuple(refs), tags=tags, deps=frame.deps)
 
 
 @dataclass
@@ -72,12 +135,14 @@ class _Copy:
     origin: tuple[Affine, ...] | None = None
 
 
-def _located_in(ref: Refinement, mem: str) -> bool:
-    return ref.from_ is None and ref.location is not None and ref.location.units[0].name == mem
+def _located_in(ref: Refinement, mems: tuple[str, ...]) -> bool:
+    return ref.from_ is None and ref.location is not None and ref.location.units[0].name in mems
 
 
-def _uncache_block(block: Block, mem: str) -> tuple[Block, dict[str, Placed]] | None:
-    copies = {r.into: _Copy(r) for r in block.refs if _located_in(r, mem)}
+def _uncache_block(
+    block: Block, mems: tuple[str, ...]
+) -> tuple[Block, dict[tuple[str, str], Placed]] | None:
+    copies = {r.into: _Copy(r) for r in block.refs if _located_in(r, mems)}
     if not copies:
         return None
     refs = {r.into: r for r in block.refs}
@@ -110,7 +175,11 @@ def _uncache_block(block: Block, mem: str) -> tuple[Block, dict[str, Placed]] | 
             stmt = _restride_children(stmt, copies, shift=True)
         stmts.append(dataclasses.replace(stmt, deps=deps))
     new = dataclasses.replace(block, refs=tuple(new_refs), stmts=tuple(stmts))
-    placed = {name: Placed(c.local.offset, allocation_bytes(c.local)) for name, c in copies.items()}
+    placed = {}
+    for name, c in copies.items():
+        assert c.local.location is not None
+        mem = c.local.location.units[0].name
+        placed[mem, name] = Placed(c.local.offset, allocation_bytes(c.local), mem)
     return new, placed
 
 

@@ -48,7 +48,7 @@ from plaidc.backends.npu.ops import (
     offset_buf,
     round_up,
 )
-from plaidc.backends.npu.placement import Placed
+from plaidc.backends.npu.placement import CUBE_MEMS, Placed
 from plaidc.backends.npu.reindex import one_to_one
 from plaidc.backends.npu.staging import Tiler, Window
 from plaidc.backends.npu.valops import IntrinsicLowering, Val, ValueEmitter, cast_scalar
@@ -259,15 +259,25 @@ def tilings(
         yield tiles
 
 
-def placement_note(kernel: Kernel, honoured: set[str]) -> str:
-    """Which UB windows of a kernel's first tile sit where the pass pipeline placed them."""
-    used = [f"{name} @ {at.offset:#x}" for name, at in kernel.placed if name in honoured]
-    rest = [name for name, _ in kernel.placed if name not in honoured]
-    note = "UB windows at the pass pipeline's offsets (in each tile's half of UB): "
-    note += ", ".join(used) if used else "none"
-    if rest:
-        note += "; chosen here instead: " + ", ".join(rest)
-    return note
+def placement_note(kernel: Kernel, honoured: set[tuple[str, str]]) -> str:
+    """Which copies of a kernel's first tile sit where the pass pipeline placed them
+    (`honoured`: (memory, buffer)): its UB windows, and a Cube K step's L1 and L0 buffers."""
+    notes = []
+    for mem in ("UB", *CUBE_MEMS):
+        placed = kernel.placed_in(mem)
+        if mem != "UB" and not placed:
+            continue
+        used = [f"{n} @ {at.offset:#x}" for n, at in placed.items() if (mem, n) in honoured]
+        rest = [n for n in placed if (mem, n) not in honoured]
+        note = ", ".join(used) if used else "none"
+        if rest:
+            note += "; chosen here instead: " + ", ".join(rest)
+        notes.append((mem, note))
+    text = "UB windows at the pass pipeline's offsets (in each tile's half of UB): " + notes[0][1]
+    if len(notes) > 1:
+        cube = ". ".join(f"{mem}: {note}" for mem, note in notes[1:])
+        text += ". The Cube's buffers at its offsets (in each K step's half): " + cube
+    return text
 
 
 def tile_comment(
@@ -352,8 +362,9 @@ def _lower_tiled(
                     lowered = lowering.lower()
                 if lowered:
                     started.add(out_tile)
-                if k == 0 and kernel.placed:
-                    ops.append(comment(placement_note(kernel, lowering.tiler.honoured)))
+                if k == 0 and kernel.placed_in("UB"):
+                    honoured = {("UB", name) for name in lowering.tiler.honoured}
+                    ops.append(comment(placement_note(kernel, honoured)))
                 ops.extend(lowered)
                 ctx.tiles += 1
             return ops, cut_further(tiles[0].sizes, kernel.ranges, pinned)
@@ -413,7 +424,8 @@ class TileLowering:
         pinned indices, every other index whole), in a share of its own, and when the
         placement fits the share."""
         kernel, sizes = self.kernel, self.tile.sizes
-        if not kernel.placed or not own_share or self.tile.partial or self.bound:
+        ub = kernel.placed_in("UB")
+        if not ub or not own_share or self.tile.partial or self.bound:
             return {}
         pinned, ranges = set(kernel.pinned), kernel.ranges
         if not pinned <= set(sizes):
@@ -423,7 +435,7 @@ class TileLowering:
         # The pipeline's `place` gives each copy whole vector repeats (`granule`), as the
         # vector unit's layouts take; a window that needs more is put elsewhere.
         rb, base = self.ctx.repeat_bytes, self.arena.base
-        placed = {n: Placed(base + at.offset, round_up(at.size, rb)) for n, at in kernel.placed}
+        placed = {n: Placed(base + at.offset, round_up(at.size, rb)) for n, at in ub.items()}
         if max(at.offset + at.size for at in placed.values()) > base + self.arena.size:
             return {}
         return placed
