@@ -210,6 +210,20 @@ def test_the_cubes_buffers_sit_at_the_pipelines_offsets() -> None:
     assert first == {offset["L0C"]}
 
 
+def test_an_fp16_results_accumulator_keeps_its_placement_when_converted_on_the_way_out() -> None:
+    """fp16 matmul: the Tile lowering sums into an fp32 temporary (`C_acc`, whose L0C copy the
+    pipeline placed) converted to fp16 by a second kernel; the Cube rounds its accumulator as it
+    leaves L0C and stores C, and the accumulator stays at the temporary's placement."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("fp16", (256, 512)), "B": ("fp16", (512, 512))},
+    )
+    tiled = pipeline(program)
+    (acc,) = _cube_copies(tiled)["L0C"].values()
+    artifact = run_checked(tiled, load_target("npu"))
+    assert f"L0C: C @ {acc.offset:#x} */" in artifact.source
+
+
 def test_reservations_keep_allocations_out_until_claimed() -> None:
     arena = Arena("UB", 0, 1024, 32)
     assert arena.reserve(256, 256)

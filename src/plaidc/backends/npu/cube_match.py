@@ -233,4 +233,9 @@ def converted_on_the_way_out(
         return None
     redirected = KStore(Access(out.name, con.store.access.offset), con.store.agg, con.store.src)
     body = tuple(redirected if s is con.store else s for s in producer.body)
-    return dataclasses.replace(producer, body=body)
+    # the fp32 accumulator the pipeline placed in L0C for the temporary now feeds the output
+    placed = tuple(
+        (out.name if name == temp.name and at.mem == "L0C" else name, at)
+        for name, at in producer.placed
+    )
+    return dataclasses.replace(producer, body=body, placed=placed)
