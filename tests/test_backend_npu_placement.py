@@ -210,6 +210,63 @@ def test_the_cubes_buffers_sit_at_the_pipelines_offsets() -> None:
     assert first == {offset["L0C"]}
 
 
+def _moved(block: Block, offsets: dict[tuple[str, str], int]) -> Block:
+    """`block` with the Cube's copies `(memory, name)` at other offsets."""
+
+    def offset(ref: Refinement) -> int:
+        mem = ref.location.units[0].name if ref.location is not None else ""
+        return offsets.get((mem, ref.into), ref.offset) if ref.from_ is None else ref.offset
+
+    return dataclasses.replace(
+        block,
+        refs=tuple(dataclasses.replace(r, offset=offset(r)) for r in block.refs),
+        stmts=tuple(_moved(s, offsets) if isinstance(s, Block) else s for s in block.stmts),
+    )
+
+
+def test_the_cube_follows_offsets_the_stripe_gives_it() -> None:
+    """The offsets are the Stripe's, not a coincidence with the backend's own first fit (one
+    buffer per L0 memory sits at 0 either way): a K step whose copies are moved, as an edited
+    .stripe or another pass could, loads its fractals and accumulates at the new offsets."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("fp32", (64, 64)), "B": ("fp32", (64, 64))},
+    )
+    tiled = pipeline(program)
+    assert {r.shape.sizes for refs in _cube_copies(tiled).values() for r in refs.values()} == {
+        (64, 64)  # one K step: 16 KiB copies, room to move within each half
+    }
+    moves = {("L0A", "A"): 0x2000, ("L0B", "B"): 0x2000, ("L0C", "C"): 0x4000}
+    moves |= {("L1", "A"): 0x10000, ("L1", "B"): 0x20000}
+    artifact = run_checked(_moved(tiled, moves), load_target("npu"))
+    source = artifact.source
+    note = "L1: A @ 0x10000, B @ 0x20000. L0A: A @ 0x2000. L0B: B @ 0x2000. L0C: C @ 0x4000 */"
+    assert note in source
+    assert (
+        "load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x2000), (__cbuf__ half *)(L1_BASE + 0x10000)"
+        in source
+    )
+    assert (
+        "load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x2000), (__cbuf__ half *)(L1_BASE + 0x20000)"
+        in source
+    )
+    assert "mad((__cc__ float *)(L0C_BASE + 0x4000)" in source
+
+
+def test_the_operand_in_l0a_is_the_cubes_left_one() -> None:
+    """`C = B * A` written with the factors the other way round: `stencil` still gives A
+    (rows M, the output's unit-stride index not among its indices) the L0A copy, and the
+    backend takes the operand in L0A as the left one, so both copies are honoured."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(B[k, n] * A[m, k]); }",
+        {"A": ("fp32", (256, 512)), "B": ("fp32", (512, 512))},
+    )
+    tiled = pipeline(program)
+    assert set(_cube_copies(tiled)["L0A"]) == {"A"}
+    artifact = run_checked(tiled, load_target("npu"))
+    assert "L0A: A @ 0x0. L0B: B @ 0x0. L0C: C @ 0x0 */" in artifact.source
+
+
 def test_an_fp16_results_accumulator_keeps_its_placement_when_converted_on_the_way_out() -> None:
     """fp16 matmul: the Tile lowering sums into an fp32 temporary (`C_acc`, whose L0C copy the
     pipeline placed) converted to fp16 by a second kernel; the Cube rounds its accumulator as it
