@@ -38,6 +38,7 @@ from .test_backend_c import (
     check_program,
     compile_and_compare,
     load_program,
+    pipelined,
     program_inputs,
     tiled_matmul,
 )
@@ -298,6 +299,26 @@ def test_a_compiler_rejecting_the_contraction_pragmas_builds_without_them(
     assert runtime.build_program(device, source, runtime.build_options(device, ())) is not None
     with pytest.raises(Exception, match="bogus"):
         runtime.build_program(device, source, [runtime.CONTRACT_OPTION])
+
+
+@needs_opencl
+def test_multiply_then_add_rounds_twice_on_the_device() -> None:
+    """(1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 rounds (tie to even) to 1 + 2^-11 in fp32, so
+    `A * B + C` with C = -(1 + 2^-11) is 0 when the product is rounded first (numpy, the
+    interpreter) and 2^-24 when a compiler fuses it into an fma (OpenCL C's default; NVIDIA's
+    compiler does): bit-exact on every element, after the target's pipeline too."""
+    from plaidc.tile import compile_tile
+
+    text = "function (A[N], B[N], C[N]) -> (O) { O = A * B + C; }"
+    shape = (DType.FP32, (64,))
+    program = compile_tile(text, "fma.tile", shapes={"A": shape, "B": shape, "C": shape}).program
+    a = np.full(64, 1 + 2.0**-12, dtype=np.float32)
+    c = np.full(64, -(1 + 2.0**-11), dtype=np.float32)
+    for form in (program, pipelined(program, "opencl")):
+        got = (
+            get_backend("opencl").compile(form, load_target("opencl")).run({"A": a, "B": a, "C": c})
+        )
+        assert np.array_equal(got["O"], a * a + c) and not got["O"].any(), got["O"][:4]
 
 
 @needs_opencl
