@@ -33,7 +33,8 @@ PLACEMENT_STEPS = (
     "place_ub",
     "cube_l1_frame",
     "cube_l0_frame",
-    "l1_copies",
+    "l1_copy_a",
+    "l1_copy_b",
     "l0a_copy",
     "l0b_copy",
     "l0c_accumulator",
@@ -265,6 +266,72 @@ def test_the_operand_in_l0a_is_the_cubes_left_one() -> None:
     assert set(_cube_copies(tiled)["L0A"]) == {"A"}
     artifact = run_checked(tiled, load_target("npu"))
     assert "L0A: A @ 0x0. L0B: B @ 0x0. L0C: C @ 0x0 */" in artifact.source
+
+
+def test_tiles_short_of_whole_fractals_have_padded_copies_where_the_cube_works() -> None:
+    """matmul 20 x 40 x 24 (one K step, no dimension a multiple of 16): the Cube's copies are
+    padded to whole 16 x 16 fractals (`cache`'s `pad`), which gives them the bytes of the
+    fractals the C loads; every one of them is honoured, and the result is the interpreter's."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("fp32", (20, 40)), "B": ("fp32", (40, 24))},
+    )
+    tiled = pipeline(program)
+    copies = _cube_copies(tiled)
+    sizes = {(mem, n): r.shape.sizes for mem, refs in copies.items() for n, r in refs.items()}
+    assert sizes == {
+        ("L1", "A"): (32, 48),
+        ("L1", "B"): (48, 32),
+        ("L0A", "A"): (32, 48),
+        ("L0B", "B"): (48, 32),
+        ("L0C", "C"): (32, 32),
+    }
+    artifact = run_checked(tiled, load_target("npu"))
+    at = {(mem, n): r.offset for mem, refs in copies.items() for n, r in refs.items()}
+    note = (
+        f"L1: A @ {at['L1', 'A']:#x}, B @ {at['L1', 'B']:#x}. L0A: A @ {at['L0A', 'A']:#x}. "
+        f"L0B: B @ {at['L0B', 'B']:#x}. L0C: C @ {at['L0C', 'C']:#x} */"
+    )
+    assert note in artifact.source
+    l0a = re.findall(
+        r"load_cbuf_to_ca\(\(__ca__ half \*\)\(L0A_BASE \+ (0x[0-9a-f]+)\)", artifact.source
+    )
+    end = at["L0A", "A"] + allocation_bytes(copies["L0A"]["A"])
+    assert l0a and all(at["L0A", "A"] <= int(a, 16) < end for a in l0a)
+
+
+def test_a_fused_epilogue_keeps_the_cubes_placements() -> None:
+    """dense (`Z = X @ W`, then `Y = Z + Bias` fused after the Cube): the epilogue plans UB
+    its own way, so the UB windows the pipeline placed for the unfused kernels are named as
+    moved, but the Cube's L1, L0A, L0B and L0C buffers stay at the pipeline's offsets."""
+    program = tile_program(
+        "function (X[B, K], W[K, N], Bias[N]) -> (Y) {"
+        " Z[b, n : B, N] = +(X[b, k] * W[k, n]); Y = Z + Bias; }",
+        {"X": ("fp32", (4, 6)), "W": ("fp32", (6, 5)), "Bias": ("fp32", (5,))},
+    )
+    tiled = pipeline(program)
+    at = {(mem, n): r.offset for mem, refs in _cube_copies(tiled).items() for n, r in refs.items()}
+    artifact = run_checked(tiled, load_target("npu"))
+    assert "mad((" in artifact.source and "on the vector unit" not in artifact.source
+    note = (
+        f"L1: W @ {at['L1', 'W']:#x}, X @ {at['L1', 'X']:#x}. L0A: X @ {at['L0A', 'X']:#x}. "
+        f"L0B: W @ {at['L0B', 'W']:#x}. L0C: Z @ {at['L0C', 'Z']:#x} */"
+    )
+    assert note in artifact.source
+
+
+def test_a_contraction_on_the_vector_unit_says_its_cube_buffers_are_unused() -> None:
+    """An i32 matmul runs on the vector unit (the Cube multiplies fp16): the pipeline still gave
+    it Cube copies, and the note says they are unused rather than placed elsewhere."""
+    program = tile_program(
+        "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }",
+        {"A": ("i32", (5, 6)), "B": ("i32", (6, 4))},
+    )
+    artifact = run_checked(pipeline(program), load_target("npu"))
+    assert "mad((" not in artifact.source and "chosen here instead" not in artifact.source
+    assert "Unused: the Cube's buffers the pipeline placed (L1: A, B. L0A: A. L0B: B. L0C: C)" in (
+        artifact.source
+    )
 
 
 def test_an_fp16_results_accumulator_keeps_its_placement_when_converted_on_the_way_out() -> None:

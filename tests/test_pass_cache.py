@@ -401,6 +401,28 @@ def test_defaults_do_nothing_and_options_are_checked() -> None:
         run(program, ref="[all]", dirs="[sideways]")
     with pytest.raises(PassOptionError, match="mem_loc"):
         run(program, ref="[all]", mem_loc="")
+    with pytest.raises(PassOptionError, match="pad"):
+        run(program, ref="[all]", mem_loc="UB", pad="[16, 0]")
+
+
+def test_padded_copies_have_whole_multiples_and_copy_the_footprint_only() -> None:
+    """`pad`: the halo tile of fig5b (5 x 6 x 8) with its last two dimensions rounded up to
+    multiples of 4 and 16 (5 x 8 x 16, dense); the transfers still copy 5 x 6 x 8 elements,
+    the views below take the padded strides, and the program means the same."""
+    text = (
+        (EXAMPLES / "fig5b.stripe")
+        .read_text()
+        .replace("  0:\n  block [x:4", "  0: #tile\n  block [x:4")
+    )
+    before = parse(text)
+    after = run(before, reqs="[tile]", ref="[I, O]", mem_loc="UB", pad="[4, 16]")
+    local = tagged(after, "tile").ref("I")
+    assert local is not None
+    assert (local.shape.sizes, local.shape.strides) == ((5, 8, 16), (128, 16, 1))
+    assert [i.range for i in find(after, "load_I").idxs if i.affine.is_zero] == [5, 6, 8]
+    below = [r for r in refs_named(after, "I") if r.from_ == "I" and r.location == local.location]
+    assert below and all(r.shape.strides == (128, 16, 1) for r in below)
+    assert_same_meaning(before, after)
 
 
 # ---- translation validation on real programs ----------------------------------------------

@@ -6,7 +6,10 @@ view refining it in a block below, such as the `#A #B #C` that `stencil` puts on
 views, or `all`), `B` gets:
 
 * a fresh `none` allocation named `R`, located in `mem_loc`, with dense strides and the sizes of
-  the box of elements `B`'s points reach through `R` (its footprint, from `plaidc.analysis`);
+  the box of elements `B`'s points reach through `R` (its footprint, from `plaidc.analysis`),
+  its last dimensions rounded up to multiples of `pad` (e.g. `pad = [16, 16]` for a Cube's
+  16×16 fractals: the buffer then has the bytes of the padded tile; the transfers still copy
+  the footprint only, and nothing reads the padding);
   the original view is renamed `R_raw` and keeps its direction, aggregation and access;
 * a load transfer block just before the first statement using `R`, when some statement reads
   an element of `R` that no earlier statement of the point wrote: one point per box element,
@@ -99,6 +102,7 @@ __all__ = [
     "cache",
     "copy_block",
     "fresh_name",
+    "padded",
     "shift_deps",
 ]
 
@@ -118,8 +122,15 @@ class CacheOptions:
     store_loc: str = ""
     load_set: tuple[str, ...] = ("xfer", "xfer_load")
     store_set: tuple[str, ...] = ("xfer", "xfer_store")
+    # The copy's last len(pad) dimensions rounded up to multiples of these (the first of them
+    # for the first of those dimensions); a copy of fewer dimensions takes pad's last ones.
+    pad: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        if any(p < 1 for p in self.pad):
+            raise PassOptionError(
+                f"pass 'cache': option 'pad': {list(self.pad)}: every multiple must be at least 1"
+            )
         for d in self.dirs:
             if d not in _DIRS:
                 raise PassOptionError(
@@ -198,6 +209,15 @@ def copy_block(
         location=location,
         tags=tags,
     )
+
+
+def padded(sizes: Sequence[int], pad: Sequence[int]) -> list[int]:
+    """`sizes` with the last `len(pad)` of them rounded up to multiples of `pad`'s (aligned
+    at the end: `padded([3, 7, 20], [16, 16]) == [3, 16, 32]`)."""
+    out = list(sizes)
+    for d, multiple in zip(range(len(out) - 1, -1, -1), reversed(pad), strict=False):
+        out[d] = -(-out[d] // multiple) * multiple
+    return out
 
 
 def _static(loc: Location | None) -> Location | None:
@@ -388,7 +408,7 @@ def _cache_ref(
     sizes = [hi - lo + 1 for lo, hi in box]
     if direct and any(origin):
         return None  # a load/store in the block itself reads element 0 of the view
-    local_shape = TensorShape.dense(ref.shape.dtype, sizes)
+    local_shape = TensorShape.dense(ref.shape.dtype, padded(sizes, opts.pad))
     raw_name = fresh_name(f"{name}_raw", {r.into for r in block.refs})
     raw = dataclasses.replace(ref, into=raw_name, tags=Tags())
     local = Refinement(

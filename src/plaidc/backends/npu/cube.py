@@ -49,6 +49,7 @@ from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.ops import Op, OutOfMemory, comment
 from plaidc.backends.npu.ops import round_up as up
+from plaidc.backends.npu.placement import CUBE_MEMS
 from plaidc.backends.npu.vector import (
     Lowered,
     cut_further,
@@ -124,9 +125,14 @@ def _lower_tiled(
         first_tile = tiles[0][0] | tiles[0][1] | k_tilings[ki][0]
         sizes = {v: n for v, (_, n) in first_tile.items() if v not in con.batch}
         cut = cut_further(sizes, ranges, pinned)
-        # the pipeline's UB placement holds for its own tiles (the epilogue's are its own)
-        own = pinned == kernel.pinned and not cut and epilogue is None
-        placed = {(at.mem, name): at for name, at in kernel.placed} if own else {}
+        # the pipeline's placements hold for its own tiles; a fused epilogue plans UB its own
+        # way (the pipeline placed the unfused kernels' windows), but not the Cube's buffers
+        own = pinned == kernel.pinned and not cut
+        placed = {
+            (at.mem, name): at
+            for name, at in kernel.placed
+            if own and (epilogue is None or at.mem in CUBE_MEMS)
+        }
         try:
             ops: list[Op] = []
             honoured: set[tuple[str, str]] = set()

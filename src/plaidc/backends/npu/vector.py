@@ -259,13 +259,17 @@ def tilings(
         yield tiles
 
 
-def placement_note(kernel: Kernel, honoured: set[tuple[str, str]]) -> str:
+def placement_note(kernel: Kernel, honoured: set[tuple[str, str]], on_cube: bool = True) -> str:
     """Which copies of a kernel's first tile sit where the pass pipeline placed them
-    (`honoured`: (memory, buffer)): its UB windows, and a Cube K step's L1 and L0 buffers."""
+    (`honoured`: (memory, buffer)): its UB windows, and a Cube K step's L1 and L0 buffers, or
+    (`on_cube` False: the kernel runs on the vector unit) that those are unused."""
     notes = []
     for mem in ("UB", *CUBE_MEMS):
         placed = kernel.placed_in(mem)
         if mem != "UB" and not placed:
+            continue
+        if mem != "UB" and not on_cube:
+            notes.append((mem, ", ".join(placed)))
             continue
         used = [f"{n} @ {at.offset:#x}" for n, at in placed.items() if (mem, n) in honoured]
         rest = [n for n in placed if (mem, n) not in honoured]
@@ -274,9 +278,12 @@ def placement_note(kernel: Kernel, honoured: set[tuple[str, str]]) -> str:
             note += "; chosen here instead: " + ", ".join(rest)
         notes.append((mem, note))
     text = "UB windows at the pass pipeline's offsets (in each tile's half of UB): " + notes[0][1]
-    if len(notes) > 1:
-        cube = ". ".join(f"{mem}: {note}" for mem, note in notes[1:])
+    cube = ". ".join(f"{mem}: {note}" for mem, note in notes[1:])
+    if cube and on_cube:
         text += ". The Cube's buffers at its offsets (in each K step's half): " + cube
+    elif cube:
+        text += f". Unused: the Cube's buffers the pipeline placed ({cube}), as this runs on "
+        text += "the vector unit"
     return text
 
 
@@ -364,7 +371,7 @@ def _lower_tiled(
                     started.add(out_tile)
                 if k == 0 and kernel.placed_in("UB"):
                     honoured = {("UB", name) for name in lowering.tiler.honoured}
-                    ops.append(comment(placement_note(kernel, honoured)))
+                    ops.append(comment(placement_note(kernel, honoured, on_cube=False)))
                 ops.extend(lowered)
                 ctx.tiles += 1
             return ops, cut_further(tiles[0].sizes, kernel.ranges, pinned)
