@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from plaidc import driver
-from plaidc.backends import get_backend
+from plaidc.backends import BackendUnavailable, get_backend
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import Block, DType
 from plaidc.stripe.parser import parse_stripe
@@ -288,6 +288,42 @@ def test_u64_compared_with_a_negative_literal_is_always_greater(backend: str) ->
     a = np.array([0, 5, 2**63, 2**64 - 1], np.uint64)
     got = compile_and_compare(backend, program, {"A": a})
     assert got["O"].all() and not got["P"].any()
+
+
+# Float -> integer conversions of values the target cannot hold (`interp.dtypes.convert`): they
+# wrap through int32 (8- and 16-bit targets) or int64 (u32, u64); llvm's plain fptosi/fptoui
+# gave 127 for as_int(300.0, 8) once vectorised (poison), opencl saturated as_uint(-3.0, 32).
+CASTS = {
+    "O8": ("as_int(A, 8)", [44, -3, 2, -2, 112, -112]),
+    "OU8": ("as_uint(A, 8)", [44, 253, 2, 254, 112, 144]),
+    "O16": ("as_int(A, 16)", [300, -3, 2, -2, 4464, -4464]),
+    "OU16": ("as_uint(A, 16)", [300, 65533, 2, 65534, 4464, 61072]),
+    "OU32": ("as_uint(A, 32)", [300, 2**32 - 3, 2, 2**32 - 2, 70000, 2**32 - 70000]),
+    "OU64": ("as_uint(A, 64)", [300, 2**64 - 3, 2, 2**64 - 2, 70000, 2**64 - 70000]),
+}
+
+
+@pytest.mark.parametrize("backend", ["c", "llvm", "opencl"])
+def test_floats_out_of_an_integer_types_range_wrap_as_the_interpreter_says(backend: str) -> None:
+    from plaidc.tile import compile_tile
+
+    if backend == "opencl":
+        pytest.importorskip("pyopencl")
+    body = " ".join(f"{name} = {expr};" for name, (expr, _) in CASTS.items())
+    outputs = ", ".join(CASTS)
+    program = compile_tile(
+        f"function (A[N]) -> ({outputs}) {{ {body} }}",
+        "cast.tile",
+        shapes={"A": (DType.FP32, (48,))},
+    ).program
+    values = np.array([300.0, -3.0, 2.5, -2.5, 70000.5, -70000.5], np.float32)
+    a = np.tile(values, 8)  # long enough to be vectorised
+    try:
+        got = compile_and_compare(backend, program, {"A": a})
+    except BackendUnavailable as err:
+        pytest.skip(str(err))
+    for name, (_, want) in CASTS.items():
+        assert got[name][:6].tolist() == want, name
 
 
 # Contractions whose output rows overlap (`O[2*i + j]` with 3 columns): not GEMM micro-kernels

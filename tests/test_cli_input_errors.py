@@ -163,6 +163,20 @@ def test_huge_tile_sizes_are_located_errors(tmp_path: Path) -> None:
         assert err.startswith(start) and LIMIT in err.splitlines()[0], err
 
 
+def test_a_negative_size_from_d_is_a_located_error(tmp_path: Path) -> None:
+    """`-D N=-3` used to compile to Stripe with `I(-3)` and crash `run` (numpy refused the
+    input); it is an error at the dimension, for every command."""
+    (tmp_path / "id.tile").write_text("function (A[N]) -> (O) { O = A; }\n")
+    for args in (
+        ["compile", "id.tile", "--emit", "stripe"],
+        ["run", "id.tile", "--random-inputs", "0"],
+    ):
+        code, _, err = run_cli(plaidc_main, [*args, "-D", "N=-3"], tmp_path)
+        assert code == 1, err
+        assert err.startswith("id.tile:1:13: error: size 0 of A (N) is negative: -3\n"), err
+        assert "Traceback" not in err
+
+
 def test_huge_stripe_ranges_are_located_errors(tmp_path: Path) -> None:
     text = MATMUL_STRIPE.read_text()
     (tmp_path / "k.stripe").write_text(text.replace("k:48", "k:" + "9" * 29, 1))

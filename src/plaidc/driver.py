@@ -266,23 +266,39 @@ def compare_outputs(
         rtol, atol = tolerances(want.dtype)
         if name in reduced_precision and want.dtype.kind == "f":
             rtol, atol = max(rtol, 1e-2), max(atol, 1e-3)
-        w = want.astype(np.float64)
-        g = got.astype(np.float64)
-        close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+        exact = rtol == 0 and atol == 0 and want.dtype.kind in "biu" and got.dtype.kind in "biu"
+        if exact:  # integers compared as integers: float64 would merge values above 2^53
+            same = got.dtype == want.dtype
+            close = got == want if same else got.astype(object) == want.astype(object)
+            w, g = want.astype(object), got.astype(object)
+            shown = "{}"
+        else:
+            w, g = want.astype(np.float64), got.astype(np.float64)
+            close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+            shown = "{:.9g}"
+        close = np.asarray(close, dtype=bool)
         if not close.all():
-            err = np.where(close, 0.0, np.abs(g - w))
-            err = np.where(np.isnan(err), np.inf, err)
-            worst = np.unravel_index(int(np.argmax(err)), err.shape)
             bad = int((~close).sum())
+            worst = _worst(close, w, g, exact)
+            got_s, want_s = shown.format(g[worst]), shown.format(w[worst])
             problems.append(
                 Mismatch(
                     name,
                     f"output '{name}' differs at {bad} of {close.size} elements; worst at "
-                    f"{tuple(int(i) for i in worst)}: got {g[worst]:.9g}, expected {w[worst]:.9g} "
+                    f"{tuple(int(i) for i in worst)}: got {got_s}, expected {want_s} "
                     f"(rtol {rtol:g}, atol {atol:g})",
                 )
             )
     return problems
+
+
+def _worst(close: np.ndarray, w: np.ndarray, g: np.ndarray, exact: bool) -> tuple[int, ...]:
+    """Where the largest difference is (integers: the first differing element)."""
+    if exact:
+        return tuple(int(i) for i in np.argwhere(~close)[0])
+    err = np.where(close, 0.0, np.abs(g - w))
+    err = np.where(np.isnan(err), np.inf, err)
+    return tuple(int(i) for i in np.unravel_index(int(np.argmax(err)), err.shape))
 
 
 def through_half_precision(program: Block) -> frozenset[str]:

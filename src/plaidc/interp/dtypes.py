@@ -57,21 +57,48 @@ def round_to_bf16(values: np.ndarray) -> np.ndarray:
 
 
 def cast_to(values: Value, dtype: DType) -> np.ndarray:
-    """Convert `values` to the storage dtype of `dtype` with C conversion semantics.
-
-    Float-to-integer conversions truncate toward zero; NaN or out-of-range conversions give
-    whatever numpy gives (C leaves them undefined) without warnings.
-    """
+    """Convert `values` to the storage dtype of `dtype` with C conversion semantics
+    (float to integer: `convert`)."""
     target = numpy_dtype(dtype)
-    with np.errstate(invalid="ignore", over="ignore"):
-        arr = np.asarray(values)
-        if dtype is DType.BOOL and arr.dtype != np.bool_:
-            out = arr != 0
-        else:
-            out = arr.astype(target, casting="unsafe")
+    arr = np.asarray(values)
+    out = arr != 0 if dtype is DType.BOOL and arr.dtype != np.bool_ else convert(arr, target)
     if dtype is DType.BF16:
         out = round_to_bf16(out)
     return np.asarray(out)
+
+
+# The integer type C (and numpy on x86-64) converts a float through on its way to these types.
+_THROUGH: dict[np.dtype, np.iinfo] = {
+    np.dtype(np.int8): np.iinfo(np.int32),
+    np.dtype(np.uint8): np.iinfo(np.int32),
+    np.dtype(np.int16): np.iinfo(np.int32),
+    np.dtype(np.uint16): np.iinfo(np.int32),
+    np.dtype(np.uint32): np.iinfo(np.int64),
+    np.dtype(np.uint64): np.iinfo(np.int64),
+}
+
+
+def convert(values: Value, target: np.dtype) -> np.ndarray:
+    """`values` as `target` (numpy's unsafe conversion). A float becoming an integer is
+    truncated toward zero: exact where that fits `target`; where it does not but fits the type
+    the conversion goes through (int32 for 8- and 16-bit targets, int64 for u32 and u64) it
+    wraps modulo 2^bits, so `as_int(300.0, 8)` is 44 and `as_uint(-3.0, 32)` is 2^32 - 3 (as
+    numpy does on x86-64, and every backend); NaN, infinities and values beyond both are
+    unspecified (numpy's result here; backends may differ)."""
+    arr = np.asarray(values)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = arr.astype(target, casting="unsafe")
+        through = _THROUGH.get(np.dtype(target))
+        if arr.dtype.kind != "f" or through is None:
+            return out
+        t = np.trunc(arr.astype(np.float64))
+        own = np.iinfo(out.dtype)
+        fits = (t >= float(own.min)) & (t < float(own.max) + 1)
+        wraps = (t >= float(through.min)) & (t < -float(through.min)) & ~fits
+        if np.any(wraps):
+            wrapped = np.where(wraps, t, 0).astype(through.dtype).astype(target)
+            out = np.asarray(np.where(wraps, wrapped, out), dtype=target)
+    return out
 
 
 def poison_value(dtype: DType) -> int | float | bool:

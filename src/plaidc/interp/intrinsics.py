@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from plaidc.interp.dtypes import Value
+from plaidc.interp.dtypes import Value, convert
 from plaidc.interp.errors import InterpError
 from plaidc.stripe.ir import arity_error
 
@@ -91,12 +91,12 @@ def _as_float(x: Value, width: Value = 32) -> Value:
 
 def _as_int(x: Value, width: Value = 32) -> Value:
     bits = _cast_width(width, "as_int", (8, 16, 32, 64))
-    return np.asarray(x).astype(np.dtype(f"int{bits}"), casting="unsafe")
+    return convert(x, np.dtype(f"int{bits}"))
 
 
 def _as_uint(x: Value, width: Value = 32) -> Value:
     bits = _cast_width(width, "as_uint", (8, 16, 32, 64))
-    return np.asarray(x).astype(np.dtype(f"uint{bits}"), casting="unsafe")
+    return convert(x, np.dtype(f"uint{bits}"))
 
 
 def _as_bool(x: Value, width: Value = 1) -> Value:

@@ -216,7 +216,7 @@ def bind_inputs(
         names = [d.name for d in decl.dims or ()]
         problem = shape_error(decl.name, sizes, names)
         if problem:
-            big = [d for d, n in zip(decl.dims or (), sizes, strict=False) if extent_error("", n)]
+            big = [d for d, n in zip(decl.dims or (), sizes, strict=False) if _bad_size(n)]
             ctx.error(problem, big[0].span if big else decl.span)
             ctx.scope.setdefault(decl.name, PoisonSym(decl.name, decl.span))
             continue
@@ -228,17 +228,21 @@ def bind_inputs(
 
 
 def shape_error(name: str, sizes: tuple[int, ...], dims: Sequence[str | None] = ()) -> str | None:
-    """Why a tensor of `sizes` is too large to compile (see MAX_EXTENT), or None; `dims` names
-    the dimensions where the declaration does."""
+    """Why a tensor of `sizes` cannot be compiled (a negative size, or too large: see
+    MAX_EXTENT), or None; `dims` names the dimensions where the declaration does."""
     elements = 1
     for axis, size in enumerate(sizes):
         dim = dims[axis] if axis < len(dims) else None
         what = f"size {axis} of {name}" + (f" ({dim})" if dim else "")
-        problem = extent_error(what, size)
+        problem = f"{what} is negative: {size}" if size < 0 else extent_error(what, size)
         if problem:
             return problem
         elements *= size
     return extent_error(f"the element count of {name} {fmt_shape(sizes)}", elements)
+
+
+def _bad_size(size: int) -> bool:
+    return size < 0 or extent_error("", size) is not None
 
 
 def _dim_size(ctx: Context, dim: ast.DimDecl) -> int | None:

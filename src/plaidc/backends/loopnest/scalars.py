@@ -128,14 +128,37 @@ def convert(value: Value, npdtype: np.dtype) -> SExpr:
     return cast(value.expr, target)
 
 
+# Float -> integer conversions go through these (`plaidc.interp.dtypes.convert`): a value that
+# fits them but not the target wraps, where a direct C conversion would be undefined.
+_THROUGH = {
+    DType.I8: DType.I32,
+    DType.U8: DType.I32,
+    DType.I16: DType.I32,
+    DType.U16: DType.I32,
+    DType.U32: DType.I64,
+    DType.U64: DType.I64,
+}
+
+
 def cast(expr: SExpr, target: ScalarType) -> SExpr:
-    """C conversion of `expr` to `target` (to bool: `!= 0`)."""
-    if _expr_type(expr) == target:
+    """C conversion of `expr` to `target` (to bool: `!= 0`; float to integer as the
+    interpreter converts: through int32 or int64, a negative u64 through int64)."""
+    source = _expr_type(expr)
+    if source == target:
         return expr
     if target.dtype is DType.BOOL and not target.is_vector:
-        zero = literal(0, _expr_type(expr).dtype)
+        zero = literal(0, source.dtype)
         return SCompare("ne", expr, zero)
-    return SCast(expr, target)
+    through = _THROUGH.get(target.dtype) if source.dtype.is_float else None
+    if through is None:
+        return SCast(expr, target)
+    wrapped = SCast(SCast(expr, ScalarType(through, target.lanes)), target)
+    if target.dtype is not DType.U64:
+        return wrapped
+    if target.is_vector:  # no vector select here: u64 vectors convert directly
+        return SCast(expr, target)
+    negative = SCompare("lt", expr, literal(0, source.dtype))
+    return SSelect(negative, wrapped, SCast(expr, target), target)
 
 
 def _expr_type(expr: SExpr) -> ScalarType:
