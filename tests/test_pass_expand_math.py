@@ -101,7 +101,6 @@ def test_integer_powers_become_products(n: int, dtype: str) -> None:
     [
         "    1: $c = (i32)2\n    2: $y = pow($x, $c)",  # strongly typed: may promote x
         "    1: $c = (float)0\n    2: $y = pow($x, $c)",  # x ** 0.0 is 1, even for NaN
-        "    1: $c = (int)0\n    2: $y = pow($x, $c)",  # x ** 0 keeps x's type: left alone
         "    1: $c = (int)40\n    2: $y = pow($x, $c)",  # above max_power
     ],
 )
@@ -191,6 +190,54 @@ def test_float_constant_powers(exponent: str, dtype: str) -> None:
     assert not mismatches, mismatches[0].message
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 7])
+@pytest.mark.parametrize("dtype", ["fp32", "fp16"])
+def test_negative_integer_powers_of_floats_are_reciprocals(n: int, dtype: str) -> None:
+    """`x ** -n` (a weak int exponent) of a float x: `1 / x ** n`; an int x keeps the pow
+    (numpy refuses negative integer powers of integers)."""
+    body = f"    1: $c = (int){n}\n    2: $m = neg($c)\n    3: $y = pow($x, $m)"
+    before = program(body, dtype)
+    after = expand(before)
+    assert "pow" not in intrinsics(after) and "div" in intrinsics(after)
+    x = {"X": values(dtype)}
+    mismatches = driver.compare_outputs(run_program(before, x), run_program(after, x))
+    assert not mismatches, mismatches[0].message
+    assert expand(program(body, "i32")) == program(body, "i32")
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "fp16"])
+def test_the_zeroth_power_of_a_float_is_one_of_its_type(dtype: str) -> None:
+    body = "    1: $c = (int)0\n    2: $y = pow($x, $c)"
+    after = expand(program(body, dtype))
+    assert intrinsics(after) == ["as_float"]
+    x = values(dtype)
+    x[3] = np.nan
+    got = run_program(after, {"X": x})["Y"]
+    assert got.dtype == x.dtype and (got == 1).all()
+    assert expand(program(body, "i32")) == program(body, "i32")  # x ** 0 keeps x's int type
+
+
+@pytest.mark.parametrize("base", ["(float)2", "(int)2", "(float)0.5", "(float)10", "(int)7"])
+@pytest.mark.parametrize("dtype", ["fp32", "fp16"])
+def test_constant_bases_become_exponentials(base: str, dtype: str) -> None:
+    """`c ** y` for a weak constant c > 0 and a float tensor y: exp(y ln c) in y's type,
+    against numpy (inf, -inf, NaN, 0 and large exponents among the values)."""
+    text = f"    1: $c = {base}\n    2: $y = pow($c, $x)"
+    before = program(text, dtype)
+    after = expand(before)
+    assert "pow" not in intrinsics(after)
+    x = values(dtype)
+    got = run_program(after, {"X": x})["Y"]
+    c = float(base.split(")")[1])
+    with np.errstate(all="ignore"):
+        want = np.power(np.float64(c), x.astype(np.float64)).astype(x.dtype)
+    rtol = 1e-3 if dtype == "fp16" else 2e-5  # ~ulp times |y ln c| (100 ln 10 = 230)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=0)
+    for kept in ("(float)1", "(float)0", "(float)-2"):  # 1 ** NaN is 1; 0 ** y; negative
+        alone = program(f"    1: $c = {kept}\n    2: $y = pow($c, $x)", dtype)
+        assert expand(alone) == alone
+
+
 def test_ops_option_selects_rewrites() -> None:
     before = program("    1: $t = tanh($x)\n    2: $c = (int)2\n    3: $y = pow($t, $c)")
     only_pow = expand(before, "expand-math{ops=[pow]}")
@@ -275,7 +322,7 @@ def test_npu_pipeline_runs_float_powers() -> None:
     """Float exponents, one written `-2.0` (Tile's `neg((float)2.0)`, folded)."""
     check_on_the_npu(
         "function (X[N, M]) -> (Y) { Y = pow(abs(X), 0.5) + pow(abs(X) + 1.0, 1.5)"
-        " + pow(X, -2.0) + pow(abs(X), 0.3); }",
+        " + pow(X, -2.0) + pow(abs(X), 0.3) + pow(X, -3) + pow(2.0, X); }",
         3,
         5,
     )

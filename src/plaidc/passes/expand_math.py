@@ -8,7 +8,11 @@ exp, ln, reciprocal and arithmetic, but no tanh or pow).
   by repeated squaring (one rounding per product). A float constant `c` promotes x first as
   the power would (`x * (float)1`: an int x becomes fp64): integral `|c| <= max_power` by
   squaring (`1 / x^n` for negative c), others as `exp(c * ln x)` (NaN for x < 0, as numpy's).
-  `c = 0` and strongly typed integer exponents are left alone.
+  A weak integer `-n` or 0 of an fp16 or fp32 x (a load, or arithmetic on loads) is `1 / x^n`
+  or 1 of x's type. Other x with 0 or a negative integer, and strongly typed integer
+  exponents, are left alone.
+* `pow(c, y)` of a weakly typed constant `c > 0` (not 1) and an fp16 or fp32 tensor y:
+  `exp(y ln c)` in fp32, within a few ulp of fp32 times |y ln c|; y's type.
 * `pow(x, y)` of two fp16 or fp32 tensors (loads, or arithmetic on loads, of one type):
   `|x| ** y = exp(y ln |x|)` in fp32, negated for a negative base and an odd integral y, NaN
   for a negative finite base and a non-integral y, 1 where y is 0 or x is 1 (numpy's cases;
@@ -102,13 +106,17 @@ def _expand(block: Block, opts: ExpandMathOptions) -> Block:
             build.op("ident", result, out=stmt.outputs[0])
             replaced[pos] = build.stmts
         elif stmt.name == "pow" and len(stmt.inputs) == 2:
-            exponent = constants.get(stmt.inputs[1])
+            x, y = stmt.inputs
+            exponent, base = constants.get(y), constants.get(x)
+            rewrite = None
             if exponent is not None:
-                rewrite = _constant_power(stmt.inputs[0], exponent, stmt.outputs[0], fresh, opts)
-                if rewrite is not None:
-                    replaced[pos] = rewrite
-            elif (dtype := floats.get(stmt.inputs[0])) and floats.get(stmt.inputs[1]) == dtype:
-                replaced[pos] = _tensor_power(*stmt.inputs, stmt.outputs[0], dtype, fresh)
+                rewrite = _constant_power(x, exponent, stmt.outputs[0], fresh, opts, floats.get(x))
+            elif (dtype := floats.get(x)) and floats.get(y) == dtype:
+                rewrite = _tensor_power(x, y, stmt.outputs[0], dtype, fresh)
+            elif base is not None and (dtype := floats.get(y)):
+                rewrite = _constant_base(base, y, stmt.outputs[0], dtype, fresh)
+            if rewrite is not None:
+                replaced[pos] = rewrite
     if not replaced:
         return block
     return _splice(block, replaced)
@@ -187,13 +195,31 @@ def _small_integer(value: float, limit: int) -> bool:
 
 
 def _constant_power(
-    x: str, exponent: Constant, out: str, fresh: _Fresh, opts: ExpandMathOptions
+    x: str,
+    exponent: Constant,
+    out: str,
+    fresh: _Fresh,
+    opts: ExpandMathOptions,
+    x_float: DType | None = None,
 ) -> list[Statement] | None:
     """`pow(x, c)` for a constant `c`, or None to leave it. A weak int `c` keeps x's type
-    (x * x); any other type promotes x as the power does (`x_i32 ** 2.0` is fp64), which
-    `x * (type)1` reproduces before the products."""
+    (x * x; `x_float`: x is known to be fp16 or fp32, so `x ** -n` is `1 / x ** n`); any
+    other type promotes x as the power does (`x_i32 ** 2.0` is fp64), which `x * (type)1`
+    reproduces before the products."""
     value = float(exponent.value)
     if exponent.type == "int":
+        if x_float is not None and value == 0:  # 1 of x's type, NaN ** 0 included
+            b = _Builder(fresh)
+            width = fresh("w")
+            b.stmts.append(
+                Constant(name=width, value=16 if x_float is DType.FP16 else 32, type="int")
+            )
+            b.op("as_float", b.c(1.0), width, out=out)
+            return b.stmts
+        if x_float is not None and value < 0 and _small_integer(-value, opts.max_power):
+            b = _Builder(fresh)
+            b.op("div", 1.0, _chain(b, x, int(-value)) if value < -1 else x, out=out)
+            return b.stmts
         if not _small_integer(value, opts.max_power):
             return None  # 0 keeps x's type, negatives of integers are the interpreter's own
         return _power(x, int(value), out, fresh)
@@ -227,6 +253,27 @@ def _constant_power(
         b.op("ident", power, out=out)
     else:
         b.op("div", one, power, out=out)
+    return b.stmts
+
+
+def _constant_base(
+    base: Constant, y: str, out: str, dtype: DType, fresh: _Fresh
+) -> list[Statement] | None:
+    """`pow(c, y)` for a weakly typed constant `c > 0`, `c != 1` and a tensor `y` of float
+    type `dtype`: `exp(y ln c)` in fp32 (within fp32's rounding of `y ln c`, relative); the
+    result has y's type, as numpy's `2.0 ** y` has. Other bases are left alone."""
+    value = float(base.value)
+    if base.type not in ("int", "float") or not value > 0 or value == 1 or value == math.inf:
+        return None
+    b = _Builder(fresh)
+    t = b.fp32(y) if dtype is DType.FP16 else y
+    power = b.op("exp", b.op("mul", t, math.log(value)))
+    if dtype is DType.FP16:
+        width = fresh("w")
+        b.stmts.append(Constant(name=width, value=16, type="int"))
+        b.op("as_float", power, width, out=out)
+    else:
+        b.op("ident", power, out=out)
     return b.stmts
 
 

@@ -246,6 +246,14 @@ def _op_type(kernel: Kernel, op: KOp, args: list[VType]) -> VType:
     where = f"{kernel.name}: intrinsic '{name}'"
     if name.startswith("cast_"):  # a point reading back what it stored: the stored type
         return _cast_type(where, op, args[0], DType(name[5:]))
+    if name == "pow":
+        raise error(
+            f"{where} is not in the NPU vector ISA, and expand-math left this one: it rewrites a "
+            "float base's constant powers (integers up to max_power), a constant base > 0 to a "
+            "float tensor's power and pow of two float tensors of one type, not integer bases "
+            "with tensor or negative exponents, mixed types or a base <= 0 with a tensor exponent",
+            op.span,
+        )
     if name not in SUPPORTED:
         raise error(
             f"{where} is not in the NPU vector ISA (vadd vsub vmul vmax vmin vexp vln vabs vrelu "
