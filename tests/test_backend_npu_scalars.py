@@ -2,10 +2,11 @@
 intrinsic on every element type, weakly typed constants, casts, converting stores) plus casts
 between the NPU's own types, on the simulator against the interpreter.
 
-The NPU computes in fp16, fp32 and int32 lanes and converts i8, u8 and bool at its windows, so
-many cases have no mapping: those must be a CompileError naming what is missing, never a wrong
-answer, and the cases on the NPU's types with ops of its vector ISA must run. Cases of one
-input type that map share one program (one simulator build); a mismatch names the case.
+The NPU computes in fp16, fp32 and int32 lanes and converts i8, u8, i16, u16 and bool at its
+windows, so many cases have no mapping: those must be a CompileError naming what is missing,
+never a wrong answer, and the cases on the NPU's types with ops of its vector ISA must run.
+Cases of one input type that map share one program (one simulator build); a mismatch names the
+case.
 """
 
 from __future__ import annotations
@@ -47,16 +48,26 @@ NPU_CASTS: list[Case] = [
     ("ident", "fp32", 1, "bool", None),
     ("ident", "u8", 1, "i8", None),
     ("ident", "bool", 1, "fp16", None),
+    ("as_int", "fp32", 2, "i16", "(int)16"),
+    ("as_int", "i32", 2, "i16", "(int)16"),
+    ("as_uint", "i32", 2, "u16", "(int)16"),
+    ("as_uint", "i16", 2, "u16", "(int)16"),
+    ("as_int", "u16", 2, "i32", "(int)32"),
+    ("as_float", "i16", 2, "fp32", "(int)32"),
+    ("ident", "fp32", 1, "i16", None),
+    ("ident", "i32", 1, "u16", None),
+    ("ident", "u8", 1, "i16", None),
+    ("ident", "u16", 1, "i8", None),
 ]
 ALL_CASES = CASES + NPU_CASTS
 
-NPU_TYPES = {"fp16", "fp32", "i32", "i8", "u8", "bool"}
+NPU_TYPES = {"fp16", "fp32", "i32", "i8", "u8", "i16", "u16", "bool"}
 ISA = {"add", "sub", "mul", "max", "min", "neg", "abs", "relu", "ident", "as_int", "as_uint"}
 ISA |= {"as_float", "as_bool", "cond", *(f"cmp_{k}" for k in ("eq", "ne", "lt", "gt", "le", "ge"))}
 # float operations; on integers numpy computes them in a float type (fp64 in fp32 lanes)
 FLOAT_ISA = {"div", "exp", "log", "sqrt", "recip", "sigmoid", "floor", "ceil", "round"}
-# casts to types without lanes: fp64, u32, i16
-OUT_OF_RANGE = {("as_float", "fp64"), ("as_uint", "u32"), ("as_int", "(int)16")}
+# casts to types without lanes: fp64, u32
+OUT_OF_RANGE = {("as_float", "fp64"), ("as_uint", "u32")}
 
 
 def must_map(case: Case) -> bool:
@@ -110,8 +121,8 @@ def test_npu_scalar_semantics(dtype: str) -> None:
     values: dict[str, np.ndarray] = {}
     for k, case in enumerate(cases):
         case_values = case_inputs(case)
-        if case[3] in ("i8", "u8") and case[1] in ("fp16", "fp32"):
-            # float -> 8-bit outside the 8-bit range is undefined in C (numpy wraps on x86)
+        if case[3] in ("i8", "u8", "i16", "u16") and case[1] in ("fp16", "fp32"):
+            # float -> 8/16-bit wraps through int32 only where the value fits int32
             case_values = {k: np.clip(v, -100, 100) for k, v in case_values.items()}
         values[f"X{k}"], values[f"Y{k}"] = case_values["X"], case_values["Y"]
     artifact = NpuBackend().compile(prog, load_target("npu"))

@@ -137,8 +137,8 @@ def tile_program(text: str, shapes: dict[str, tuple[str, tuple[int, ...]]]) -> B
         ("function (X[N]) -> (Y) { Y = tanh(X); }", "fp32", "'tanh' is not in the NPU vector ISA"),
         ("function (X[N]) -> (Y) { Y = pow(X, X); }", "i32", "expand-math left this one"),
         ("function (X[N]) -> (Y) { Y = X << 1; }", "i32", "'bit_left' is not in the NPU"),
-        ("function (X[N]) -> (Y) { Y = as_int(X, 16); }", "fp32", "has type i16"),
-        ("function (X[N]) -> (Y) { Y = X * 2; }", "i16", "type i16"),
+        ("function (X[N]) -> (Y) { Y = as_int(X, 64); }", "fp32", "has type i64"),
+        ("function (X[N]) -> (Y) { Y = X * 2; }", "u32", "type u32"),
     ],
 )
 def test_unmapped_constructs_are_named(text: str, dtype: str, message: str) -> None:

@@ -237,6 +237,31 @@ def test_integer_conversions() -> None:
     np.testing.assert_array_equal(out.buffers["U"], iin.astype(np.uint8))
 
 
+def test_16_bit_integer_conversions() -> None:
+    """int16/uint16 <-> int32: widening exact, narrowing keeps the low 16 bits."""
+    iin = np.concatenate([[0, 1, -1, 32767, 32768, -32768, -32769, 65535, 65536, 2**31 - 1]])
+    iin = np.concatenate([iin, RNG.integers(-(2**31), 2**31, 118)]).astype(np.int32)
+    s16 = RNG.integers(-(2**15), 2**15, 128).astype(np.int16)
+    u16 = RNG.integers(0, 2**16, 128).astype(np.uint16)
+    out = run(
+        "convert_int16.c",
+        "convert_int16",
+        {
+            "S16IN": s16,
+            "W": np.zeros(128, np.int32),
+            "U16IN": u16,
+            "V": np.zeros(128, np.int32),
+            "IIN": iin,
+            "S": np.zeros(128, np.int16),
+            "U": np.zeros(128, np.uint16),
+        },
+    )
+    np.testing.assert_array_equal(out.buffers["W"], s16.astype(np.int32))
+    np.testing.assert_array_equal(out.buffers["V"], u16.astype(np.int32))
+    np.testing.assert_array_equal(out.buffers["S"], iin.astype(np.int16))
+    np.testing.assert_array_equal(out.buffers["U"], iin.astype(np.uint16))
+
+
 def test_scalar_unit_gathers_through_ub() -> None:
     v = f32(8)
     idx = np.array([0, 7, 3, -5, 12, 1, 1, 6, 2, 5, 4, 0, 7, 9, -1, 3], np.int32)

@@ -131,7 +131,7 @@ class Context:
 
     def __post_init__(self) -> None:
         # Lane type each buffer computes in, and its element type in GM (they differ for
-        # 8-bit and bool buffers, converted at the window by `staging`).
+        # 8/16-bit and bool buffers, converted at the window by `staging`).
         self.storage = {name: storage_dtype(buf) for name, buf in self.buffers.items()}
         self.gm_type = {name: buf.dtype for name, buf in self.buffers.items()}
         self.gm_names = {name: c_param_name(name) for name in self.buffers}

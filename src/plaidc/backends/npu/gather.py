@@ -5,7 +5,7 @@ DMA and vector addresses are fixed when an instruction issues, and a row of the 
 start on a 32-B block, so the copy itself runs on the scalar unit (PIPE_S), which reads each
 index from UB and then copies the row element by element between UB windows:
 
-1. MTE2 brings the whole source and the tile's indices into UB (8-bit and bool buffers are
+1. MTE2 brings the whole source and the tile's indices into UB (8/16-bit and bool buffers are
    converted to int32 lanes there, as everywhere);
 2. PIPE_S, for every index point: `k = clamp(ld_ubuf(index), 0, rows - 1)`, then
    `st_ubuf(out + ..., ld_ubuf(source + k * row_stride + ...))` for every element of the row;

@@ -20,14 +20,17 @@ from plaidc.backends.c import ast as c
 from plaidc.backends.npu_sim import isa
 from plaidc.stripe.ir import DType
 
-# The ISA element type (isa.ELEMENT_TYPES) holding each Stripe type. 8-bit and bool buffers are
-# bytes in GM and UB windows, converted to and from int32 lanes there (`staging`).
+# The ISA element type (isa.ELEMENT_TYPES) holding each Stripe type. 8- and 16-bit integer and
+# bool buffers keep their width in GM and UB windows, converted to and from int32 lanes there
+# (`staging`).
 ISA_TYPES = {
     DType.FP16: "f16",
     DType.FP32: "f32",
     DType.I32: "s32",
     DType.I8: "s8",
     DType.U8: "u8",
+    DType.I16: "s16",
+    DType.U16: "u16",
     DType.BOOL: "u8",
 }
 C_TYPES = {dtype: isa.ELEMENT_TYPES[t][0] for dtype, t in ISA_TYPES.items()}

@@ -128,8 +128,8 @@ class Tiler:
 
     def dma(self, direction: str, window: Window, buf: Buf) -> None:
         """The window between GM and `buf` (UB or L1, in the buffer's lane type), in bursts.
-        8-bit and bool elements travel as bytes through a UB scratch and are converted to or
-        from int32 lanes there."""
+        8/16-bit and bool elements travel at their width through a UB scratch and are converted
+        to or from int32 lanes there."""
         lane, gm = self.ctx.storage[window.name], self.ctx.gm_type[window.name]
         if lane == gm:
             self.ops.append(self._transfer(direction, window, buf, gm))

@@ -370,10 +370,10 @@ class IntrinsicLowering(ValueEmitter):
         return out
 
     def wrap(self, dst: Val, src: Val, narrow: DType) -> None:
-        """`dst` = the int32 lanes of `src` reduced to the range of `narrow` (i8, u8) through
-        an 8-bit scratch: what numpy's 8-bit arithmetic keeps of a wider result."""
+        """`dst` = the int32 lanes of `src` reduced to the range of `narrow` (i8, u8, i16, u16)
+        through an 8/16-bit scratch: what numpy's 8/16-bit arithmetic keeps of a wider result."""
         assert dst.buf is not None and src.buf is not None
-        scratch = self.arena.alloc(self.repeats(DType.I32) * self.lanes(DType.I32), "8-bit")
+        scratch = self.arena.alloc(self.repeats(DType.I32) * self.lanes(DType.I32), "narrow")
         there, back = CONVERSIONS[DType.I32, narrow], CONVERSIONS[narrow, DType.I32]
         src_buf, dst_buf = offset_buf(src.buf, src.offset), offset_buf(dst.buf, dst.offset)
         self.ops.append(convert_op(there, scratch, narrow, src_buf, DType.I32, self.n, self.rb))
@@ -382,7 +382,7 @@ class IntrinsicLowering(ValueEmitter):
 
     def cast(self, v: Val, src: VType, to: VType) -> Val:
         """`v` (of type `src`) converted to type `to`: lanes converted (float -> int truncates),
-        8-bit results wrapped, comparison results as 1 / 0."""
+        8/16-bit results wrapped, comparison results as 1 / 0."""
         dt = to.dtype
         assert dt is not None
         if v.kind == "mask":

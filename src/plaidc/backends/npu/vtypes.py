@@ -2,18 +2,18 @@
 
 Every kernel value is one of
 * a *vector*: one element per iteration point, in one of the vector unit's lane types
-  (fp16, fp32, int32); a `bool` is an int32 vector of 0/1 (`boolean`); an 8-bit integer
-  (`i8`, `u8`) is an int32 vector whose values stay in the 8-bit range (`narrow`): operations
-  that can leave it (add, sub, mul, neg, abs) wrap their result back, so the lanes compute
-  exactly what numpy's 8-bit arithmetic does;
+  (fp16, fp32, int32); a `bool` is an int32 vector of 0/1 (`boolean`); an 8- or 16-bit
+  integer (`i8`, `u8`, `i16`, `u16`) is an int32 vector whose values stay in its type's range
+  (`narrow`): operations that can leave it (add, sub, mul, neg, abs) wrap their result back,
+  so the lanes compute exactly what numpy's 8- and 16-bit arithmetic does;
 * a *mask*: the bits a comparison leaves (one per lane), consumed by `cond`;
 * a *scalar*: a constant, folded at compile time with the interpreter's own intrinsics, so weak
   (`(int)`/`(float)`) and strong literals promote exactly as numpy 2 does for the interpreter.
 
 Types follow the interpreter (numpy 2 promotion); a type the unit has no lanes for (fp64 from
-`i32 + fp32`, 16/64-bit integers, uint32) or an intrinsic outside its ISA is a CompileError
-naming the operation. `tanh` and friends fail here unless a pass rewrote them. 8-bit and bool
-buffers keep one byte per element in GM and UB windows; `staging` converts them to and from
+`i32 + fp32`, 64-bit integers, uint32) or an intrinsic outside its ISA is a CompileError
+naming the operation. `tanh` and friends fail here unless a pass rewrote them. 8- and 16-bit
+and bool buffers keep their width in GM and UB windows; `staging` converts them to and from
 int32 lanes.
 """
 
@@ -34,12 +34,12 @@ from plaidc.stripe.ir import DType
 LANE_TYPES = (DType.FP16, DType.FP32, DType.I32)
 FLOATS = (DType.FP16, DType.FP32)
 # Integer types kept in int32 lanes within their own range.
-NARROW = (DType.I8, DType.U8)
-# Buffer element types converted to int32 lanes at the window (one byte each in GM).
+NARROW = (DType.I8, DType.U8, DType.I16, DType.U16)
+# Buffer element types converted to int32 lanes at the window (their own width in GM).
 BYTE_TYPES = (*NARROW, DType.BOOL)
 # numpy's arithmetic on bools, as instructions on 0/1 lanes: add is or, mul is and.
 BOOL_ARITHMETIC = {"add": "vmax", "max": "vmax", "mul": "vmin", "min": "vmin", "abs": None}
-# Operations whose 8-bit result can leave the 8-bit range in int32 lanes (wrapped back).
+# Operations whose 8/16-bit result can leave its range in int32 lanes (wrapped back).
 WRAPPING = ("add", "sub", "mul", "div", "neg", "abs")
 
 # The ISA instructions each Tile intrinsic becomes (valops); it takes the lane types all of
@@ -74,8 +74,10 @@ CAST_TARGETS = {
     ("as_float", 16): DType.FP16,
     ("as_float", 32): DType.FP32,
     ("as_int", 8): DType.I8,
+    ("as_int", 16): DType.I16,
     ("as_int", 32): DType.I32,
     ("as_uint", 8): DType.U8,
+    ("as_uint", 16): DType.U16,
 }
 SUPPORTED = (*BINARY, *UNARY, *COMPARE, *PASSTHROUGH, *CASTS, "cond", "as_bool")
 
@@ -106,7 +108,7 @@ class VType:
 
 
 def vec(dtype: DType) -> VType:
-    """A vector of (logical) type `dtype`: 8-bit integers in int32 lanes, bool as int32 0/1."""
+    """A vector of (logical) type `dtype`: 8/16-bit integers in int32 lanes, bool as int32 0/1."""
     if dtype in NARROW:
         return VType("vec", DType.I32, narrow=dtype)
     if dtype is DType.BOOL:
@@ -120,7 +122,7 @@ def lane_of(dtype: DType) -> DType:
 
 
 def storage_dtype(buf: Buffer) -> DType:
-    """The lane type a buffer's elements are computed in (8-bit and bool ones in int32)."""
+    """The lane type a buffer's elements are computed in (8/16-bit and bool ones in int32)."""
     if buf.dtype in LANE_TYPES:
         return buf.dtype
     if buf.dtype in BYTE_TYPES:
@@ -128,7 +130,7 @@ def storage_dtype(buf: Buffer) -> DType:
     what = "program input/output" if buf.is_input or buf.is_output else "buffer"
     raise error(
         f"{what} '{buf.name}' has type {buf.dtype}, which the NPU vector unit has no lanes for "
-        "(it computes in fp16, fp32 and int32, and converts i8, u8 and bool)"
+        "(it computes in fp16, fp32 and int32, and converts i8, u8, i16, u16 and bool)"
     )
 
 

@@ -94,6 +94,8 @@ ELEMENT_TYPES = {
     "s32": ("int32_t", np.dtype(np.int32)),
     "s8": ("int8_t", np.dtype(np.int8)),
     "u8": ("uint8_t", np.dtype(np.uint8)),
+    "s16": ("int16_t", np.dtype(np.int16)),
+    "u16": ("uint16_t", np.dtype(np.uint16)),
 }
 FLOAT_TYPES = ("f16", "f32")
 LANE_TYPES = ("f16", "f32", "s32")  # what the vector unit computes in
@@ -375,6 +377,38 @@ VECTOR_TABLE = (
         lambda x: x.astype(np.uint8),
         "int32 -> uint8, the low 8 bits",
         converts=("s32", "u8"),
+    ),
+    _vector(
+        "vconv_s162s32",
+        Form.CONVERT,
+        ("s16",),
+        lambda x: x.astype(np.int32),
+        "int16 -> int32, exact",
+        converts=("s16", "s32"),
+    ),
+    _vector(
+        "vconv_u162s32",
+        Form.CONVERT,
+        ("u16",),
+        lambda x: x.astype(np.int32),
+        "uint16 -> int32, exact",
+        converts=("u16", "s32"),
+    ),
+    _vector(
+        "vconv_s322s16",
+        Form.CONVERT,
+        ("s32",),
+        lambda x: x.astype(np.int16),
+        "int32 -> int16, the low 16 bits (modular, as a C cast)",
+        converts=("s32", "s16"),
+    ),
+    _vector(
+        "vconv_s322u16",
+        Form.CONVERT,
+        ("s32",),
+        lambda x: x.astype(np.uint16),
+        "int32 -> uint16, the low 16 bits",
+        converts=("s32", "u16"),
     ),
     _vector("vcadd", Form.REDUCE, _ANY, _fold(_int_wrap(np.add), "zero"), "sum of the lanes"),
     _vector("vcmax", Form.REDUCE, _ANY, _fold(_max_nan, "lowest"), "max of the active lanes"),

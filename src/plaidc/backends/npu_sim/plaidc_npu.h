@@ -133,7 +133,9 @@ enum plaidc_npu_dtype {
   PLAIDC_DT_F32,
   PLAIDC_DT_S32,
   PLAIDC_DT_U8,
-  PLAIDC_DT_S8
+  PLAIDC_DT_S8,
+  PLAIDC_DT_S16,
+  PLAIDC_DT_U16
 };
 
 /* The element type an operand's C pointer type names (NONE for anything else, e.g. uint8_t * where
@@ -150,6 +152,10 @@ enum plaidc_npu_dtype {
       const uint8_t *: PLAIDC_DT_U8,                                                              \
       int8_t *: PLAIDC_DT_S8,                                                                     \
       const int8_t *: PLAIDC_DT_S8,                                                               \
+      int16_t *: PLAIDC_DT_S16,                                                                   \
+      const int16_t *: PLAIDC_DT_S16,                                                             \
+      uint16_t *: PLAIDC_DT_U16,                                                                  \
+      const uint16_t *: PLAIDC_DT_U16,                                                            \
       default: PLAIDC_DT_NONE)
 
 /* Vector operations (docs/NPU.md), in the order of isa.VECTOR_TABLE (< 64: `lacks` is a mask). */
@@ -161,6 +167,7 @@ enum plaidc_npu_vop {
   PLAIDC_VCONV_S322F32, PLAIDC_VCONV_F322S32Z,
   PLAIDC_VCONV_F322S32F, PLAIDC_VCONV_F322S32C, PLAIDC_VCONV_F322S32A,
   PLAIDC_VCONV_S82S32, PLAIDC_VCONV_U82S32, PLAIDC_VCONV_S322S8, PLAIDC_VCONV_S322U8,
+  PLAIDC_VCONV_S162S32, PLAIDC_VCONV_U162S32, PLAIDC_VCONV_S322S16, PLAIDC_VCONV_S322U16,
   PLAIDC_VCADD, PLAIDC_VCMAX, PLAIDC_VCMIN,
   PLAIDC_VCMP_EQ, PLAIDC_VCMP_NE, PLAIDC_VCMP_LT, PLAIDC_VCMP_LE, PLAIDC_VCMP_GT, PLAIDC_VCMP_GE,
   PLAIDC_VSEL,
@@ -328,6 +335,15 @@ int64_t plaidc_npu_block_num(void);
   PLAIDC_VUNARY("vconv_s322s8", PLAIDC_VCONV_S322S8, d, s, r, db, sb, dr, sr)
 #define vconv_s322u8(d, s, r, db, sb, dr, sr)                                                     \
   PLAIDC_VUNARY("vconv_s322u8", PLAIDC_VCONV_S322U8, d, s, r, db, sb, dr, sr)
+/* 16-bit integers <-> int32, likewise (the low 16 bits). */
+#define vconv_s162s32(d, s, r, db, sb, dr, sr)                                                    \
+  PLAIDC_VUNARY("vconv_s162s32", PLAIDC_VCONV_S162S32, d, s, r, db, sb, dr, sr)
+#define vconv_u162s32(d, s, r, db, sb, dr, sr)                                                    \
+  PLAIDC_VUNARY("vconv_u162s32", PLAIDC_VCONV_U162S32, d, s, r, db, sb, dr, sr)
+#define vconv_s322s16(d, s, r, db, sb, dr, sr)                                                    \
+  PLAIDC_VUNARY("vconv_s322s16", PLAIDC_VCONV_S322S16, d, s, r, db, sb, dr, sr)
+#define vconv_s322u16(d, s, r, db, sb, dr, sr)                                                    \
+  PLAIDC_VUNARY("vconv_s322u16", PLAIDC_VCONV_S322U16, d, s, r, db, sb, dr, sr)
 
 /* Reductions: repeat r reduces its active lanes into one element at dst + r*dstRep elements. */
 #define vcadd(d, s, r, dr, sb, sr) PLAIDC_VREDUCE("vcadd", PLAIDC_VCADD, d, s, r, dr, sb, sr)

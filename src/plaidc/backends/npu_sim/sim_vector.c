@@ -88,6 +88,8 @@ typedef enum vkind {
 #define T_ANY (T_F16 | T_F32 | T_S32)
 #define T_U8 (1u << PLAIDC_DT_U8)
 #define T_S8 (1u << PLAIDC_DT_S8)
+#define T_S16 (1u << PLAIDC_DT_S16)
+#define T_U16 (1u << PLAIDC_DT_U16)
 
 typedef struct vop_info {
   vkind kind;
@@ -114,6 +116,8 @@ static const vop_info VOPS[PLAIDC_NVOPS] = {
     [PLAIDC_VCONV_F322S32A] = {VK_CONV, T_S32},
     [PLAIDC_VCONV_U82S32] = {VK_CONV, T_S32},   [PLAIDC_VCONV_S322S8] = {VK_CONV, T_S8},
     [PLAIDC_VCONV_S322U8] = {VK_CONV, T_U8},
+    [PLAIDC_VCONV_S162S32] = {VK_CONV, T_S32},  [PLAIDC_VCONV_U162S32] = {VK_CONV, T_S32},
+    [PLAIDC_VCONV_S322S16] = {VK_CONV, T_S16},  [PLAIDC_VCONV_S322U16] = {VK_CONV, T_U16},
 };
 
 /* The source and destination element types of each conversion. */
@@ -133,13 +137,18 @@ static conv_info conversion(int op) {
     case PLAIDC_VCONV_S82S32: return (conv_info){PLAIDC_DT_S8, PLAIDC_DT_S32};
     case PLAIDC_VCONV_U82S32: return (conv_info){PLAIDC_DT_U8, PLAIDC_DT_S32};
     case PLAIDC_VCONV_S322S8: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_S8};
+    case PLAIDC_VCONV_S162S32: return (conv_info){PLAIDC_DT_S16, PLAIDC_DT_S32};
+    case PLAIDC_VCONV_U162S32: return (conv_info){PLAIDC_DT_U16, PLAIDC_DT_S32};
+    case PLAIDC_VCONV_S322S16: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_S16};
+    case PLAIDC_VCONV_S322U16: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_U16};
     default: return (conv_info){PLAIDC_DT_S32, PLAIDC_DT_U8}; /* VCONV_S322U8 */
   }
 }
 
 static const char *const DTYPE_NAMES[] = {"an unsupported pointer type", "half *", "float *",
-                                          "int32_t *", "uint8_t *", "int8_t *"};
-static const unsigned DTYPE_SIZE[] = {0, 2, 4, 4, 1, 1};
+                                          "int32_t *", "uint8_t *", "int8_t *",
+                                          "int16_t *", "uint16_t *"};
+static const unsigned DTYPE_SIZE[] = {0, 2, 4, 4, 1, 1, 2, 2};
 
 /* ---- Operands -------------------------------------------------------------------------------- */
 
@@ -251,6 +260,10 @@ static vval vload(const uint8_t *p, int dtype) {
     v.i = (int8_t)*p;
   } else if (dtype == PLAIDC_DT_U8) {
     v.i = *p;
+  } else if (dtype == PLAIDC_DT_S16 || dtype == PLAIDC_DT_U16) {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    v.i = dtype == PLAIDC_DT_S16 ? (int32_t)(int16_t)h : (int32_t)h;
   } else if (dtype == PLAIDC_DT_F16) {
     uint16_t h;
     memcpy(&h, p, 2);
@@ -264,6 +277,9 @@ static vval vload(const uint8_t *p, int dtype) {
 static void vstore(uint8_t *p, int dtype, vval v) {
   if (dtype == PLAIDC_DT_S8 || dtype == PLAIDC_DT_U8) {
     *p = (uint8_t)(uint32_t)v.i; /* the low 8 bits */
+  } else if (dtype == PLAIDC_DT_S16 || dtype == PLAIDC_DT_U16) {
+    uint16_t h = (uint16_t)(uint32_t)v.i; /* the low 16 bits */
+    memcpy(p, &h, 2);
   } else if (dtype == PLAIDC_DT_F16) {
     uint16_t h = npu_float_to_half(v.f);
     memcpy(p, &h, 2);
