@@ -3,6 +3,7 @@ lossless (also on hypothesis-generated IR), and malformed text gets located diag
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -183,6 +184,38 @@ def test_affine_and_byte_formatting() -> None:
     assert format_bytes(4) == "4 B"
     assert format_bytes(1056) == "1.03125 KiB"
     assert format_bytes(3 << 20) == "3 MiB"
+
+
+ROUND_TRIPS = {
+    # an index named like a refinement direction: its constraint gets an explicit `0 +`
+    "keyword_index": """0: block [in:3, out:2]:6 (
+    0 + in >= 0
+    -in + out >= 0
+    out O[0]:assign fp32:I(3):(1):12 B
+) {
+}""",
+    # infinite floats in tags and special parameters; the strings "inf" and "nan" are quoted
+    "infinities": """0: #a=-inf #b=inf #c="inf" #d="nan" #e=info
+block []:1 (
+    in A[0] fp32:I(3):(1):12 B
+    out O[0]:assign fp32:I(3):(1):12 B
+) {
+  0: O = zero(A) {hi=inf, lo=-inf, s="nan"}
+}""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROUND_TRIPS))
+def test_printed_text_parses_back_to_the_same_ir(name: str) -> None:
+    text = ROUND_TRIPS[name]
+    program = parse_stripe(text, f"{name}.stripe")
+    printed = "\n".join(line.rstrip() for line in print_stripe(program).splitlines())
+    assert printed == text
+    assert parse_stripe(print_stripe(program)) == program
+    tags = dict(program.stmts[0].tags.items) if name == "infinities" else {}  # type: ignore[union-attr]
+    if tags:
+        assert tags["a"] == -math.inf and tags["b"] == math.inf
+        assert tags["c"] == "inf" and tags["d"] == "nan" and tags["e"] == "info"
 
 
 # ---- hypothesis: random IR round-trips ------------------------------------------------------

@@ -219,6 +219,14 @@ def test_malformed_program_is_reported(
     assert diagnostic.span == Span("t.stripe", line, col)
 
 
+def test_an_intrinsic_with_several_outputs_is_reported() -> None:
+    diagnostic = only(COPY.replace("0: $a = load(A)", "0: $x = load(A)\n    1: ($a, $b) = neg($x)"))
+    assert (
+        diagnostic.message == "block 'copy': intrinsic 'neg' has 2 outputs; every intrinsic has one"
+    )
+    assert diagnostic.span == Span("t.stripe", 10, 8)
+
+
 def test_aggregating_output_may_store_one_element_from_many_points() -> None:
     assert check(COPY.replace("out B[i, j] fp32(1, 1)", "out B[i, 0]:add fp32(1, 1)")) == []
 

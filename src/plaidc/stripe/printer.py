@@ -72,8 +72,8 @@ def _format_value(value: TagValue | SpecialParam) -> str:
         return str(value)
     if isinstance(value, tuple):
         return "(" + ", ".join(str(v) for v in value) + ")"
-    if isinstance(value, str) and _IDENT.match(value):
-        return value
+    if isinstance(value, str) and _IDENT.match(value) and value not in ("inf", "nan"):
+        return value  # `inf` and `nan` alone are the floats; those strings are quoted
     return json.dumps(value)
 
 
@@ -105,8 +105,16 @@ def format_index(idx: Index) -> str:
     return body
 
 
+# Words that start a refinement line among a block's constraints: an affine that would start
+# with one (an index named `in`) gets an explicit `0 + ` so that it parses back.
+_REFINEMENT_WORDS = ("in", "out", "inout", "none")
+
+
 def format_constraint(con: Constraint) -> str:
-    return f"{format_affine(con.affine)} >= 0"
+    text = format_affine(con.affine)
+    if text.split(" ", 1)[0].split("*", 1)[0] in _REFINEMENT_WORDS:
+        text = "0 + " + text
+    return f"{text} >= 0"
 
 
 def format_refinement(ref: Refinement, parent_refs: Mapping[str, Refinement]) -> str:

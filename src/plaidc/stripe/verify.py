@@ -304,6 +304,12 @@ class _Verifier:
                 self.error(f"block '{label}': unknown intrinsic '{stmt.name}'", span)
             elif isinstance(stmt, Intrinsic) and arity_error(stmt.name, len(stmt.inputs)):
                 self.error(f"block '{label}': {arity_error(stmt.name, len(stmt.inputs))}", span)
+            elif isinstance(stmt, Intrinsic) and len(stmt.outputs) != 1:
+                self.error(
+                    f"block '{label}': intrinsic '{stmt.name}' has {len(stmt.outputs)} outputs; "
+                    "every intrinsic has one",
+                    span,
+                )
             if isinstance(stmt, Special) and stmt.name not in SPECIALS:
                 self.error(f"block '{label}': unknown special '{stmt.name}'", span)
             for name, writes, _ in statement_accesses(stmt):
