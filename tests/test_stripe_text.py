@@ -205,6 +205,38 @@ block []:1 (
 }
 
 
+def test_a_compact_none_refinement_is_an_allocation_in_any_block() -> None:
+    """`none T[0] fp32(1):(1)` (the paper's compact form, no `new@`) in a child block is a
+    fresh buffer, as at the root; a `none` view of the parent's T spells its source."""
+    text = COMPACT_NONE
+    child = parse_stripe(text, "none.stripe").stmts[0]
+    assert isinstance(child, ir.Block)
+    t = child.ref("T")
+    assert t is not None and t.from_ is None
+    view = ir.Refinement(ir.RefDir.NONE, "T", "T", (ir.Affine(),), t.shape)
+    line = print_stripe(ir.Block(refs=(view,)))
+    assert "none T = T[0]" in line
+    assert parse_stripe(line).refs == (view,)
+
+
+COMPACT_NONE = """block [] (
+    in A[0] fp32(2):(1)
+    out O[0]:assign fp32(2):(1)
+) {
+  0: block [i:2] (
+      in A[i] fp32(1):(1)
+      out O[i] fp32(1):(1)
+      none T[0] fp32(1):(1)
+  ) {
+    0: $a = load(A)
+    1: T = store($a)
+    2: $t = load(T)
+    3: O = store($t)
+  }
+}
+"""
+
+
 @pytest.mark.parametrize("name", sorted(ROUND_TRIPS))
 def test_printed_text_parses_back_to_the_same_ir(name: str) -> None:
     text = ROUND_TRIPS[name]

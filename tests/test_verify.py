@@ -227,6 +227,48 @@ def test_an_intrinsic_with_several_outputs_is_reported() -> None:
     assert diagnostic.span == Span("t.stripe", 10, 8)
 
 
+ALIASED = """\
+block [] ( // prog
+    in A[0] fp32(3):(1)
+    out O[0]:assign fp32(3):(1)
+) {
+  0: block [i:2] ( // two
+      in A[i] fp32(1):(1)
+      out a = O[i] fp32(1):(1)
+      out b = O[i + 1] fp32(1):(1)
+  ) {
+    0: $x = load(A)
+    1: a = store($x)
+    2: b = store($x)
+  }
+}
+"""
+
+
+def test_assign_views_aliasing_one_buffer_are_checked_together() -> None:
+    """`a = O[i]` and `b = O[i + 1]`: point 0 stores O[1] through b, point 1 through a."""
+    diagnostic = only(ALIASED)
+    assert diagnostic.message == (
+        "block 'two': refinement 'a' has aggregation 'assign' but points {i=0} and {i=1} both "
+        "store element [1] of 'O'"
+    )
+    assert not check(ALIASED.replace("O[i + 1]", "O[i + 2]").replace("fp32(3)", "fp32(4)"))
+
+
+def test_two_aggregations_onto_one_element_are_reported() -> None:
+    text = ALIASED.replace("O[i] fp32(1)", "O[i]:add fp32(1)").replace(
+        "O[i + 1] fp32(1)", "O[i + 1]:max fp32(1)"
+    )
+    diagnostic = only(text)
+    assert diagnostic.message == (
+        "block 'two': refinements 'a' (add) and 'b' (max) store into the same elements of 'O'; "
+        "an element takes one aggregation"
+    )
+    assert diagnostic.span == Span("t.stripe", 8, 7)
+    both_add = text.replace(":max", ":add")
+    assert not check(both_add)  # one aggregation: points may share elements
+
+
 def test_aggregating_output_may_store_one_element_from_many_points() -> None:
     assert check(COPY.replace("out B[i, j] fp32(1, 1)", "out B[i, 0]:add fp32(1, 1)")) == []
 

@@ -427,8 +427,8 @@ class _ToIR(Transformer[Token, Any]):
         offset = int(str(new_tok)[len("new@0x") :], 16) if new_tok is not None else 0
         if from_tok is not None:
             from_: str | None = str(from_tok)
-        elif new_tok is not None:
-            from_ = None
+        elif new_tok is not None or str(dir_tok) == "none":
+            from_ = None  # `none` is a fresh allocation, `new@` written or not (compact form)
         else:
             from_ = str(into_tok)
         if agg is not None and str(agg) not in AGG_OPS:

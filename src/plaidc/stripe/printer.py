@@ -21,6 +21,7 @@ from plaidc.stripe.ir import (
     Load,
     LoadIndex,
     Location,
+    RefDir,
     Refinement,
     Special,
     SpecialParam,
@@ -126,7 +127,9 @@ def format_refinement(ref: Refinement, parent_refs: Mapping[str, Refinement]) ->
     if show_new:
         out += f" new@0x{ref.offset:08x}"
     out += f" {ref.into}"
-    if ref.from_ is not None and (ref.from_ != ref.into or show_new):
+    # a `none` view (from = into) spells its source: `none T[...]` alone is an allocation
+    spelled = show_new or ref.dir is RefDir.NONE
+    if ref.from_ is not None and (ref.from_ != ref.into or spelled):
         out += f" = {ref.from_}"
     if ref.location is not None:
         out += f"<{format_location(ref.location)}>"

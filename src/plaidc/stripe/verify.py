@@ -84,6 +84,7 @@ def verify(program: Block) -> list[Diagnostic]:
     checker = _Verifier()
     checker.walk((program,), (_root_label(program),), ((),))
     checker.check_assign_outputs()
+    checker.check_aggregations()
     checker.check_shared()
     return checker.diagnostics
 
@@ -136,12 +137,23 @@ def _stmt_kind(stmt: Statement) -> str:
 
 @dataclass
 class _AssignTarget:
-    """The stores reaching one `assign` view, collected over all leaves below it."""
+    """The stores reaching one `assign` view, collected over all leaves below it (with every
+    other `assign` view of the same parent view in that block: aliasing views meet here)."""
 
     label: str
     depth: int
     ref: Refinement
     elements: isl.Map
+
+
+@dataclass
+class _Aggregations:
+    """Per aggregation of the views of one parent view in one block, the first such view and
+    the elements they store into: two aggregations must not meet on an element."""
+
+    label: str
+    depth: int
+    by_agg: dict[str, tuple[Refinement, isl.Map]] = field(default_factory=dict)
 
 
 @dataclass
@@ -156,7 +168,8 @@ class _Verifier:
     # put one Block object at several places), refinements by (block path, name).
     broken: set[Path] = field(default_factory=set)
     reported_bounds: set[tuple[Path, str]] = field(default_factory=set)
-    assign_targets: dict[tuple[Path, str], _AssignTarget] = field(default_factory=dict)
+    assign_targets: dict[tuple[Path, Path, str], _AssignTarget] = field(default_factory=dict)
+    aggregations: dict[tuple[Path, Path, str], _Aggregations] = field(default_factory=dict)
     shared: dict[tuple[Path, Path, str], _Shared] = field(default_factory=dict)
 
     def error(self, message: str, span: Span | None) -> None:
@@ -420,11 +433,17 @@ class _Verifier:
     ) -> None:
         for child, parent in pairwise(levels):
             ref = child.ref
-            if ref.agg_op not in (None, "assign"):
-                continue
             reached = project_to_depth(parent.elements, child.depth)
             assert isinstance(reached, isl.Map)
-            key = (paths[child.depth], ref.into)
+            key = (paths[child.depth], paths[parent.depth], parent.ref.into)
+            aggs = self.aggregations.setdefault(
+                key, _Aggregations(labels[child.depth], child.depth)
+            )
+            agg = ref.agg_op or "assign"
+            first, elements = aggs.by_agg.get(agg, (ref, None))
+            aggs.by_agg[agg] = (first, reached if elements is None else elements.union(reached))
+            if agg != "assign":
+                continue
             target = self.assign_targets.get(key)
             if target is None:
                 self.assign_targets[key] = _AssignTarget(
@@ -432,6 +451,27 @@ class _Verifier:
                 )
             else:
                 target.elements = target.elements.union(reached)
+
+    def check_aggregations(self) -> None:
+        """Views of one parent view in one block storing into one element, within one execution
+        of the block, under different aggregations (`:add` and `:max`, `assign` and `:add`):
+        the result is undefined."""
+        for aggs in sorted(self.aggregations.values(), key=lambda a: a.depth):
+            stored = list(aggs.by_agg.items())
+            for k, (agg, (ref, elements)) in enumerate(stored):
+                for other_agg, (other, other_elements) in stored[k + 1 :]:
+                    same_point = elements.intersect(other_elements)
+                    if (
+                        same_point.is_empty()
+                        and sharing_points(elements, aggs.depth, other_elements).is_empty()
+                    ):
+                        continue
+                    self.error(
+                        f"block '{aggs.label}': refinements '{ref.into}' ({agg}) and "
+                        f"'{other.into}' ({other_agg}) store into the same elements of "
+                        f"'{ref.from_}'; an element takes one aggregation",
+                        other.span,
+                    )
 
     def check_assign_outputs(self) -> None:
         for target in sorted(self.assign_targets.values(), key=lambda t: t.depth):
