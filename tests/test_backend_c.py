@@ -326,6 +326,39 @@ def test_floats_out_of_an_integer_types_range_wrap_as_the_interpreter_says(backe
         assert got[name][:6].tolist() == want, name
 
 
+ALIASED_ADD = """block [] (
+    in A[0] fp32(2):(1)
+    out O[0]:assign fp32(2):(1)
+) {
+  0: block [i:2] (
+      in A[i] fp32(1):(1)
+      out a = O[0]:add fp32(1):(1)
+      out b = O[SHIFT]:add fp32(1):(1)
+  ) {
+    0: $x = load(A)
+    1: a = store($x)
+    2: $ten = (float)10.0
+    3: $y = mul($x, $ten)
+    4: b = store($y)
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["c", "llvm"])
+def test_two_aggregated_views_of_one_element_in_a_point_are_refused(backend: str) -> None:
+    """A point's value for an element is its last store (STRIPE.md semantics 3): through two
+    `:add` views of O[0] that is 10x, which accumulating each store in place would not give
+    (x + 10x); views of different elements accumulate as usual."""
+    from plaidc.diagnostics import CompileError
+
+    same = parse_stripe(ALIASED_ADD.replace("SHIFT", "0"), "alias.stripe")
+    with pytest.raises(CompileError, match="one point writes 'a' and 'b', views of one element"):
+        get_backend(backend).compile(same, load_target(backend))
+    apart = parse_stripe(ALIASED_ADD.replace("SHIFT", "1"), "alias.stripe")
+    compile_and_compare(backend, apart, {"A": np.array([1.0, 2.0], np.float32)})
+
+
 # Contractions whose output rows overlap (`O[2*i + j]` with 3 columns): not GEMM micro-kernels
 # (a row's register tile overwrote or lost another row's sums on c, llvm and opencl).
 OVERLAPPING_ROWS = {

@@ -116,6 +116,27 @@ def test_opt_reads_stdin_and_writes_file(tmp_path: Path) -> None:
             1,
             "option 'split_factor': expected a finite number, got \"nan\"",
         ),
+        # values that would print Stripe the parser cannot read back
+        (
+            ["--pass", "autotile{max_total_size=16,inner_set=[#]}"],
+            1,
+            "pass 'autotile': option 'inner_set': \"#\" is not a tag name",
+        ),
+        (
+            ["--pass", "partition-compute{reqs=[kernel],num_parts=3,idx_tag=a b}"],
+            1,
+            "option 'idx_tag': \"a b\" is not a tag name",
+        ),
+        (
+            ["--pass", "partition-memory{reqs=[kernel],num_parts=3,bank_unit=A[0]}"],
+            1,
+            "option 'bank_unit': \"A[0]\" is not a name",
+        ),
+        (
+            ["--pass", "cache{ref=[all],mem_loc=UB[x]}"],
+            1,
+            "option 'mem_loc': UB[x]: a location of cache's copies cannot name indices",
+        ),
         (["-t", "nosuch"], 1, "unknown target 'nosuch'"),
         (["-t", "cpu", "--stage", "fast"], 1, "target 'c' has no stage 'fast'"),
         (["--frobnicate"], 2, "No such option"),

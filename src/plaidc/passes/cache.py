@@ -141,6 +141,13 @@ class CacheOptions:
             raise PassOptionError("pass 'cache': option 'mem_loc': a memory location is required")
         location_option(self.xfer_loc, "cache", "xfer_loc")
         location_option(self.store_loc, "cache", "store_loc")
+        for key in ("mem_loc", "xfer_loc", "store_loc"):
+            loc = location_option(getattr(self, key), "cache", key)
+            if loc is not None and any(a.names() for u in loc.units for a in u.idxs):
+                raise PassOptionError(
+                    f"pass 'cache': option '{key}': {getattr(self, key)}: a location of cache's "
+                    "copies cannot name indices (units take constants, e.g. UB[1])"
+                )
 
 
 @register("cache", CacheOptions, "give a block a local copy of a refinement in a faster memory")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -106,9 +107,28 @@ def make_options(info: PassInfo[OptionsT], raw: Mapping[str, Any]) -> OptionsT:
             )
         try:
             values[key] = _convert(value, hints[key])
+            _check_names(key, values[key])
         except ValueError as err:
             raise PassOptionError(f"pass '{info.name}': option '{key}': {err}") from None
     return info.options_type(**values)
+
+
+# Options whose values become tags (`#name` or `#name=value`) or names in the printed Stripe:
+# they must be names the parser reads back.
+_TAG_OPTION = re.compile(r"(.*_set|.*_tags|idx_tag|set_tags)")
+_NAME_OPTIONS = ("bank_unit",)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def _check_names(key: str, value: Any) -> None:
+    if _TAG_OPTION.fullmatch(key):
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            name = str(item).split("=", 1)[0]
+            if item != "" and not _NAME.fullmatch(name):
+                raise ValueError(f"{_show(item)} is not a tag name (letters, digits, _ and .)")
+    elif key in _NAME_OPTIONS and not _NAME.fullmatch(str(value)):
+        raise ValueError(f"{_show(value)} is not a name (letters, digits, _ and .)")
 
 
 def _type_name(tp: Any) -> str:

@@ -15,7 +15,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from plaidc.analysis import DomainCache, loop_ast
+import islpy as isl
+
+from plaidc.analysis import AnalysisError, DomainCache, loop_ast, trace
 from plaidc.backends.loopnest import isl_ast
 from plaidc.backends.loopnest.aggregation import (
     WrittenRef,
@@ -409,18 +411,46 @@ class Lowering:
         for stmt in block.stmts:
             for name in _written_by(stmt):
                 counts[name] = counts.get(name, 0) + 1
+        aggregated: dict[str, list[str]] = {}  # buffer -> its aggregated views written here
         for name, count in counts.items():
             view = scope.views.get(name)
-            if view is not None and view.mode is not None and count > 1:
-                raise CompileError(
-                    [
-                        Diagnostic(
-                            f"{scope.path}: {count} statements of one point write '{name}',"
-                            f" which is aggregated ({view.mode}); only the last write of a"
-                            " point counts, which this backend does not support here"
-                        )
-                    ]
+            if view is None or view.mode is None:
+                continue
+            if count > 1:
+                raise self._last_write_error(
+                    scope, f"{count} statements of one point write '{name}'", view.mode
                 )
+            aggregated.setdefault(view.buffer, []).append(name)
+        for names in aggregated.values():
+            for k, first in enumerate(names):
+                for second in names[k + 1 :]:
+                    if self._may_share_elements(scope, first, second):
+                        mode = scope.views[first].mode or ""
+                        what = f"one point writes '{first}' and '{second}', views of one element"
+                        raise self._last_write_error(scope, what, mode)
+
+    @staticmethod
+    def _last_write_error(scope: Scope, what: str, mode: str) -> CompileError:
+        return CompileError(
+            [
+                Diagnostic(
+                    f"{scope.path}: {what}, which is aggregated ({mode}); only the last write "
+                    "of a point counts, which this backend does not support here"
+                )
+            ]
+        )
+
+    def _may_share_elements(self, scope: Scope, first: str, second: str) -> bool:
+        """Whether one point of the block reaches an element through both views (isl, in the
+        coordinates of the buffer both refine); True when that cannot be analysed."""
+        try:
+            a = trace(scope.chain, first, True, self.cache)[-1]
+            b = trace(scope.chain, second, True, self.cache)[-1]
+            if a.ref.into != b.ref.into or a.depth != b.depth:
+                return True
+            return not a.elements.intersect(b.elements).is_empty()
+        except (AnalysisError, isl.Error):
+            return True
 
 
 def _written_by(stmt: Statement) -> list[str]:
