@@ -101,6 +101,10 @@ def test_statement_numbers_are_positions_and_deps_follow_them() -> None:
 def test_bad_dependency_is_reported() -> None:
     with pytest.raises(CompileError, match="depends on 7, which is not an earlier statement"):
         parse_stripe("block []:1 (\n) {\n  0[7]: $a = (int)1\n}\n")
+    twice = "block []:1 (\n) {\n  0: $a = (int)1\n  0: $b = (int)2\n  1[0]: $c = neg($a)\n}\n"
+    with pytest.raises(CompileError, match="depends on 0, a number that two earlier statements"):
+        parse_stripe(twice)
+    assert len(parse_stripe(twice.replace("1[0]:", "1:")).stmts) == 3  # no dependency: fine
 
 
 @pytest.mark.parametrize(

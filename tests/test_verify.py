@@ -269,6 +269,14 @@ def test_two_aggregations_onto_one_element_are_reported() -> None:
     assert not check(both_add)  # one aggregation: points may share elements
 
 
+def test_the_program_block_has_one_point() -> None:
+    diagnostic = only(COPY.replace("block [] ( // prog", "block [r:2] ( // prog"))
+    assert diagnostic.message == (
+        "block 'prog': the program block must have exactly one point; its indices have 2"
+    )
+    assert diagnostic.span == Span("t.stripe", 1, 1)
+
+
 def test_aggregating_output_may_store_one_element_from_many_points() -> None:
     assert check(COPY.replace("out B[i, j] fp32(1, 1)", "out B[i, 0]:add fp32(1, 1)")) == []
 

@@ -559,6 +559,7 @@ def _with_prefix(stmt: Statement, prefix: _Prefix, renumber: dict[int, int]) -> 
 def _number_statements(stmts: list[tuple[_Prefix | None, Statement]]) -> tuple[Statement, ...]:
     """Attach prefixes; statement numbers are positions, so deps are renumbered to positions."""
     renumber: dict[int, int] = {}
+    repeated: set[int] = set()  # numbers given twice: a dependency on one is ambiguous
     out: list[Statement] = []
     for pos, (prefix, stmt) in enumerate(stmts):
         if prefix is None:
@@ -570,6 +571,14 @@ def _number_statements(stmts: list[tuple[_Prefix | None, Statement]]) -> tuple[S
                     f"statement {prefix.number} depends on {d}, which is not an earlier statement",
                     stmt.span,
                 )
+            if d in repeated:
+                raise CompileError.at(
+                    f"statement {prefix.number} depends on {d}, a number that two earlier "
+                    "statements of this block have",
+                    stmt.span,
+                )
+        if prefix.number in renumber:
+            repeated.add(prefix.number)
         renumber[prefix.number] = pos
         out.append(_with_prefix(stmt, prefix, renumber))
     return tuple(out)

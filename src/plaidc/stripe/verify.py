@@ -82,6 +82,15 @@ def verify(program: Block) -> list[Diagnostic]:
     """All well-formedness problems of `program` (empty when it is valid): checks 1-4 in program
     order, then the aggregation (5) and race (6) findings, outer blocks first."""
     checker = _Verifier()
+    points = 1
+    for idx in program.idxs:
+        points *= idx.range
+    if points != 1:
+        checker.error(
+            f"block '{_root_label(program)}': the program block must have exactly one point; "
+            f"its indices have {points}",
+            program.span,
+        )
     checker.walk((program,), (_root_label(program),), ((),))
     checker.check_assign_outputs()
     checker.check_aggregations()
