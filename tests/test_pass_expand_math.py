@@ -11,7 +11,7 @@ from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
 from plaidc.diagnostics import CompileError
-from plaidc.interp import run_program
+from plaidc.interp import numpy_dtype, run_program
 from plaidc.passes.registry import get_pass, make_options, parse_pass_spec
 from plaidc.stripe.ir import Block, DType, Intrinsic
 from plaidc.stripe.parser import parse_stripe
@@ -236,6 +236,46 @@ def test_constant_bases_become_exponentials(base: str, dtype: str) -> None:
     for kept in ("(float)1", "(float)0", "(float)-2"):  # 1 ** NaN is 1; 0 ** y; negative
         alone = program(f"    1: $c = {kept}\n    2: $y = pow($c, $x)", dtype)
         assert expand(alone) == alone
+
+
+SHIFT_TYPES = ["i8", "u8", "i16", "u16", "i32", "u32", "i64"]
+
+
+def int_values(dtype: str, n: int = 40) -> np.ndarray:
+    """The type's extremes, -1, 0, 1 and random values across its range."""
+    info = np.iinfo(numpy_dtype(DType(dtype)))
+    edges = [info.min, info.min + 1, -1, 0, 1, info.max - 1, info.max]
+    edges = [e for e in edges if info.min <= e <= info.max]
+    rng = np.random.default_rng(5)
+    rest = rng.integers(info.min, info.max, n - len(edges), dtype=info.dtype, endpoint=True)
+    return np.concatenate([np.array(edges, dtype=info.dtype), rest])
+
+
+@pytest.mark.parametrize("dtype", SHIFT_TYPES)
+@pytest.mark.parametrize("op", ["bit_left", "bit_right"])
+def test_constant_shifts_become_arithmetic(op: str, dtype: str) -> None:
+    """`x << n` and `x >> n` for every count below the width: products and (floor) quotients,
+    equal to numpy's shifts on the extremes of the type; other counts are left alone."""
+    bits = 8 * DType(dtype).byte_size
+    x = {"X": int_values(dtype)}
+    for n in sorted({0, 1, 3, bits // 2, bits - 2, bits - 1}):
+        before = program(f"    1: $c = (int){n}\n    2: $y = {op}($x, $c)", dtype)
+        after = expand(before)
+        assert op not in intrinsics(after), n
+        mismatches = driver.compare_outputs(run_program(before, x), run_program(after, x))
+        assert not mismatches, f"{op} {n}: {mismatches[0].message}"
+    too_far = program(f"    1: $c = (int){bits}\n    2: $y = {op}($x, $c)", dtype)
+    assert expand(too_far) == too_far
+
+
+def test_npu_pipeline_runs_constant_shifts() -> None:
+    program_text = "function (X[N]) -> (Y, Z) { Y = (X << 3) + (X >> 2); Z = X >> 31; }"
+    prog = compile_tile(program_text, "shift.tile", shapes={"X": (DType.I32, (70,))}).program
+    steps = driver.resolve_steps(load_target("npu").stage())
+    artifact = get_backend("npu").compile(driver.run_pipeline(prog, steps), load_target("npu"))
+    x = {"X": int_values("i32", 70)}
+    mismatches = driver.compare_outputs(run_program(prog, x), artifact.run(x))
+    assert not mismatches, mismatches[0].message
 
 
 def test_ops_option_selects_rewrites() -> None:

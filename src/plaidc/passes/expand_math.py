@@ -32,8 +32,14 @@ exp, ln, reciprocal and arithmetic, but no tanh or pow).
   `acos(x) = 2 atan(sqrt((1-x) / (1+x)))` (accurate near +-1, where pi/2 - asin cancels).
   NaN and infinities give what numpy gives, except the sign of a zero result.
 
+* `bit_left(x, n)`, `bit_right(x, n)` (`x << n`, `x >> n`) of an integer x (a load, or
+  arithmetic on loads) and a weak constant `0 <= n <` x's width: `x * 2^n` (wrapping as the
+  shift does), `x / 2^n` for unsigned x, its floor for signed x (arithmetic shift); for targets
+  without bit operations.
+
 Constants are weakly typed (`(int)1`, `(float)2`), so each step keeps the operand's type as
-the original intrinsic did. Options: `ops` (which rewrites run), `max_power`.
+the original intrinsic did (a shift's constants have x's type). Options: `ops` (which rewrites
+run), `max_power`.
 
 Before / after:
 
@@ -60,7 +66,19 @@ from plaidc.passes.selection import map_all_blocks, rewrite_matching
 from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, Statement
 from plaidc.stripe.uses import scalar_inputs, scalar_outputs
 
-REWRITES = ("tanh", "pow", "sinh", "cosh", "sin", "cos", "tan", "atan", "asin", "acos")
+REWRITES: tuple[str, ...] = (
+    "tanh",
+    "pow",
+    "sinh",
+    "cosh",
+    "sin",
+    "cos",
+    "tan",
+    "atan",
+    "asin",
+    "acos",
+)
+REWRITES += ("bit_left", "bit_right")
 TRIGONOMETRY = ("sinh", "cosh", "sin", "cos", "tan", "atan", "asin", "acos")
 
 
@@ -91,6 +109,7 @@ def expand_math(program: Block, opts: ExpandMathOptions) -> Block:
 def _expand(block: Block, opts: ExpandMathOptions) -> Block:
     constants = _constants(block)
     floats = _float_scalars(block)
+    integers = _float_scalars(block, _INTEGERS)
     taken = _scalar_names(block)
     replaced: dict[int, list[Statement]] = {}
     for pos, stmt in enumerate(block.stmts):
@@ -105,6 +124,13 @@ def _expand(block: Block, opts: ExpandMathOptions) -> Block:
             result = _TRIG[stmt.name](build, stmt.inputs[0])
             build.op("ident", result, out=stmt.outputs[0])
             replaced[pos] = build.stmts
+        elif stmt.name in ("bit_left", "bit_right") and len(stmt.inputs) == 2:
+            count = constants.get(stmt.inputs[1])
+            dtype = integers.get(stmt.inputs[0])
+            if count is not None and count.type == "int" and dtype is not None:
+                rewrite = _shift(stmt.name, stmt.inputs[0], int(count.value), dtype, stmt, fresh)
+                if rewrite is not None:
+                    replaced[pos] = rewrite
         elif stmt.name == "pow" and len(stmt.inputs) == 2:
             x, y = stmt.inputs
             exponent, base = constants.get(y), constants.get(x)
@@ -141,19 +167,34 @@ def _constants(block: Block) -> dict[str, Constant]:
 _SAME_TYPE = ("add", "sub", "mul", "div", "neg", "abs", "max", "min", "exp", "log", "sqrt")
 
 
-def _float_scalars(block: Block) -> dict[str, DType]:
-    """Scalars known to be fp16 or fp32: loads of such refinements, and arithmetic whose
-    operands have one of these types, or are weakly typed constants (which adopt it)."""
+_INTEGERS: tuple[DType, ...] = (
+    DType.I8,
+    DType.I16,
+    DType.I32,
+    DType.I64,
+    DType.U8,
+    DType.U16,
+    DType.U32,
+)
+_INTEGERS += (DType.U64,)
+
+
+def _float_scalars(
+    block: Block, types: tuple[DType, ...] = (DType.FP16, DType.FP32)
+) -> dict[str, DType]:
+    """Scalars known to be fp16 or fp32 (or one of `types`): loads of such refinements, and
+    arithmetic whose operands have one of these types, or are weakly typed constants (which
+    adopt it)."""
     refs = {r.into: r.shape.dtype for r in block.refs}
     weak = {s.name for s in block.stmts if isinstance(s, Constant) and s.type in ("int", "float")}
     found: dict[str, DType] = {}
     for stmt in block.stmts:
-        if isinstance(stmt, Load) and refs.get(stmt.from_) in (DType.FP16, DType.FP32):
+        if isinstance(stmt, Load) and refs.get(stmt.from_) in types:
             found[stmt.into] = refs[stmt.from_]
         elif isinstance(stmt, Intrinsic) and stmt.name in _SAME_TYPE and len(stmt.outputs) == 1:
-            types = {found.get(x) for x in stmt.inputs if x not in weak}
-            if len(types) == 1 and None not in types:
-                found[stmt.outputs[0]] = types.pop()  # type: ignore[assignment]
+            operand_types = {found.get(x) for x in stmt.inputs if x not in weak}
+            if len(operand_types) == 1 and None not in operand_types:
+                found[stmt.outputs[0]] = operand_types.pop()  # type: ignore[assignment]
     return found
 
 
@@ -274,6 +315,41 @@ def _constant_base(
         b.op("as_float", power, width, out=out)
     else:
         b.op("ident", power, out=out)
+    return b.stmts
+
+
+def _shift(
+    name: str, x: str, count: int, dtype: DType, stmt: Intrinsic, fresh: _Fresh
+) -> list[Statement] | None:
+    """`x << n` and `x >> n` of an integer x of type `dtype` and a weak constant count below
+    its width: `x * 2^n` (wrapping as the shift does), `x / 2^n` for an unsigned x, and the
+    floor of it for a signed one (`q - (x - q * 2^n < 0)` after truncating division; the sign,
+    -1 or 0, for n one below the width). Other counts are left to the target."""
+    bits = 8 * dtype.byte_size
+    if not 0 <= count < bits:
+        return None
+    b = _Builder(fresh)
+    out = stmt.outputs[0]
+
+    def typed(value: int) -> str:
+        """`value` as a constant of x's type, wrapped into its range."""
+        wrapped = (value + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1))
+        const = fresh("k")
+        unsigned = dtype.value.startswith("u")
+        b.stmts.append(Constant(name=const, value=value if unsigned else wrapped, type=dtype.value))
+        return const
+
+    if name == "bit_left":
+        b.op("mul", x, typed(1 << count), out=out)
+    elif dtype.value.startswith("u"):
+        b.op("div", x, typed(1 << count), out=out)
+    elif count == bits - 1:
+        b.op("cond", b.op("cmp_lt", x, typed(0)), typed(-1), typed(0), out=out)
+    else:
+        scale = typed(1 << count)
+        q = b.op("div", x, scale)
+        r = b.op("sub", x, b.op("mul", q, scale))
+        b.op("sub", q, b.op("cond", b.op("cmp_lt", r, typed(0)), typed(1), typed(0)), out=out)
     return b.stmts
 
 
