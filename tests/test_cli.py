@@ -412,7 +412,8 @@ def test_internal_error_is_one_line_without_debug(
     monkeypatch.setattr("plaidc.driver.run_pipeline", boom)
     code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE)], tmp_path)
     assert code == 4
-    assert err.startswith("plaidc: internal compiler error: RuntimeError: kaboom")
+    assert err.startswith("plaidc: internal compiler error: RuntimeError: kaboom -- a bug")
+    assert len(err.strip().splitlines()) == 1 and "report it" in err
     assert "Traceback" not in err
     code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--debug"], tmp_path)
     assert code == 4 and "Traceback" in err
@@ -464,3 +465,20 @@ def test_a_backend_error_points_at_the_tile_statement(tmp_path: Path) -> None:
     lines = err.splitlines()
     assert lines[0].startswith("band.tile:3:3: error: ") and "'bit_and'" in lines[0]
     assert lines[1:3] == ["  C = D & B;", "  ^"]
+
+
+def test_the_npu_report_goes_to_the_table_or_to_the_json_file(tmp_path: Path) -> None:
+    """NPU.md: the run report is JSON with `--report FILE`, a table otherwise."""
+    import json
+
+    args = ["run", str(EXAMPLES / "matmul.tile"), *MATMUL_DEFINES, "-t", "npu"]
+    code, out, err = run_cli(plaidc_main, [*args, "--random-inputs", "1"], tmp_path)
+    assert code == 0, err
+    assert "NPU simulation:" in out and "Cube:" in out
+    code, out, err = run_cli(
+        plaidc_main, [*args, "--random-inputs", "1", "--report", "r.json"], tmp_path
+    )
+    assert code == 0, err
+    assert "NPU simulation:" not in out and "C: float32[5, 4]" in out
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["total_cycles"] > 0 and "PIPE_M" in data["busy_cycles"]

@@ -98,6 +98,29 @@ def test_statement_numbers_are_positions_and_deps_follow_them() -> None:
     assert "  0: $a = (int)1\n  1[0]: $b = neg($a)" in print_stripe(program)
 
 
+def nested_blocks(levels: int) -> str:
+    text = "block [] (\n    out O[0]:assign fp32(1):(1)\n) {\n"
+    for _ in range(levels):
+        text += "0: block [] (\n    out O[0]:assign fp32(1):(1)\n) {\n"
+    return text + "0: $x = (float)1.0\n1: O = store($x)\n" + "}\n" * (levels + 1)
+
+
+def test_deep_nesting_is_a_located_error_not_a_crash() -> None:
+    """Stripe nested past the limits (blocks, or a sum of hundreds of affine terms) is the
+    user's error at the block or expression, not a recursion error in a later stage."""
+    parse_stripe(nested_blocks(60))
+    with pytest.raises(CompileError, match=r"blocks nested too deeply \(more than 64 levels\)"):
+        parse_stripe(nested_blocks(300), "deep.stripe")
+    terms = " + ".join(["i"] * 1000)
+    long_sum = (
+        "block [] (\n    out O[0]:assign fp32(4):(1)\n) {\n  0: block [i:4] (\n      "
+        f"{terms} >= 0\n      out O[i] fp32(1):(1)\n  ) {{\n    0: $x = (float)1.0\n"
+        "    1: O = store($x)\n  }\n}\n"
+    )
+    with pytest.raises(CompileError, match="an expression nested too deeply"):
+        parse_stripe(long_sum)
+
+
 def test_bad_dependency_is_reported() -> None:
     with pytest.raises(CompileError, match="depends on 7, which is not an earlier statement"):
         parse_stripe("block []:1 (\n) {\n  0[7]: $a = (int)1\n}\n")

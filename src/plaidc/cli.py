@@ -91,10 +91,12 @@ def _allocation(shape: tuple[int, ...], dtype: np.dtype[Any]) -> str:
 
 
 def _internal_message(err: BaseException) -> str:
+    """One line (ARCHITECTURE.md): what failed, that it is a bug, and how to report it."""
+    what = " ".join(str(err).split()) or "(no message)"
     return (
-        f"plaidc: internal compiler error: {type(err).__name__}: {err}\n"
-        "This is a bug in plaidc. Please report it with the input file and the command line "
-        "(rerun with --debug for the traceback)."
+        f"plaidc: internal compiler error: {type(err).__name__}: {what} -- a bug in plaidc; "
+        "please report it with the input file and the command line (--debug shows the "
+        "traceback)"
     )
 
 
@@ -356,7 +358,8 @@ def run_cmd(
     entry: str | None,
     session: driver.Session,
 ) -> None:
-    """Run a program on a target and write its outputs as NAME.npy."""
+    """Run a program on a target; print a summary of its outputs, and with --output-dir DIR write
+    each as DIR/NAME.npy."""
     from plaidc.interp import program_io, run_program
 
     cfg = _target_config(session, target, config)
@@ -378,7 +381,7 @@ def run_cmd(
     if bench:
         _bench(execute, bench)
     report = artifact.report() if artifact is not None else None
-    if report:
+    if report and report_file is None:  # the report goes to the file instead (NPU.md)
         click.echo(report)
     if report_file is not None:
         data = artifact.report_json() if artifact is not None else None

@@ -64,6 +64,7 @@ def parse_stripe(text: str, filename: str = "<input>") -> Block:
         tree = _parser().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
         raise CompileError([_syntax_diagnostic(err, text, filename)]) from None
+    _check_nesting(tree, filename)
     try:
         block = _ToIR(filename).transform(tree)
     except lark.exceptions.VisitError as err:
@@ -72,6 +73,31 @@ def parse_stripe(text: str, filename: str = "<input>") -> Block:
         raise
     assert isinstance(block, Block)
     return block
+
+
+# Blocks nest at most this deep (PlaidML's programs nest a handful): the passes, the verifier
+# and the interpreter walk blocks recursively, and this keeps them well inside Python's stack;
+# so does the bound on the parse tree's depth (a sum of several hundred affine terms).
+MAX_BLOCK_NESTING = 64
+MAX_TREE_DEPTH = 400
+
+
+def _check_nesting(tree: lark.Tree, filename: str) -> None:
+    """A CompileError at the first block nested deeper than MAX_BLOCK_NESTING, or the first
+    node deeper than MAX_TREE_DEPTH (iterative, so the check itself cannot overflow)."""
+    stack = [(tree, 0, 0)]
+    while stack:
+        node, blocks, depth = stack.pop()
+        blocks += node.data == "block"
+        if blocks > MAX_BLOCK_NESTING or depth > MAX_TREE_DEPTH:
+            line, column = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)
+            what = (
+                f"blocks nested too deeply (more than {MAX_BLOCK_NESTING} levels)"
+                if blocks > MAX_BLOCK_NESTING
+                else f"an expression nested too deeply (more than {MAX_TREE_DEPTH} levels)"
+            )
+            raise CompileError.at(what, Span(filename, line, column))
+        stack.extend((c, blocks, depth + 1) for c in node.children if isinstance(c, lark.Tree))
 
 
 def parse_location(text: str, what: str = "location") -> Location:
