@@ -231,6 +231,21 @@ def test_unknown_entry() -> None:
     assert err.value.diagnostics[0].message == "no function named 'g' in e.tile (f)"
 
 
+def test_two_functions_of_one_name_are_an_error() -> None:
+    text = "function f(A) -> (B) { B = A; }\nfunction f(A) -> (B) { B = A * 2; }\n"
+    with pytest.raises(CompileError) as err:
+        compile_tile(text, "e.tile", shapes={"A": (DType.FP32, (2,))})
+    (diag,) = err.value.diagnostics
+    assert diag.message == "two functions are named 'f' (the first at e.tile:1:1); rename one"
+    assert where(diag) == (2, 1)
+
+
+def test_a_d_name_the_function_does_not_have_is_a_warning() -> None:
+    src = "function (A[N]) -> (B) { C = N * 2; B[i : C] = +(A[i / 2]); }"
+    result = compile_tile(src, "e.tile", dims={"N": 3, "Q": 4})
+    assert [w.message for w in result.warnings] == ["-D Q=4 is ignored: the function has no Q"]
+
+
 def test_binding_precedence_shapes_over_dims_over_literals() -> None:
     src = "function (A[M, 3], B[M]) -> (C) { C = A; }"
     # -D M=5 loses to the shape of A; the literal 3 loses to the shape too (with warnings).

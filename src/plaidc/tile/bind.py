@@ -62,6 +62,8 @@ class Context:
     warnings: list[Diagnostic] = field(default_factory=list)
     scope: dict[str, Symbol] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
+    #: `-D` names the program reads (a dimension of the signature, or a bind-time value).
+    dims_used: set[str] = field(default_factory=set)
 
     def error(self, message: str, span: Span | None, *notes: str) -> None:
         self.errors.append(Diagnostic(message, span, "error", tuple(notes)))
@@ -79,6 +81,7 @@ class Context:
             self.used.add(name)
             return sym
         if name in self.dims:
+            self.dims_used.add(name)
             return ValueSym(name, self.dims[name], None)
         close = get_close_matches(name, list(self.scope), n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
@@ -166,6 +169,7 @@ def bind_inputs(
                 continue
             prev = bound.get(dim.name)
             if dim.name in ctx.dims:
+                ctx.dims_used.add(dim.name)
                 value = ctx.dims[dim.name]
                 if prev is None:
                     bound[dim.name] = _DimBinding(value, f"-D {dim.name}={value}", dim.span)

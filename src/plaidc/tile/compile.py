@@ -27,6 +27,14 @@ class TileCompilation:
 
 
 def _select(module: ast.Module, entry: str | None, filename: str) -> ast.Function:
+    seen: dict[str, ast.Function] = {}
+    for func in module.functions:
+        first = seen.setdefault(func.name, func) if func.name else func
+        if first is not func:
+            where = f" (the first at {first.span})" if first.span else ""
+            raise CompileError.at(
+                f"two functions are named '{func.name}'{where}; rename one", func.span
+            )
     if entry is None:
         return module.functions[0]
     for func in module.functions:
@@ -90,6 +98,8 @@ def check_tile(
     for decl in func.inputs:
         if decl.name not in ctx.used:
             ctx.warn(f"unused input {decl.name}", decl.span)
+    for name in sorted(set(ctx.dims) - ctx.dims_used):
+        ctx.warn(f"-D {name}={ctx.dims[name]} is ignored: the function has no {name}", None)
 
     if ctx.errors:
         raise CompileError(sorted(ctx.errors, key=_sort_key))
