@@ -87,6 +87,17 @@ def test_opt_pipeline_dump_dir_is_deterministic(tmp_path: Path) -> None:
     assert (
         tmp_path / "d1" / "00_initial.stripe"
     ).read_text() == MATMUL_STRIPE.read_text().rstrip() + "\n"
+    # a shorter pipeline into the same folder replaces the dumps; other files stay
+    (tmp_path / "d1" / "notes.txt").write_text("mine")
+    code, _, err = run_cli(
+        plaidc_opt_main, [*args[:1], "--pass", "dead-code", "--dump-dir", "d1"], tmp_path
+    )
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "d1").iterdir()) == [
+        "00_initial.stripe",
+        "01_dead-code.stripe",
+        "notes.txt",
+    ]
 
 
 def test_opt_reads_stdin_and_writes_file(tmp_path: Path) -> None:
@@ -482,3 +493,14 @@ def test_the_npu_report_goes_to_the_table_or_to_the_json_file(tmp_path: Path) ->
     assert "NPU simulation:" not in out and "C: float32[5, 4]" in out
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["total_cycles"] > 0 and "PIPE_M" in data["busy_cycles"]
+
+
+def test_a_shape_converting_input_data_says_so(tmp_path: Path) -> None:
+    """`--shape` wins over an `--input` file's dtype (TILE.md); the conversion is a warning."""
+    (tmp_path / "id.tile").write_text("function (A[N]) -> (O) { O = A; }\n")
+    np.save(tmp_path / "a.npy", np.array([0.5, 1.5, -2.5], np.float32))
+    args = ["run", "id.tile", "--input", "A=a.npy", "--shape", "A=i32[3]"]
+    code, out, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 0, err
+    assert "warning: --shape A=i32[3]: the values of --input A are fp32; they are converted" in err
+    assert "O: int32[3] [0, 1, -2]" in out

@@ -188,6 +188,13 @@ def _bindings(
         bound[name] = (driver.dtype_of_array(name, array), tuple(array.shape))
     for text in shapes:  # --shape wins over .npy files
         name, dtype, sizes = driver.parse_shape_binding(text)
+        given = bound.get(name)
+        if given is not None and given[0] != dtype:
+            click.echo(
+                f"warning: --shape {text}: the values of --input {name} are {given[0]}; they are "
+                f"converted to {dtype}",
+                err=True,
+            )
         bound[name] = (dtype, sizes)
     return driver.Bindings(dims=_parse_defines(defines), shapes=bound)
 

@@ -142,10 +142,14 @@ def run_pipeline(
     dump_dir: Path | None = None,
     verify_each: bool = False,
 ) -> Block:
-    """Run passes in order; optionally dump `NN_<name>.stripe` after each and verify each."""
+    """Run passes in order; optionally dump `NN_<name>.stripe` after each (replacing the dumps
+    an earlier run left in `dump_dir`, so two runs' folders diff as their pipelines do) and
+    verify each."""
     if dump_dir is not None:
         with writing(dump_dir):
             dump_dir.mkdir(parents=True, exist_ok=True)
+            for old in dump_dir.glob("[0-9][0-9]_*.stripe"):
+                old.unlink()
         write_text(dump_dir / "00_initial.stripe", print_stripe(program))
     for number, step in enumerate(steps, 1):
         try:
