@@ -375,6 +375,32 @@ def test_unknown_codegen_key_is_an_error() -> None:
         get_backend("npu").compile(load_program("tile/matmul"), with_changes(cube=True))
 
 
+@pytest.mark.parametrize(
+    ("hardware", "codegen", "message"),
+    [
+        ({}, {"buffering": 2.0}, r"\[codegen\] buffering = 2.0 must be an integer"),
+        ({}, {"serialise": "false"}, r"\[codegen\] serialise = 'false' must be true or false"),
+        ({}, {"reuse": 0}, r"\[codegen\] reuse = 0 must be true or false"),
+        ({"ub_align": 64}, {}, r"\[hardware\] ub_align = 64: .* supports alignments up to 32"),
+        ({"gm_align": 64}, {}, r"\[hardware\] gm_align = 64: .* supports alignments up to 32"),
+        ({"cube_k": 8}, {}, r"cube_m/cube_n/cube_k = 16/16/8: .* a square Cube"),
+    ],
+)
+def test_settings_the_code_generator_cannot_honour_are_named(
+    hardware: dict[str, object], codegen: dict[str, object], message: str
+) -> None:
+    """A config the simulator would run but the code generator would silently ignore or break
+    on (a float or string option, UB or GM alignment past its 32-byte blocks, a Cube it cannot
+    map) is a CompileError naming the key."""
+    with pytest.raises(CompileError, match=message):
+        get_backend("npu").compile(load_program("tile/matmul"), with_changes(hardware, **codegen))
+
+
+def test_a_non_square_cube_is_fine_when_contractions_stay_on_the_vector_unit() -> None:
+    target = with_changes({"cube_k": 8}, fp32_contraction="vector", fp16_contraction="vector")
+    run_checked(load_program("tile/matmul"), target)
+
+
 def test_fp32_contractions_on_the_vector_unit_when_asked() -> None:
     artifact = run_checked(load_program("tile/matmul"), with_changes(fp32_contraction="vector"))
     assert artifact.last_report is not None and artifact.last_report.macs == 0

@@ -326,6 +326,14 @@ def test_config_errors_show_the_line_and_caret(tmp_path: Path) -> None:
     assert err.splitlines()[0].startswith(f"threads.toml:{number + 1}:1: error: ")
     assert "[codegen] 'threads' must be positive, not 0" in err
     assert err.splitlines()[1:] == ["threads = 0", "^"]
+    lines = c_toml.splitlines()
+    number = max(i for i, line in enumerate(lines) if line.startswith("vector_bytes ="))
+    lines[number] = "vector_bytes = 24"  # six fp32 lanes: not a C or OpenCL vector type
+    (tmp_path / "vec.toml").write_text("\n".join(lines))
+    args = ["run", "mm.tile", *DIMS, "--config", "vec.toml", "--random-inputs", "1"]
+    code, _, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 1, err
+    assert "[codegen] 'vector_bytes' must be a power of two, not 24" in err
 
 
 def _stripe_error(text: str) -> str:

@@ -59,6 +59,9 @@ def lowering_options(
     for key, value in codegen.items():
         if key in _INT_KEYS:
             values[key] = positive_int(where, key, value)
+            if key == "vector_bytes" and values[key] & (values[key] - 1):
+                # C's and OpenCL's vector types have power-of-two lane counts
+                raise _error(where, f"'vector_bytes' must be a power of two, not {values[key]}")
         elif key in _TAG_KEYS:
             if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
                 raise _error(where, f"'{key}' must be a list of tag names")

@@ -135,6 +135,7 @@ def generate(program: Block, target: TargetConfig) -> Generated:
     """Stripe -> CCE-like C (a CompileError for what the NPU cannot do); nothing is built."""
     machine = NpuMachine.from_hardware(target.hardware)
     options = Options.from_codegen(dict(target.codegen))
+    options.check_machine(machine)
     program, placements = uncache(program, "UB", options.tile_tag)
     kernels = lower_program(program, options.tile_tag, placements)
     ctx = Context(machine, kernels.buffers, options)

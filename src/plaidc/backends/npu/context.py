@@ -3,6 +3,7 @@ buffers and their C names, the options from `[codegen]`, and what the emitted C 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.kernels import Buffer, error
 from plaidc.backends.npu.moves import Mover
-from plaidc.backends.npu.ops import Arena, lit
+from plaidc.backends.npu.ops import BLOCK, Arena, lit
 from plaidc.backends.npu.vtypes import storage_dtype
 from plaidc.backends.npu_sim import NpuMachine
 from plaidc.stripe.ir import DType
@@ -110,6 +111,11 @@ class Options:
         unknown = sorted(set(codegen) - known)
         if unknown:
             raise error(f"[codegen] of the npu target: unknown key(s) {unknown}")
+        for field_ in dataclasses.fields(Options):
+            value = codegen.get(field_.name, field_.default)
+            want, kind = _KINDS[str(field_.type)]
+            if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+                raise error(f"[codegen] {field_.name} = {value!r} must be {kind}")
         opts = Options(**codegen)
         if opts.fp32_contraction not in ("split", "vector"):
             raise error('[codegen] fp32_contraction must be "split" or "vector"')
@@ -118,6 +124,34 @@ class Options:
         if opts.buffering not in (1, 2) or opts.max_tiles < 1:
             raise error("[codegen] buffering must be 1 or 2 and max_tiles positive")
         return opts
+
+    def check_machine(self, machine: NpuMachine) -> None:
+        """What this code generator needs of a machine description, beyond what the simulator
+        checks: GM and UB addresses on its 32-byte blocks, and a square Cube whose side is a
+        multiple of 16 when contractions may use it."""
+        for key in ("gm_align", "ub_align"):
+            if getattr(machine, key) > BLOCK:
+                raise error(
+                    f"[hardware] {key} = {getattr(machine, key)}: the NPU code generator aligns "
+                    f"GM and UB addresses to {BLOCK}-byte blocks (the vector unit's and DMA's "
+                    f"unit), so it supports alignments up to {BLOCK}"
+                )
+        m, n, k = machine.cube_m, machine.cube_n, machine.cube_k
+        uses_cube = self.fp32_contraction != "vector" or self.fp16_contraction != "vector"
+        if uses_cube and not (m == n == k and m % 16 == 0):
+            raise error(
+                f"[hardware] cube_m/cube_n/cube_k = {m}/{n}/{k}: the NPU code generator maps "
+                "contractions to a square Cube whose side is a multiple of 16; for another "
+                'Cube set [codegen] fp32_contraction = "vector" and fp16_contraction = "vector"'
+            )
+
+
+# The types of Options' fields, as TOML values.
+_KINDS: dict[str, tuple[type, str]] = {
+    "bool": (bool, "true or false"),
+    "int": (int, "an integer"),
+    "str": (str, "a string"),
+}
 
 
 @dataclass
