@@ -130,6 +130,7 @@ NPU = (Path(__file__).parents[1] / "src" / "plaidc" / "targets" / "npu.toml").re
     [
         ("ub_bytes", "0", "[hardware] ub_bytes = 0 must be a positive integer"),
         ("ub_align", "24", "[hardware] ub_align = 24 must be a power of two"),
+        ("l0ab_align", "500", "[hardware] l0ab_align = 500 must be a power of two"),
     ],
 )
 def test_npu_hardware_is_checked_and_located_at_load(key: str, value: str, message: str) -> None:
@@ -137,6 +138,9 @@ def test_npu_hardware_is_checked_and_located_at_load(key: str, value: str, messa
     number = next(i for i, line in enumerate(lines) if line.startswith(f"{key} ="))
     lines[number] = f"{key} = {value}"
     assert config_error("\n".join(lines)) == (number + 1, 1, message)
+    with pytest.raises(CompileError) as info:  # once, though L0A and L0B share l0ab_align
+        parse_config("\n".join(lines), "chip.toml")
+    assert len(info.value.diagnostics) == 1
 
 
 def test_key_spans_skip_multiline_values() -> None:

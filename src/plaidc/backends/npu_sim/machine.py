@@ -113,8 +113,9 @@ class NpuMachine:
                     f"{memory.size_key} = {size} is more than the simulator holds "
                     f"({MAX_MEMORY_BYTES} bytes per memory)"
                 )
-        if problems:
-            raise CompileError([Diagnostic(f"[hardware] {p}") for p in problems])
+        if problems:  # L0A and L0B share l0ab_align: each problem once
+            unique = dict.fromkeys(problems)
+            raise CompileError([Diagnostic(f"[hardware] {p}") for p in unique])
 
     def has(self, intrinsic: str) -> bool:
         """Whether this chip's ISA has `intrinsic` (every one but those it `lacks`)."""
