@@ -273,33 +273,30 @@ def compare_outputs(
         exact = rtol == 0 and atol == 0 and want.dtype.kind in "biu" and got.dtype.kind in "biu"
         if exact:  # integers compared as integers: float64 would merge values above 2^53
             same = got.dtype == want.dtype
-            close = got == want if same else got.astype(object) == want.astype(object)
-            w, g = want.astype(object), got.astype(object)
-            shown = "{}"
+            close = np.asarray(got == want if same else got.astype(object) == want.astype(object))
         else:
             w, g = want.astype(np.float64), got.astype(np.float64)
             close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
-            shown = "{:.9g}"
-        close = np.asarray(close, dtype=bool)
         if not close.all():
             bad = int((~close).sum())
-            worst = _worst(close, w, g, exact)
-            got_s, want_s = shown.format(g[worst]), shown.format(w[worst])
+            if exact:  # the first differing element, its values as integers
+                worst = tuple(int(i) for i in np.argwhere(~close)[0])
+                got_s, want_s = str(got[worst]), str(want[worst])
+            else:
+                worst = _worst(close, w, g)
+                got_s, want_s = f"{g[worst]:.9g}", f"{w[worst]:.9g}"
             problems.append(
                 Mismatch(
                     name,
                     f"output '{name}' differs at {bad} of {close.size} elements; worst at "
-                    f"{tuple(int(i) for i in worst)}: got {got_s}, expected {want_s} "
-                    f"(rtol {rtol:g}, atol {atol:g})",
+                    f"{worst}: got {got_s}, expected {want_s} (rtol {rtol:g}, atol {atol:g})",
                 )
             )
     return problems
 
 
-def _worst(close: np.ndarray, w: np.ndarray, g: np.ndarray, exact: bool) -> tuple[int, ...]:
-    """Where the largest difference is (integers: the first differing element)."""
-    if exact:
-        return tuple(int(i) for i in np.argwhere(~close)[0])
+def _worst(close: np.ndarray, w: np.ndarray, g: np.ndarray) -> tuple[int, ...]:
+    """Where the largest difference is (NaN against a number counts as the largest)."""
     err = np.where(close, 0.0, np.abs(g - w))
     err = np.where(np.isnan(err), np.inf, err)
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(err)), err.shape))

@@ -8,13 +8,21 @@ buffer layout helpers are exported too: backends and passes use them as the orac
 and values, so there is one definition of what an intrinsic computes.
 """
 
-from plaidc.interp.dtypes import Value, cast_to, constant_value, numpy_dtype, poison_value
+from plaidc.interp.dtypes import (
+    FLOAT_CONVERTS_THROUGH,
+    Value,
+    cast_to,
+    constant_value,
+    numpy_dtype,
+    poison_value,
+)
 from plaidc.interp.errors import InterpError
 from plaidc.interp.frames import alloc_layout, element_offsets
 from plaidc.interp.intrinsics import apply_intrinsic
 from plaidc.interp.program import ProgramIO, program_io, run_program
 
 __all__ = [
+    "FLOAT_CONVERTS_THROUGH",
     "InterpError",
     "ProgramIO",
     "Value",

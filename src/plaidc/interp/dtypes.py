@@ -67,14 +67,19 @@ def cast_to(values: Value, dtype: DType) -> np.ndarray:
     return np.asarray(out)
 
 
-# The integer type C (and numpy on x86-64) converts a float through on its way to these types.
-_THROUGH: dict[np.dtype, np.iinfo] = {
-    np.dtype(np.int8): np.iinfo(np.int32),
-    np.dtype(np.uint8): np.iinfo(np.int32),
-    np.dtype(np.int16): np.iinfo(np.int32),
-    np.dtype(np.uint16): np.iinfo(np.int32),
-    np.dtype(np.uint32): np.iinfo(np.int64),
-    np.dtype(np.uint64): np.iinfo(np.int64),
+# The integer type C (and numpy on x86-64) converts a float through on its way to these types;
+# the backends' lowering converts the same way (`convert`).
+FLOAT_CONVERTS_THROUGH: dict[DType, DType] = {
+    DType.I8: DType.I32,
+    DType.U8: DType.I32,
+    DType.I16: DType.I32,
+    DType.U16: DType.I32,
+    DType.U32: DType.I64,
+    DType.U64: DType.I64,
+}
+_THROUGH = {
+    numpy_dtype(target): np.iinfo(numpy_dtype(through))
+    for target, through in FLOAT_CONVERTS_THROUGH.items()
 }
 
 

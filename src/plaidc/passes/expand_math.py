@@ -108,8 +108,8 @@ def expand_math(program: Block, opts: ExpandMathOptions) -> Block:
 
 def _expand(block: Block, opts: ExpandMathOptions) -> Block:
     constants = _constants(block)
-    floats = _float_scalars(block)
-    integers = _float_scalars(block, _INTEGERS)
+    floats = _typed_scalars(block)
+    integers = _typed_scalars(block, _INTEGERS)
     taken = _scalar_names(block)
     replaced: dict[int, list[Statement]] = {}
     for pos, stmt in enumerate(block.stmts):
@@ -128,7 +128,7 @@ def _expand(block: Block, opts: ExpandMathOptions) -> Block:
             count = constants.get(stmt.inputs[1])
             dtype = integers.get(stmt.inputs[0])
             if count is not None and count.type == "int" and dtype is not None:
-                rewrite = _shift(stmt.name, stmt.inputs[0], int(count.value), dtype, stmt, fresh)
+                rewrite = _shift(stmt, int(count.value), dtype, fresh)
                 if rewrite is not None:
                     replaced[pos] = rewrite
         elif stmt.name == "pow" and len(stmt.inputs) == 2:
@@ -179,12 +179,12 @@ _INTEGERS: tuple[DType, ...] = (
 _INTEGERS += (DType.U64,)
 
 
-def _float_scalars(
+def _typed_scalars(
     block: Block, types: tuple[DType, ...] = (DType.FP16, DType.FP32)
 ) -> dict[str, DType]:
-    """Scalars known to be fp16 or fp32 (or one of `types`): loads of such refinements, and
-    arithmetic whose operands have one of these types, or are weakly typed constants (which
-    adopt it)."""
+    """Scalars known to have one of `types` (default fp16 and fp32): loads of such
+    refinements, and arithmetic whose operands have one type of these, or are weakly typed
+    constants (which adopt it)."""
     refs = {r.into: r.shape.dtype for r in block.refs}
     weak = {s.name for s in block.stmts if isinstance(s, Constant) and s.type in ("int", "float")}
     found: dict[str, DType] = {}
@@ -318,9 +318,7 @@ def _constant_base(
     return b.stmts
 
 
-def _shift(
-    name: str, x: str, count: int, dtype: DType, stmt: Intrinsic, fresh: _Fresh
-) -> list[Statement] | None:
+def _shift(stmt: Intrinsic, count: int, dtype: DType, fresh: _Fresh) -> list[Statement] | None:
     """`x << n` and `x >> n` of an integer x of type `dtype` and a weak constant count below
     its width: `x * 2^n` (wrapping as the shift does), `x / 2^n` for an unsigned x, and the
     floor of it for a signed one (`q - (x - q * 2^n < 0)` after truncating division; the sign,
@@ -329,19 +327,19 @@ def _shift(
     if not 0 <= count < bits:
         return None
     b = _Builder(fresh)
-    out = stmt.outputs[0]
+    x, out = stmt.inputs[0], stmt.outputs[0]
 
     def typed(value: int) -> str:
-        """`value` as a constant of x's type, wrapped into its range."""
-        wrapped = (value + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1))
+        """`value` as a constant of x's type (2^(bits-1) wraps to a signed type's minimum)."""
+        if not dtype.is_unsigned_int and value == 1 << (bits - 1):
+            value = -value
         const = fresh("k")
-        unsigned = dtype.value.startswith("u")
-        b.stmts.append(Constant(name=const, value=value if unsigned else wrapped, type=dtype.value))
+        b.stmts.append(Constant(name=const, value=value, type=dtype.value))
         return const
 
-    if name == "bit_left":
+    if stmt.name == "bit_left":
         b.op("mul", x, typed(1 << count), out=out)
-    elif dtype.value.startswith("u"):
+    elif dtype.is_unsigned_int:
         b.op("div", x, typed(1 << count), out=out)
     elif count == bits - 1:
         b.op("cond", b.op("cmp_lt", x, typed(0)), typed(-1), typed(0), out=out)

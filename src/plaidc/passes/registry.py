@@ -115,7 +115,7 @@ def make_options(info: PassInfo[OptionsT], raw: Mapping[str, Any]) -> OptionsT:
 
 # Options whose values become tags (`#name` or `#name=value`) or names in the printed Stripe:
 # they must be names the parser reads back.
-_TAG_OPTION = re.compile(r"(.*_set|.*_tags|idx_tag|set_tags)")
+_TAG_OPTION = re.compile(r"(.*_set|.*_tags|idx_tag)")
 _NAME_OPTIONS = ("bank_unit",)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 

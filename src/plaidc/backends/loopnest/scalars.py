@@ -33,7 +33,13 @@ from plaidc.backends.loopnest.plan import (
     SUnary,
 )
 from plaidc.diagnostics import CompileError, Diagnostic, Span
-from plaidc.interp import InterpError, apply_intrinsic, cast_to, numpy_dtype
+from plaidc.interp import (
+    FLOAT_CONVERTS_THROUGH,
+    InterpError,
+    apply_intrinsic,
+    cast_to,
+    numpy_dtype,
+)
 from plaidc.stripe.ir import DType
 
 _DTYPES = {numpy_dtype(d): d for d in DType if d is not DType.BF16}
@@ -128,28 +134,17 @@ def convert(value: Value, npdtype: np.dtype) -> SExpr:
     return cast(value.expr, target)
 
 
-# Float -> integer conversions go through these (`plaidc.interp.dtypes.convert`): a value that
-# fits them but not the target wraps, where a direct C conversion would be undefined.
-_THROUGH = {
-    DType.I8: DType.I32,
-    DType.U8: DType.I32,
-    DType.I16: DType.I32,
-    DType.U16: DType.I32,
-    DType.U32: DType.I64,
-    DType.U64: DType.I64,
-}
-
-
 def cast(expr: SExpr, target: ScalarType) -> SExpr:
     """C conversion of `expr` to `target` (to bool: `!= 0`; float to integer as the
-    interpreter converts: through int32 or int64, a negative u64 through int64)."""
+    interpreter converts, through FLOAT_CONVERTS_THROUGH's type, which a value that does not
+    fit the target wraps from; a non-negative u64 directly)."""
     source = _expr_type(expr)
     if source == target:
         return expr
     if target.dtype is DType.BOOL and not target.is_vector:
         zero = literal(0, source.dtype)
         return SCompare("ne", expr, zero)
-    through = _THROUGH.get(target.dtype) if source.dtype.is_float else None
+    through = FLOAT_CONVERTS_THROUGH.get(target.dtype) if source.dtype.is_float else None
     if through is None:
         return SCast(expr, target)
     wrapped = SCast(SCast(expr, ScalarType(through, target.lanes)), target)

@@ -136,9 +136,9 @@ class Options:
                     f"GM and UB addresses to {BLOCK}-byte blocks (the vector unit's and DMA's "
                     f"unit), so it supports alignments up to {BLOCK}"
                 )
-        m, n, k = machine.cube_m, machine.cube_n, machine.cube_k
         uses_cube = self.fp32_contraction != "vector" or self.fp16_contraction != "vector"
-        if uses_cube and not (m == n == k and m % 16 == 0):
+        if uses_cube and not machine.square_cube:
+            m, n, k = machine.cube_m, machine.cube_n, machine.cube_k
             raise error(
                 f"[hardware] cube_m/cube_n/cube_k = {m}/{n}/{k}: the NPU code generator maps "
                 "contractions to a square Cube whose side is a multiple of 16; for another "

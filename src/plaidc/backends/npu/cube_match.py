@@ -44,9 +44,7 @@ class Contraction:
 def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     """The kernel as a Cube contraction, or None when it is not one (or the options say no)."""
     stores = kernel.stores()
-    mach = ctx.machine
-    square = mach.cube_m == mach.cube_n == mach.cube_k and mach.cube_m * 2 % 32 == 0
-    if len(stores) != 1 or stores[0].agg != "add" or not square:
+    if len(stores) != 1 or stores[0].agg != "add" or not ctx.machine.square_cube:
         return None
     store = stores[0]
     defs = {s.dst: s for s in kernel.body if isinstance(s, (KLoad, KOp))}

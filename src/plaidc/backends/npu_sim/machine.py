@@ -132,6 +132,12 @@ class NpuMachine:
         return machine
 
     @property
+    def square_cube(self) -> bool:
+        """Whether the Cube is square with a side that is a multiple of 16 (fp16 fractals of
+        whole 32-byte rows): the only Cube plaidc's code generator maps contractions to."""
+        return self.cube_m == self.cube_n == self.cube_k and self.cube_m % 16 == 0
+
+    @property
     def cube_macs_per_cycle(self) -> int:
         return self.cube_m * self.cube_n * self.cube_k
 
