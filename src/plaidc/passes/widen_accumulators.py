@@ -89,6 +89,9 @@ class WidenAccumulatorsOptions:
     accumulator: str = "fp32"
     # Tags of the block storing the wide buffer back (an elementwise kernel, for `fuse`).
     cast_set: tuple[str, ...] = ("eltwise", "kernel")
+    # Widen only aggregations combining at least this many terms into one element (the
+    # product of the ranges of the child's indices that its output access does not use).
+    min_terms: int = 0
 
     def __post_init__(self) -> None:  # bad types are option errors, before the pass runs
         if not _dtype("accumulator", self.accumulator).is_float:
@@ -100,8 +103,18 @@ class WidenAccumulatorsOptions:
             if _dtype("narrow", name) not in _ROUNDING_BITS:
                 raise PassOptionError(
                     f"pass 'widen-accumulators': option 'narrow': {name} values cannot be"
-                    " rounded by an intrinsic (only fp16 can be widened exactly)"
+                    " rounded by an intrinsic (only fp16 and fp32 can be widened exactly)"
                 )
+            if _ROUNDING_BITS[DType(name)] >= 8 * _dtype("accumulator", self.accumulator).byte_size:
+                raise PassOptionError(
+                    f"pass 'widen-accumulators': option 'narrow': {name} is not narrower than"
+                    f" the accumulator {self.accumulator}"
+                )
+        if self.min_terms < 0:
+            raise PassOptionError(
+                f"pass 'widen-accumulators': option 'min_terms': expected >= 0, got"
+                f" {self.min_terms}"
+            )
 
 
 @register(
@@ -166,6 +179,8 @@ def _widen_child(
         assert ref is not None
         if not _qualifies(parent, child, ref, narrow):
             continue
+        if _terms_per_element(child, ref) < opts.min_terms:
+            continue
         assert ref.from_ is not None
         try:
             cover = _written_box(chain, child, ref.from_, domains)
@@ -199,6 +214,17 @@ def _qualifies(parent: Block, child: Block, ref: Refinement, narrow: set[DType])
     # A nested block aggregating into the view rounds its own sums to the narrow type before
     # the child aggregates them: widening would drop that rounding. Only flat aggregations.
     return not _aggregated_below(child, ref.into)
+
+
+def _terms_per_element(child: Block, ref: Refinement) -> int:
+    """How many terms the child combines into one element of `ref` at most: the product of the
+    ranges of its iterated indices that the access does not use (constraints only lower it)."""
+    used = {n for a in ref.access for n, _ in a.terms}
+    terms = 1
+    for idx in child.idxs:
+        if idx.name not in used and not (idx.affine.terms or idx.affine.const):
+            terms *= idx.range
+    return terms
 
 
 def _aggregated_below(block: Block, name: str) -> bool:
@@ -368,7 +394,7 @@ def _retype_children(stmt: Statement, name: str, dtype: DType, narrow: DType) ->
 
 
 # The cast rounding a value to each narrow type (bf16 has none: its stores are left as they are).
-_ROUNDING_BITS = {DType.FP16: 16}
+_ROUNDING_BITS = {DType.FP16: 16, DType.FP32: 32}
 
 
 def _narrow_stores(block: Block, name: str, narrow: DType) -> tuple[Statement, ...]:
