@@ -9,6 +9,10 @@
 #pragma omp declare simd notinbranch
 float expf(float x);
 
+static inline int32_t plaidc_max_i32(int32_t a, int32_t b) {
+  return a > b ? a : b;
+}
+
 static inline float plaidc_max_f32(float a, float b) {
   return a > b || a != a ? a : b;
 }
@@ -21,11 +25,14 @@ static void kernel_0(float *restrict X_00, const float *restrict X_I_0) {
     /* initialise what 'X_T1' aggregates (max) */
     X_00[b] = -INFINITY;
     float X_00_acc = -INFINITY;
+    int32_t X_00_nan = 0;
+    #pragma omp simd reduction(max:X_00_acc) reduction(max:X_00_nan)
     for (int64_t n_1 = 0; n_1 < 33; ++n_1) {
       const float X_I_0_1 = X_I_0[b * 33 + n_1];
-      X_00_acc = plaidc_max_f32(X_00_acc, X_I_0_1);
+      X_00_acc = X_I_0_1 > X_00_acc ? X_I_0_1 : X_00_acc;
+      X_00_nan = plaidc_max_i32(X_00_nan, X_I_0_1 != X_I_0_1 ? 1 : 0);
     }
-    X_00[b] = plaidc_max_f32(X_00[b], X_00_acc);
+    X_00[b] = plaidc_max_f32(X_00[b], X_00_nan != 0 ? NAN : X_00_acc);
   }
 }
 

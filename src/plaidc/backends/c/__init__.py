@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,9 @@ class CBackend:
         if vector_math not in (None, "libmvec"):
             raise CompileError([Diagnostic("[codegen] 'vector_math' must be \"libmvec\"")])
         openmp_wait_policy(extra.get("omp_wait_policy"))
-        plan = lower_program(program, options)
+        # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
+        # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
+        plan = lower_program(program, replace(options, nan_flagged_minmax=True))
         source = emit_c(plan, vector_math=vector_math == "libmvec")
         libs = ["-lmvec"] if vector_math == "libmvec" else []
         library = build_library(source, compiler, flags, libs)

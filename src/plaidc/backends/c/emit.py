@@ -179,6 +179,9 @@ class CEmitter:
             if t.dtype.is_float or t.is_vector:
                 return self._narrow(t, c.Binary("/", a, b))
             return c.CallExpr(self.helpers.need(f"plaidc_div_{suffix(t.dtype)}"), (a, b))
+        if e.op in ("max_num", "min_num"):  # NaN-ignoring: the value, unless it is NaN
+            greater = c.Binary(">" if e.op == "max_num" else "<", b, a)
+            return c.Ternary(greater, b, a)
         if e.op in ("max", "min", "shl", "shr"):
             return c.CallExpr(self.helpers.need(f"plaidc_{e.op}_{suffix(t.dtype)}"), (a, b))
         if e.op == "pow":
@@ -361,12 +364,20 @@ class CEmitter:
         return c.TranslationUnit(tuple(items))
 
 
-_REDUCTION_OPS = {"add": "+", "mul": "*", "max": "max", "min": "min"}
+_REDUCTION_OPS = {
+    "add": "+",
+    "mul": "*",
+    "max": "max",
+    "min": "min",
+    "max_num": "max",
+    "min_num": "min",
+}
 
 
 def _reduction_clause_ok(r: p.Reduction) -> bool:
-    """OpenMP's max/min reductions drop NaNs, so they are only used for integers."""
-    if r.op in ("add", "mul"):
+    """OpenMP's max/min reductions drop NaNs, so they are only used for integers and for the
+    NaN-ignoring `max_num`/`min_num` (whose loops track NaNs apart)."""
+    if r.op in ("add", "mul", "max_num", "min_num"):
         return r.type.dtype is not DType.BOOL
     return not r.type.dtype.is_float and r.type.dtype is not DType.BOOL
 

@@ -231,6 +231,8 @@ class Ops:
             return self._div(a, b, d)
         if op in ("max", "min"):
             return self._minmax(op, a, b, d)
+        if op in ("max_num", "min_num") and d.is_float:  # IEEE maxNum: NaN-ignoring
+            return self.b.call(self.intrinsic(f"llvm.{op[:3]}num", a.type, 2), [a, b])
         if op in ("shl", "shr"):
             return self._shift(op, a, b, d)
         if op == "pow":

@@ -32,6 +32,12 @@ from plaidc.backends.loopnest.plan import (
     LetScalar,
     Loop,
     Reduction,
+    SBinary,
+    ScalarType,
+    SCompare,
+    SConst,
+    SExpr,
+    SSelect,
     Stmt,
     Store,
     SVar,
@@ -41,7 +47,7 @@ from plaidc.backends.loopnest.plan import (
 )
 from plaidc.backends.loopnest.scalars import aggregate, identity
 from plaidc.backends.loopnest.scope import Scope
-from plaidc.stripe.ir import Block, Constant, Intrinsic, Load, LoadIndex
+from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, LoadIndex
 from plaidc.stripe.ir import Store as StripeStore
 
 if TYPE_CHECKING:
@@ -195,11 +201,43 @@ def _vectorise(stmt: Stmt, var: str, independent: bool, lowering: Lowering) -> l
         acc = lowering.names.fresh(f"{s.buffer}_acc")
         t = s.value.type
         before.append(DeclVar(acc, t, identity(s.agg, t.dtype)))
+        if (
+            lowering.options.nan_flagged_minmax
+            and s.agg in ("max", "min")
+            and t.dtype in (DType.FP32, DType.FP64)
+        ):
+            nan = lowering.names.fresh(f"{s.buffer}_nan")
+            before.append(DeclVar(nan, _FLAG, SConst(0, _FLAG)))
+            body_ops, combine = _nan_flagged(s.agg, acc, nan, s.value, t)
+            new_body.extend(body_ops)
+            reductions.extend([Reduction(acc, f"{s.agg}_num", t), Reduction(nan, "max", _FLAG)])
+            after.append(Store(s.buffer, s.offset, combine, s.agg))
+            continue
         new_body.append(AssignVar(acc, aggregate(s.agg, SVar(acc, t), s.value, t)))
         reductions.append(Reduction(acc, s.agg, t))
         after.append(Store(s.buffer, s.offset, SVar(acc, t), s.agg))
     loop = replace(stmt, body=tuple(new_body), vector=True, reductions=tuple(reductions))
     return [*hoisted, *before, loop, *after]
+
+
+_FLAG = ScalarType(DType.I32)
+
+
+def _nan_flagged(
+    op: str, acc: str, nan: str, value: SExpr, t: ScalarType
+) -> tuple[list[Stmt], SExpr]:
+    """A float max/min reduction as two that vectorise: `acc` takes the NaN-ignoring
+    maximum/minimum (IEEE maxNum: `{op}_num`, what vector max instructions and OpenMP's
+    reductions compute) and `nan` records whether a NaN was seen; the combined value is NaN
+    when one was, as numpy's maximum/minimum propagate it. The values compared are the same
+    as the generic `acc = max(acc, value)` loop's, so the result is identical."""
+    is_nan = SSelect(SCompare("ne", value, value), SConst(1, _FLAG), SConst(0, _FLAG), _FLAG)
+    body: list[Stmt] = [
+        AssignVar(acc, SBinary(f"{op}_num", SVar(acc, t), value, t)),
+        AssignVar(nan, SBinary("max", SVar(nan, _FLAG), is_nan, _FLAG)),
+    ]
+    flagged = SCompare("ne", SVar(nan, _FLAG), SConst(0, _FLAG))
+    return body, SSelect(flagged, SConst(float("nan"), t), SVar(acc, t), t)
 
 
 def _hoist_invariants(loop: Loop) -> tuple[list[Stmt], list[Stmt]]:

@@ -24,6 +24,9 @@ class LoweringOptions:
     kernel_depth: int = 2
     stack_bytes: int = 65536
     parallel_min_work: int = 1
+    # Float max/min reductions as a NaN-ignoring reduction plus a NaN flag (what gcc's
+    # vectoriser can reduce); the backend decides.
+    nan_flagged_minmax: bool = False
 
 
 @dataclass(frozen=True)
