@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from plaidc.backends import check_target
 from plaidc.diagnostics import CompileError
 from plaidc.targets import parse_config
 
@@ -66,7 +67,7 @@ def test_bad_references_are_located_errors(text: str, message: str) -> None:
 
 def config_error(text: str) -> tuple[int, int, str]:
     with pytest.raises(CompileError) as info:
-        parse_config(text, "chip.toml")
+        check_target(parse_config(text, "chip.toml"))
     diag = info.value.diagnostics[0]
     assert diag.span is not None and diag.span.file == "chip.toml"
     return diag.span.line, diag.span.col, diag.message
@@ -139,7 +140,7 @@ def test_npu_hardware_is_checked_and_located_at_load(key: str, value: str, messa
     lines[number] = f"{key} = {value}"
     assert config_error("\n".join(lines)) == (number + 1, 1, message)
     with pytest.raises(CompileError) as info:  # once, though L0A and L0B share l0ab_align
-        parse_config("\n".join(lines), "chip.toml")
+        check_target(parse_config("\n".join(lines), "chip.toml"))
     assert len(info.value.diagnostics) == 1
 
 

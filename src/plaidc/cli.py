@@ -22,7 +22,7 @@ import click
 import numpy as np
 
 from plaidc import driver
-from plaidc.backends import BACKEND_NAMES, get_backend
+from plaidc.backends import BACKEND_NAMES, check_target, get_backend
 from plaidc.diagnostics import CompileError, InternalError
 from plaidc.stripe.ir import DType, extent_error
 from plaidc.stripe.printer import print_stripe
@@ -205,9 +205,13 @@ def _target_config(session: driver.Session, target: str | None, config: str | No
     from plaidc.targets import load_target, parse_config
 
     if config is not None:
-        session.config = parse_config(session.read(config), config)
-        return session.config
-    return load_target(target or "interp")
+        session.config = check_target(parse_config(session.read(config), config))
+        cfg = session.config
+    else:
+        cfg = check_target(load_target(target or "interp"))
+    for warning in cfg.warnings:
+        click.echo(warning.render(), err=True)
+    return cfg
 
 
 # ---- plaidc -------------------------------------------------------------------------------
@@ -463,27 +467,76 @@ def _report_check(mismatches: list[driver.Mismatch]) -> None:
 
 
 @plaidc_main.command("targets")
-def targets_cmd() -> None:
-    """List the built-in targets."""
+@click.argument("name", required=False)
+@debug_option
+@guarded
+def targets_cmd(name: str | None, session: driver.Session) -> None:
+    """List the built-in targets and this machine's detected facts, or show target NAME: its
+    hardware (detected values marked), codegen options and pipelines."""
     from plaidc.targets import TARGET_ALIASES, builtin_target_names, load_target
+    from plaidc.targets.host import host_facts
 
+    if name is not None:
+        _show_target(check_target(load_target(name)))
+        return
     aliases = {v: k for k, v in TARGET_ALIASES.items()}
-    for name in builtin_target_names():
-        cfg = load_target(name)
-        alias = f" (alias {aliases[name]})" if name in aliases else ""
+    for target in builtin_target_names():
+        cfg = load_target(target)
+        alias = f" (alias {aliases[target]})" if target in aliases else ""
         stages = ", ".join(f"{s}: {len(p)} passes" for s, p in cfg.stages.items())
-        click.echo(f"{name:8} {cfg.description}{alias}  [backend {cfg.backend}; {stages}]")
+        click.echo(f"{target:8} {cfg.description}{alias}  [backend {cfg.backend}; {stages}]")
+    facts = host_facts()
+    click.echo("\nthis machine (what CPU configs leave out of [hardware]):")
+    for key, value in facts.values.items():
+        click.echo(f"  {f'{key} = {value}':24} # {facts.sources[key]}")
+    for warning in facts.warnings:
+        click.echo(warning.render(), err=True)
+
+
+def _show_target(cfg: Any) -> None:
+    import importlib
+
+    from plaidc.options import format_value, option_docs
+    from plaidc.targets.host import host_facts
+
+    click.echo(f"{cfg.name}: {cfg.description} [backend {cfg.backend}]")
+    click.echo("\n[hardware]")
+    facts = host_facts()
+    for key, value in cfg.hardware.items():
+        mark = f"  # detected: {facts.sources[key]}" if key in cfg.detected else ""
+        click.echo(f"  {key} = {format_value(value)}{mark}")
+    for warning in cfg.warnings:
+        click.echo(warning.render(), err=True)
+    if cfg.backend in BACKEND_NAMES:
+        module = importlib.import_module(f"plaidc.backends.{cfg.backend}")
+        click.echo("\n[codegen] (set here, else the default)")
+        excluded = getattr(module, "CODEGEN_EXCLUDED", ())
+        for options_type in module.CODEGEN_OPTIONS:
+            for doc in (d for d in option_docs(options_type) if d.name not in excluded):
+                given = doc.name in cfg.codegen
+                value = format_value(cfg.codegen[doc.name]) if given else doc.default
+                click.echo(f"  {doc.name} = {value}  ({doc.type}) {doc.help}")
+    for stage, steps in cfg.stages.items():
+        click.echo(f"\n[stage.{stage}]")
+        for number, step in enumerate(steps, 1):
+            shown = ", ".join(f"{k}={format_value(v)}" for k, v in step.options.items())
+            named = f" ({step.name})" if step.name != step.pass_name else ""
+            click.echo(
+                f"  {number:2}. {step.pass_name}{named}" + (f" {{{shown}}}" if shown else "")
+            )
 
 
 @plaidc_main.command("passes")
 def passes_cmd() -> None:
-    """List the registered passes and their options."""
+    """List the registered passes and their options: type, default, help, allowed values."""
     from plaidc.passes import all_passes
 
     for info in all_passes():
         click.echo(f"{info.name:20} {info.summary}")
-        for name, type_name, default in info.option_docs():
-            click.echo(f"    {name}: {type_name} = {default}")
+        for doc in info.option_docs():
+            allowed = f" [{', '.join(doc.allowed)}]" if doc.allowed else ""
+            help_text = f"  {doc.help}" if doc.help else ""
+            click.echo(f"    {doc.name}: {doc.type} = {doc.default}{allowed}{help_text}")
 
 
 # ---- plaidc-opt ---------------------------------------------------------------------------

@@ -18,9 +18,9 @@ import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
-from plaidc.targets import TargetConfig
+from plaidc.targets import BACKEND_NAMES, TargetConfig
 
-BACKEND_NAMES = ("c", "llvm", "opencl", "npu")
+__all__ = ["BACKEND_NAMES", "check_target", "get_backend"]
 
 
 class BackendUnavailable(CompileError):
@@ -59,6 +59,20 @@ class Backend(Protocol):
     name: str
 
     def compile(self, program: Block, target: TargetConfig) -> Artifact: ...
+
+
+def check_target(config: TargetConfig) -> TargetConfig:
+    """`config`, once the hardware its backend reads is well-formed (the NPU's machine), with
+    errors located at the [hardware] keys they name; the config loader imports no backend, so
+    whoever loads a config for a backend checks it here."""
+    if config.backend == "npu":
+        from plaidc.backends.npu_sim.machine import NpuMachine
+
+        try:
+            NpuMachine.from_hardware(config.hardware)
+        except CompileError as err:
+            raise CompileError([config.locate(d) for d in err.diagnostics]) from None
+    return config
 
 
 def get_backend(name: str) -> Backend:

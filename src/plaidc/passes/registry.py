@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import math
 import re
-import types
-import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from plaidc.diagnostics import CompileError
+from plaidc.options import OptionDoc, OptionError, option_docs, read_options, show
 from plaidc.stripe.ir import Block, Location
 from plaidc.stripe.parser import parse_location
 
@@ -35,16 +33,9 @@ class PassInfo(Generic[OptionsT]):
     options_type: type[OptionsT]
     run: Callable[[Block, OptionsT], Block]
 
-    def option_docs(self) -> list[tuple[str, str, str]]:
-        """(name, type, default) for every option, for `plaidc passes`."""
-        hints = typing.get_type_hints(self.options_type)
-        docs = []
-        for f in dataclasses.fields(self.options_type):  # type: ignore[arg-type]
-            default = f.default if f.default is not dataclasses.MISSING else None
-            if f.default_factory is not dataclasses.MISSING:
-                default = f.default_factory()
-            docs.append((f.name, _type_name(hints[f.name]), repr(default)))
-        return docs
+    def option_docs(self) -> list[OptionDoc]:
+        """Every option's name, type, default, help and allowed values, for `plaidc passes`."""
+        return option_docs(self.options_type)
 
 
 _REGISTRY: dict[str, PassInfo[Any]] = {}
@@ -94,23 +85,24 @@ def _load_builtin_passes() -> None:
 
 def make_options(info: PassInfo[OptionsT], raw: Mapping[str, Any]) -> OptionsT:
     """Build `info`'s options from raw values (strings from the CLI or TOML values)."""
-    hints = typing.get_type_hints(info.options_type)
-    fields = {f.name: f for f in dataclasses.fields(info.options_type)}  # type: ignore[arg-type]
-    values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key not in fields:
-            close = difflib.get_close_matches(key, list(fields), n=1)
+    try:
+        options = read_options(info.options_type, raw, text=True)
+    except OptionError as err:
+        if err.unknown:
+            names = [f.name for f in dataclasses.fields(info.options_type)]  # type: ignore[arg-type]
+            close = difflib.get_close_matches(err.key, names, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            known = ", ".join(sorted(fields)) or "none"
+            known = ", ".join(sorted(names)) or "none"
             raise PassOptionError(
-                f"pass '{info.name}': unknown option '{key}'{hint} (options: {known})"
-            )
+                f"pass '{info.name}': unknown option '{err.key}'{hint} (options: {known})"
+            ) from None
+        raise PassOptionError(f"pass '{info.name}': {err}") from None
+    for key in raw:
         try:
-            values[key] = _convert(value, hints[key])
-            _check_names(key, values[key])
+            _check_names(key, getattr(options, key))
         except ValueError as err:
             raise PassOptionError(f"pass '{info.name}': option '{key}': {err}") from None
-    return info.options_type(**values)
+    return options
 
 
 # Options whose values become tags (`#name` or `#name=value`) or names in the printed Stripe:
@@ -126,77 +118,9 @@ def _check_names(key: str, value: Any) -> None:
         for item in items:
             name = str(item).split("=", 1)[0]
             if item != "" and not _NAME.fullmatch(name):
-                raise ValueError(f"{_show(item)} is not a tag name (letters, digits, _ and .)")
+                raise ValueError(f"{show(item)} is not a tag name (letters, digits, _ and .)")
     elif key in _NAME_OPTIONS and not _NAME.fullmatch(str(value)):
-        raise ValueError(f"{_show(value)} is not a name (letters, digits, _ and .)")
-
-
-def _type_name(tp: Any) -> str:
-    origin = typing.get_origin(tp)
-    if origin in (list, tuple):
-        args = typing.get_args(tp)
-        return f"list[{_type_name(args[0])}]" if args else "list"
-    if origin in (typing.Union, types.UnionType):
-        return " | ".join(_type_name(a) for a in typing.get_args(tp))
-    return getattr(tp, "__name__", str(tp))
-
-
-def _convert(value: Any, tp: Any) -> Any:
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        if value is None or (isinstance(value, str) and value.lower() in ("none", "null")):
-            return None
-        return _convert(value, args[0])
-    if origin in (list, tuple):
-        (elem,) = typing.get_args(tp)[:1]
-        items = _split_list(value)
-        return tuple(_convert(v, elem) for v in items)
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "1", "yes", "on"):
-            return True
-        if isinstance(value, str) and value.lower() in ("false", "0", "no", "off"):
-            return False
-        raise ValueError(f"expected true or false, got {_show(value)}")
-    if tp is int:
-        if isinstance(value, bool):
-            raise ValueError(f"expected an integer, got {_show(value)}")
-        if isinstance(value, int):
-            return value
-        try:
-            return int(str(value), 0)
-        except ValueError:
-            raise ValueError(f"expected an integer, got {_show(value)}") from None
-    if tp is float:
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"expected a number, got {_show(value)}") from None
-        if not math.isfinite(number):  # nan or inf would poison a cost model's comparisons
-            raise ValueError(f"expected a finite number, got {_show(value)}")
-        return number
-    if tp is str:
-        if not isinstance(value, str):
-            raise ValueError(f"expected a string, got {_show(value)}")
-        return value
-    raise ValueError(f"unsupported option type {tp!r}")
-
-
-def _show(value: Any) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value)
-
-
-def _split_list(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, str):
-        text = value.strip()
-        if text.startswith("[") and text.endswith("]"):
-            text = text[1:-1]
-        return [v.strip().strip("\"'") for v in text.split(",") if v.strip()]
-    return [value]
+        raise ValueError(f"{show(value)} is not a name (letters, digits, _ and .)")
 
 
 def parse_pass_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -1,7 +1,11 @@
 """Target configs: TOML files naming a backend, hardware facts and pass pipelines (stages).
 
 A new accelerator is a new config, not new code: passes read every hardware number from the
-config's `[hardware]` table through `${hardware.key}` references in their options.
+config's `[hardware]` table through `${hardware.key}` references in their options. The CPU
+targets' host facts (`threads`, caches, vector width) are detected on the machine when the config
+leaves them out or says `"detect"` (`plaidc.targets.host`); a value the config sets wins.
+
+This package reads configs only: it imports no backend (the backends import it).
 """
 
 from __future__ import annotations
@@ -16,9 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from plaidc.diagnostics import CompileError, Diagnostic, Span, decode_source
+from plaidc.targets.host import DETECT, HOST_KEYS, host_facts
 from plaidc.targets.spans import KeyPath, key_spans, span_of
 
 TARGET_ALIASES = {"cpu": "c"}
+BACKEND_NAMES = ("c", "llvm", "opencl", "npu")
+# Backends whose code runs on this machine's CPU: the host facts they leave out are detected.
+HOST_BACKENDS = ("c", "llvm")
 _REF = re.compile(r"\$\{([^}]*)\}")
 _NAME = re.compile(r"\s*hardware\.([A-Za-z0-9_]+)\s*")
 
@@ -52,6 +60,8 @@ class TargetConfig:
     source: str = ""
     path: str = ""
     spans: dict[KeyPath, Span] = field(default_factory=dict)  # of the keys of `source`
+    detected: frozenset[str] = frozenset()  # [hardware] keys detected on this machine
+    warnings: tuple[Diagnostic, ...] = ()  # about the detection (a bad OMP_NUM_THREADS)
 
     def locate(self, diag: Diagnostic) -> Diagnostic:
         """`diag` located at the `[hardware]`/`[codegen]` key it names, if it has no span."""
@@ -108,9 +118,9 @@ def parse_config(text: str, filename: str) -> TargetConfig:
         raise CompileError.at(
             "config needs a [target] table with `name` and `backend`", where("target")
         )
-    hardware = _table(data, "hardware", where)
     backend = str(target["backend"])
-    _check_backend(backend, hardware, where)
+    _check_backend(backend, where)
+    hardware, detected = _with_host_facts(_table(data, "hardware", where), backend, where)
     stages: dict[str, list[PassStep]] = {}
     for stage_name, stage in _table(data, "stage", where).items():
         entries = stage.get("passes", []) if isinstance(stage, dict) else None
@@ -137,6 +147,8 @@ def parse_config(text: str, filename: str) -> TargetConfig:
         source=text,
         path=filename,
         spans=spans,
+        detected=detected,
+        warnings=host_facts().warnings if "threads" in detected else (),
     )
 
 
@@ -147,23 +159,42 @@ def _table(data: dict[str, Any], name: str, where: Any) -> dict[str, Any]:
     return table
 
 
-def _check_backend(backend: str, hardware: dict[str, Any], where: Any) -> None:
-    """The backend exists, and the hardware it reads (the NPU's machine) is well-formed."""
-    from plaidc.backends import BACKEND_NAMES
-
+def _check_backend(backend: str, where: Any) -> None:
+    """The backend exists (what it needs of [hardware] it checks itself: `check_target` in
+    `plaidc.backends`)."""
     known = ("interp", *BACKEND_NAMES)
     if backend not in known:
         raise CompileError.at(
             f"unknown backend '{backend}' (backends: {', '.join(known)})",
             where("target", "backend"),
         )
-    if backend == "npu":
-        from plaidc.backends.npu_sim.machine import NpuMachine
 
-        try:
-            NpuMachine.from_hardware(hardware)
-        except CompileError as err:
-            raise CompileError([locate_key(d, where) for d in err.diagnostics]) from None
+
+def _with_host_facts(
+    hardware: dict[str, Any], backend: str, where: Any
+) -> tuple[dict[str, Any], frozenset[str]]:
+    """[hardware] with the host facts it asks for (`"detect"`), or leaves out on a CPU
+    backend, filled in from this machine; the ones it sets must be positive integers."""
+    filled = dict(hardware)
+    detected = set()
+    for key in HOST_KEYS:
+        value = hardware.get(key)
+        if value == DETECT or (value is None and backend in HOST_BACKENDS):
+            filled[key] = host_facts().values[key]
+            detected.add(key)
+        elif value is not None and (type(value) is not int or value < 1):
+            raise CompileError.at(
+                f'[hardware] {key} = {_toml(value)} must be a positive integer or "{DETECT}"',
+                where("hardware", key),
+            )
+    return filled, frozenset(detected)
+
+
+def _toml(value: Any) -> str:
+    """A value as TOML writes it (`true`, `"big"`, `2.5`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else repr(value)
 
 
 _TABLE_KEY = re.compile(r"\[(hardware|codegen)\] '?([A-Za-z0-9_]+)")

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -29,14 +29,32 @@ from plaidc.backends.c.build import (
 )
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
-from plaidc.backends.loopnest.options import lowering_options
+from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options, pinned_threads
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.runtime import run_plan
-from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 
-BACKEND_KEYS = ("cc", "cflags", "vector_math", "omp_wait_policy")
+
+@dataclass(frozen=True)
+class CCodegen:
+    """The C backend's own `[codegen]` keys."""
+
+    cc: str | None = field(
+        default=None,
+        metadata={"help": "the C compiler (else $CC, cc, gcc, clang)", "expects": "a program name"},
+    )
+    cflags: tuple[str, ...] = field(
+        default=(), metadata={"help": 'flags added to the defaults, e.g. ["-O2"]'}
+    )
+    vector_math: Literal["libmvec"] | None = field(
+        default=None,
+        metadata={"help": "vectorised loops call glibc's vector math library (else libm's)"},
+    )
+    omp_wait_policy: Literal["active", "passive"] | None = field(
+        default=None,
+        metadata={"help": "libgomp's OMP_WAIT_POLICY unless the environment sets it"},
+    )
 
 
 @dataclass
@@ -65,23 +83,20 @@ class CBackend:
     name = "c"
 
     def compile(self, program: Block, target: TargetConfig) -> CArtifact:
-        options, extra = lowering_options(target.codegen, target.path or target.name, BACKEND_KEYS)
-        added = extra.get("cflags", [])
-        if not isinstance(added, list) or not all(isinstance(f, str) for f in added):
-            raise CompileError([Diagnostic("[codegen] 'cflags' must be a list of strings")])
-        flags = [*DEFAULT_FLAGS, *added]
-        compiler = find_compiler(extra.get("cc"))
-        vector_math = extra.get("vector_math")
-        if vector_math not in (None, "libmvec"):
-            raise CompileError([Diagnostic("[codegen] 'vector_math' must be \"libmvec\"")])
-        openmp_wait_policy(extra.get("omp_wait_policy"))
+        where = target.path or target.name
+        options, own = lowering_options(target.codegen, where, CCodegen, pinned_threads(target))
+        flags = [*DEFAULT_FLAGS, *own.cflags]
+        compiler = find_compiler(own.cc)
+        openmp_wait_policy(own.omp_wait_policy)
         # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
         # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
         plan = lower_program(program, replace(options, nan_flagged_minmax=True))
-        source = emit_c(plan, vector_math=vector_math == "libmvec")
-        libs = ["-lmvec"] if vector_math == "libmvec" else []
+        source = emit_c(plan, vector_math=own.vector_math == "libmvec")
+        libs = ["-lmvec"] if own.vector_math == "libmvec" else []
         library = build_library(source, compiler, flags, libs)
         return CArtifact(plan, source, library, load_entry(library))
 
 
 BACKEND = CBackend()
+# The [codegen] keys this backend reads (`plaidc targets c` lists them).
+CODEGEN_OPTIONS = (LoopnestCodegen, CCodegen)

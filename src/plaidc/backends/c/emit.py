@@ -274,9 +274,9 @@ class CEmitter:
             limit = c.Ident(bound)
         pragmas = []
         if s.parallel:
-            pragmas.append(
-                f"omp parallel for schedule(static) num_threads({max(self.plan.threads, 1)})"
-            )
+            # no num_threads clause: OMP_NUM_THREADS or the affinity mask decide at run time
+            threads = f" num_threads({self.plan.threads})" if self.plan.threads > 0 else ""
+            pragmas.append(f"omp parallel for schedule(static){threads}")
         elif s.vector:
             clauses = [
                 f"reduction({_REDUCTION_OPS[r.op]}:{r.var})"

@@ -13,9 +13,9 @@ from __future__ import annotations
 import subprocess
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -23,14 +23,29 @@ from plaidc.backends.c.build import find_compiler, openmp_wait_policy
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
 from plaidc.backends.loopnest import lower_program
-from plaidc.backends.loopnest.options import lowering_options
+from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options, pinned_threads
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 
-BACKEND_KEYS = ("opt_level", "vector_math", "omp_wait_policy")
+
+@dataclass(frozen=True)
+class LLVMCodegen:
+    """The LLVM backend's own `[codegen]` keys."""
+
+    opt_level: Literal[0, 1, 2, 3] = field(
+        default=3, metadata={"help": "LLVM's optimisation level (-O0 .. -O3)"}
+    )
+    vector_math: Literal["libmvec"] | None = field(
+        default=None,
+        metadata={"help": "vectorised loops call glibc's vector math library (else libm's)"},
+    )
+    omp_wait_policy: Literal["active", "passive"] | None = field(
+        default=None,
+        metadata={"help": "libgomp's OMP_WAIT_POLICY unless the environment sets it"},
+    )
 
 
 @dataclass
@@ -74,20 +89,18 @@ class LLVMBackend:
     name = "llvm"
 
     def compile(self, program: Block, target: TargetConfig) -> LLVMArtifact:
-        options, extra = lowering_options(target.codegen, target.path or target.name, BACKEND_KEYS)
-        opt = extra.get("opt_level", 3)
-        if not isinstance(opt, int) or not 0 <= opt <= 3:
-            raise CompileError([Diagnostic("[codegen] 'opt_level' must be 0, 1, 2 or 3")])
-        vector_math = extra.get("vector_math")
-        if vector_math not in (None, "libmvec"):
-            raise CompileError([Diagnostic("[codegen] 'vector_math' must be \"libmvec\"")])
-        mvec = vector_math == "libmvec"
+        where = target.path or target.name
+        options, own = lowering_options(target.codegen, where, LLVMCodegen, pinned_threads(target))
+        opt = own.opt_level
+        mvec = own.vector_math == "libmvec"
         plan = lower_program(program, options)
         module, uses_threads = emit_llvm(plan, mvec)
         source = str(module)
-        openmp_wait_policy(extra.get("omp_wait_policy"))
+        openmp_wait_policy(own.omp_wait_policy)
         jitted = jit(source, uses_threads, opt, mvec)
         return LLVMArtifact(plan, source, jitted, uses_threads, opt, mvec)
 
 
 BACKEND = LLVMBackend()
+# The [codegen] keys this backend reads (`plaidc targets llvm` lists them).
+CODEGEN_OPTIONS = (LoopnestCodegen, LLVMCodegen)

@@ -330,7 +330,8 @@ class FunctionEmitter:
         child.thread_chunk(s)
         child.finish()
         gomp = self.ops.function("GOMP_parallel", ir.VoidType(), [PTR, PTR, I32, I32])
-        threads = ir.Constant(I32, max(self.module.plan.threads, 1))
+        # 0: libgomp's count at run time (OMP_NUM_THREADS, else the affinity mask's CPUs)
+        threads = ir.Constant(I32, max(self.module.plan.threads, 0))
         self.b.call(gomp, [outlined, ctx, threads, ir.Constant(I32, 0)])
         self.module.uses_threads = True
 

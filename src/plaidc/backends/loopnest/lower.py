@@ -140,7 +140,8 @@ class Lowering:
         main = hoist_scratch(tuple(body))
         self.functions.append(Function(entry, tuple(params), main, "the whole program"))
         functions = tuple(replace(f, body=simplify(f.body)) for f in self.functions)
-        return Plan(tuple(buffers), functions, entry, self.options.threads)
+        threads = self.options.threads if self.options.pin_threads else 0
+        return Plan(tuple(buffers), functions, entry, threads)
 
     def points(
         self,

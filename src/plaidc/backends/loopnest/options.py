@@ -1,74 +1,121 @@
 """Reading a target config's `[codegen]` table into lowering options.
 
-Keys shared by the CPU backends (all optional):
-
-| key | type | meaning |
-|---|---|---|
-| `parallel_tags` | list of tags | blocks carrying any of them get their outer loop run on threads |
-| `parallel_min_work` | int | ... unless they execute fewer points than this (default 1) |
-| `gemm_tags` | list of tags | blocks carrying any of them are tried as GEMM micro-kernels |
-| `threads` | int | threads for parallel loops (e.g. `"${hardware.threads}"`) |
-| `vector_bytes` | int | SIMD register width in bytes (micro-kernel vector length) |
-| `gemm_rows` | int | micro-kernel rows (register block height) |
-| `gemm_vectors` | int | micro-kernel width in vectors |
-| `stack_bytes` | int | largest per-point temporary kept on the stack; larger ones use the heap |
-
-Backend-specific keys are listed by each backend and passed through as `extra`.
+The keys the CPU backends share are the fields of `LoopnestCodegen` (with their help texts:
+`plaidc targets NAME` lists them); each backend reads its own keys as a dataclass too, through
+`plaidc.options`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from plaidc.backends.loopnest.scope import LoweringOptions
 from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.options import OptionError, read_options
+from plaidc.targets import TargetConfig
+from plaidc.targets.host import host_facts
 
-_INT_KEYS = (
-    "threads",
-    "vector_bytes",
-    "gemm_rows",
-    "gemm_vectors",
-    "stack_bytes",
-    "parallel_min_work",
-)
-_TAG_KEYS = ("parallel_tags", "gemm_tags")
+BackendT = TypeVar("BackendT")
 
 
-def positive_int(where: str, key: str, value: Any) -> int:
-    """A `[codegen]` entry that must be a positive integer; a CompileError naming it otherwise."""
+@dataclass(frozen=True)
+class LoopnestCodegen:
+    """The `[codegen]` keys the CPU backends share (each backend adds its own)."""
+
+    parallel_tags: tuple[str, ...] = field(
+        default=(),
+        metadata={"help": "blocks with any of these tags run their outer loop on threads"},
+    )
+    parallel_min_work: int = field(
+        default=1, metadata={"help": "... unless they execute fewer points than this", "min": 1}
+    )
+    gemm_tags: tuple[str, ...] = field(
+        default=(),
+        metadata={"help": "blocks with any of these tags are tried as GEMM micro-kernels"},
+    )
+    threads: int | None = field(
+        default=None,
+        metadata={
+            "help": "threads of every parallel loop, fixed in the code; left out: the OpenMP "
+            "runtime's at run time (OMP_NUM_THREADS, else the CPUs of the affinity mask)",
+            "min": 1,
+        },
+    )
+    vector_bytes: int = field(
+        default=16, metadata={"help": "SIMD register width in bytes (a power of two)", "min": 1}
+    )
+    gemm_rows: int = field(default=8, metadata={"help": "micro-kernel rows", "min": 1})
+    gemm_vectors: int = field(
+        default=2, metadata={"help": "micro-kernel width in vectors", "min": 1}
+    )
+    stack_bytes: int = field(
+        default=65536,
+        metadata={"help": "largest per-point temporary on the stack (larger: heap)", "min": 1},
+    )
+
+
+def codegen_error(where: str, err: OptionError) -> CompileError:
+    """A `[codegen]` option error, phrased for the config (`'key' must be ..., not ...`)."""
+    return _error(where, f"'{err.key}' must be {err.expected}, not {err.value!r}")
+
+
+def read_codegen(cls: type[BackendT], codegen: Mapping[str, Any], where: str) -> BackendT:
+    """A backend's own `[codegen]` keys (a dataclass read by `plaidc.options`)."""
     try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise _error(where, f"'{key}' must be an integer, not {value!r}") from None
-    if number < 1:
-        raise _error(where, f"'{key}' must be positive, not {number}")
-    return number
+        return read_options(cls, codegen)
+    except OptionError as err:
+        if err.unknown:
+            known = ", ".join(sorted(f.name for f in dataclasses.fields(cls)))  # type: ignore[arg-type]
+            raise _error(where, f"unknown key '{err.key}' (known: {known})") from None
+        raise CompileError(
+            [Diagnostic(f"[codegen] '{err.key}' must be {err.expected}, not {err.value!r}")]
+        ) from None
 
 
 def _error(where: str, message: str) -> CompileError:
     return CompileError([Diagnostic(f"{where}: [codegen] {message}")])
 
 
+def pinned_threads(target: TargetConfig) -> int | None:
+    """The thread count a CPU config's [hardware] sets (a described chip), None if detected."""
+    value = target.hardware.get("threads")
+    return value if "threads" not in target.detected and isinstance(value, int) else None
+
+
 def lowering_options(
-    codegen: Mapping[str, Any], where: str, backend_keys: tuple[str, ...] = ()
-) -> tuple[LoweringOptions, dict[str, Any]]:
-    """The lowering options of a `[codegen]` table and its backend-specific entries."""
-    values: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    for key, value in codegen.items():
-        if key in _INT_KEYS:
-            values[key] = positive_int(where, key, value)
-            if key == "vector_bytes" and values[key] & (values[key] - 1):
-                # C's and OpenCL's vector types have power-of-two lane counts
-                raise _error(where, f"'vector_bytes' must be a power of two, not {values[key]}")
-        elif key in _TAG_KEYS:
-            if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-                raise _error(where, f"'{key}' must be a list of tag names")
-            values[key] = tuple(t.lstrip("#") for t in value)
-        elif key in backend_keys:
-            extra[key] = value
-        else:
-            known = ", ".join(sorted((*_INT_KEYS, *_TAG_KEYS, *backend_keys)))
-            raise _error(where, f"unknown key '{key}' (known: {known})")
-    return LoweringOptions(**values), extra
+    codegen: Mapping[str, Any],
+    where: str,
+    backend: type[BackendT],
+    hardware_threads: int | None = None,
+) -> tuple[LoweringOptions, BackendT]:
+    """The lowering options of a `[codegen]` table and the backend's own keys (`backend`).
+
+    Threads: `[codegen] threads`, else `hardware_threads` (a count the config's [hardware]
+    sets), is fixed in the generated code; with neither, the code leaves the count to the
+    OpenMP runtime at run time and the lowering plans for this machine's (`host_facts`)."""
+    shared_keys = {f.name for f in dataclasses.fields(LoopnestCodegen)}
+    own_keys = {f.name for f in dataclasses.fields(backend)}  # type: ignore[arg-type]
+    unknown = [key for key in codegen if key not in shared_keys | own_keys]
+    if unknown:
+        known = ", ".join(sorted(shared_keys | own_keys))
+        raise _error(where, f"unknown key '{unknown[0]}' (known: {known})")
+    try:
+        shared = read_options(
+            LoopnestCodegen, {k: v for k, v in codegen.items() if k in shared_keys}
+        )
+    except OptionError as err:
+        raise codegen_error(where, err) from None
+    if shared.vector_bytes & (shared.vector_bytes - 1):
+        # C's and OpenCL's vector types have power-of-two lane counts
+        raise _error(where, f"'vector_bytes' must be a power of two, not {shared.vector_bytes}")
+    own = read_codegen(backend, {k: v for k, v in codegen.items() if k in own_keys}, where)
+    values = dataclasses.asdict(shared)
+    for key in ("parallel_tags", "gemm_tags"):
+        values[key] = tuple(tag.lstrip("#") for tag in values[key])
+    pinned = shared.threads if shared.threads is not None else hardware_threads
+    values["threads"] = pinned if pinned is not None else host_facts().values["threads"]
+    values["pin_threads"] = pinned is not None
+    return LoweringOptions(**values), own

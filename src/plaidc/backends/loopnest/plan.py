@@ -494,7 +494,9 @@ class ProgramBuffer:
 @dataclass(frozen=True)
 class Plan:
     """A whole program: its buffers, its functions, and the name of the entry function, whose
-    parameters are one pointer per buffer (in order) and then the STATUS buffer."""
+    parameters are one pointer per buffer (in order) and then the STATUS buffer. `threads`:
+    of every parallel loop; 0 leaves the count to the OpenMP runtime at run time
+    (OMP_NUM_THREADS, else the CPUs of the affinity mask)."""
 
     buffers: tuple[ProgramBuffer, ...]
     functions: tuple[Function, ...]

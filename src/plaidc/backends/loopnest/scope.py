@@ -21,6 +21,9 @@ class LoweringOptions:
     gemm_rows: int = 8
     gemm_vectors: int = 2
     threads: int = 1
+    # threads fixed in the generated code; False: the OpenMP runtime's count at run time
+    # (`threads` is then this machine's count, which the lowering plans for)
+    pin_threads: bool = True
     kernel_depth: int = 2
     stack_bytes: int = 65536
     parallel_min_work: int = 1

@@ -229,3 +229,5 @@ class NpuBackend:
 
 
 BACKEND = NpuBackend()
+# The [codegen] keys this backend reads (`plaidc targets npu` lists them).
+CODEGEN_OPTIONS = (Options,)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.kernels import Buffer, error
@@ -14,6 +14,7 @@ from plaidc.backends.npu.moves import Mover
 from plaidc.backends.npu.ops import BLOCK, Arena, lit
 from plaidc.backends.npu.vtypes import storage_dtype
 from plaidc.backends.npu_sim import NpuMachine
+from plaidc.options import OptionError, read_options
 from plaidc.stripe.ir import DType
 
 # Identifiers the generated C (or plaidc_npu.h) already uses; a buffer named so gets a prefix.
@@ -84,46 +85,60 @@ def c_param_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class Options:
-    """`[codegen]` settings of the npu target (see npu.toml)."""
+    """`[codegen]` settings of the npu target (see npu.toml), read by `plaidc.options`."""
 
-    # How fp32 contractions use the Cube: "split" (fp16 hi/lo parts, 3 mads), "vector" (no Cube).
-    fp32_contraction: str = "split"
-    # fp16 contractions on the Cube ("cube") or the vector unit ("vector").
-    fp16_contraction: str = "cube"
-    # Tiles of one kernel at most (each is unrolled into the kernel).
-    max_tiles: int = 4096
-    # Fraction of a buffer one tile may use: 2 = half (double buffering), 1 = all.
-    buffering: int = 2
-    # Keep a contraction's left operand in L1 (as fp16 fractals) across the output tiles that
-    # share it, instead of loading and converting it again for each of them.
-    reuse: bool = True
-    # A pipe_barrier(PIPE_ALL) after every op instead of the minimal flags: no two pipes ever
-    # overlap (the naive schedule benchmarks compare against).
-    serialise: bool = False
-    # Inner blocks with this tag are tiles the pass pipeline chose (autotile's inner_set): the
-    # vector unit runs one of them per tile, cut further only when its values do not fit UB.
-    # Contractions on the Cube choose their own fractal tiles. "" ignores the tag.
-    tile_tag: str = ""
+    fp32_contraction: Literal["split", "vector"] = field(
+        default="split",
+        metadata={
+            "help": 'fp32 contractions on the Cube as fp16 hi/lo parts, 3 mads ("split"), '
+            'or on the vector unit ("vector")'
+        },
+    )
+    fp16_contraction: Literal["cube", "vector"] = field(
+        default="cube", metadata={"help": "fp16 contractions on the Cube or the vector unit"}
+    )
+    max_tiles: int = field(
+        default=4096, metadata={"help": "tiles of one kernel at most (each is unrolled)", "min": 1}
+    )
+    buffering: Literal[1, 2] = field(
+        default=2,
+        metadata={
+            "help": "fraction of a buffer one tile may use: 2 = half (double buffering), 1 = all",
+            "expects": "an integer, 1 or 2",
+        },
+    )
+    reuse: bool = field(
+        default=True,
+        metadata={
+            "help": "keep a contraction's left operand in L1 (fp16 fractals) across the output "
+            "tiles sharing it"
+        },
+    )
+    serialise: bool = field(
+        default=False,
+        metadata={
+            "help": "a pipe_barrier(PIPE_ALL) after every op instead of the minimal flags (the "
+            "naive schedule)"
+        },
+    )
+    tile_tag: str = field(
+        default="",
+        metadata={
+            "help": "inner blocks with this tag are the tiles the pipeline chose (autotile's "
+            'inner_set); "" ignores the tag'
+        },
+    )
 
     @staticmethod
     def from_codegen(codegen: dict[str, Any]) -> Options:
-        known = {f for f in Options.__dataclass_fields__}
+        known = {f.name for f in dataclasses.fields(Options)}
         unknown = sorted(set(codegen) - known)
         if unknown:
             raise error(f"[codegen] of the npu target: unknown key(s) {unknown}")
-        for field_ in dataclasses.fields(Options):
-            value = codegen.get(field_.name, field_.default)
-            want, kind = _KINDS[str(field_.type)]
-            if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-                raise error(f"[codegen] {field_.name} = {value!r} must be {kind}")
-        opts = Options(**codegen)
-        if opts.fp32_contraction not in ("split", "vector"):
-            raise error('[codegen] fp32_contraction must be "split" or "vector"')
-        if opts.fp16_contraction not in ("cube", "vector"):
-            raise error('[codegen] fp16_contraction must be "cube" or "vector"')
-        if opts.buffering not in (1, 2) or opts.max_tiles < 1:
-            raise error("[codegen] buffering must be 1 or 2 and max_tiles positive")
-        return opts
+        try:
+            return read_options(Options, codegen)
+        except OptionError as err:
+            raise error(f"[codegen] {err.key} = {err.value!r} must be {err.expected}") from None
 
     def check_machine(self, machine: NpuMachine) -> None:
         """What this code generator needs of a machine description, beyond what the simulator
@@ -144,14 +159,6 @@ class Options:
                 "contractions to a square Cube whose side is a multiple of 16; for another "
                 'Cube set [codegen] fp32_contraction = "vector" and fp16_contraction = "vector"'
             )
-
-
-# The types of Options' fields, as TOML values.
-_KINDS: dict[str, tuple[type, str]] = {
-    "bool": (bool, "true or false"),
-    "int": (int, "an integer"),
-    "str": (str, "a string"),
-}
 
 
 @dataclass

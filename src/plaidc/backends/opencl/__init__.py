@@ -24,14 +24,14 @@ run as register-blocked micro-kernels on `vector_bytes`-wide vectors, `gemm_rows
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from plaidc.backends import BackendUnavailable
-from plaidc.backends.loopnest.options import lowering_options, positive_int
+from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options
 from plaidc.backends.loopnest.scope import LoweringOptions
 from plaidc.backends.opencl.emit import emit_opencl
 from plaidc.backends.opencl.kernels import KernelProgram
@@ -46,14 +46,34 @@ from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 
-_INT_KEYS = ("max_work_group", "local_mem_bytes", "private_bytes")
-_LIST_KEYS = ("thread_tags", "build_options")
 # Shared lowering keys that mean CPU threads, which an NDRange replaces.
 _CPU_ONLY = ("parallel_tags", "parallel_min_work", "threads")
 
 
 def _error(where: str, message: str) -> CompileError:
     return CompileError([Diagnostic(f"{where}: [codegen] {message}")])
+
+
+@dataclass(frozen=True)
+class OpenCLCodegen:
+    """The OpenCL backend's own `[codegen]` keys."""
+
+    thread_tags: tuple[str, ...] = field(
+        default=(), metadata={"help": "blocks with these tags spread over a work-group's items"}
+    )
+    max_work_group: int = field(
+        default=256, metadata={"help": "work-items of one work-group at most", "min": 1}
+    )
+    local_mem_bytes: int = field(
+        default=32768, metadata={"help": "local memory of one work-group", "min": 1}
+    )
+    private_bytes: int = field(
+        default=32768,
+        metadata={"help": "larger temporaries live in slices of a global buffer", "min": 1},
+    )
+    build_options: tuple[str, ...] = field(
+        default=(), metadata={"help": "options for the OpenCL C compiler (clBuildProgram)"}
+    )
 
 
 @dataclass(frozen=True)
@@ -70,20 +90,14 @@ def codegen_options(codegen: Mapping[str, Any], where: str) -> CodegenOptions:
     for key in _CPU_ONLY:
         if key in codegen:
             raise _error(where, f"'{key}' is for CPU threads; OpenCL work-items need no setting")
-    lowering, extra = lowering_options(codegen, where, (*_INT_KEYS, *_LIST_KEYS))
-    values: dict[str, Any] = {}
-    build: tuple[str, ...] = ()
-    for key, value in extra.items():
-        if key in _INT_KEYS:
-            values[key] = positive_int(where, key, value)
-        else:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise _error(where, f"'{key}' must be a list of strings")
-            if key == "thread_tags":
-                values[key] = tuple(t.lstrip("#") for t in value)
-            else:
-                build = tuple(value)
-    return CodegenOptions(KernelOptions(**values), lowering, build)
+    lowering, own = lowering_options(codegen, where, OpenCLCodegen)
+    kernels = KernelOptions(
+        thread_tags=tuple(tag.lstrip("#") for tag in own.thread_tags),
+        max_work_group=own.max_work_group,
+        local_mem_bytes=own.local_mem_bytes,
+        private_bytes=own.private_bytes,
+    )
+    return CodegenOptions(kernels, lowering, own.build_options)
 
 
 @dataclass
@@ -129,3 +143,6 @@ class OpenCLBackend:
 
 
 BACKEND = OpenCLBackend()
+# The [codegen] keys this backend reads (`plaidc targets opencl` lists them), but _CPU_ONLY.
+CODEGEN_OPTIONS = (LoopnestCodegen, OpenCLCodegen)
+CODEGEN_EXCLUDED = _CPU_ONLY
