@@ -28,6 +28,8 @@ from plaidc.cli_inputs import (
     config_option,
     debug_option,
     define_option,
+    dump_dir_option,
+    entry_option,
     language_option,
     load_inputs,
     nonempty,
@@ -39,6 +41,7 @@ from plaidc.cli_inputs import (
     stage_option,
     target_config,
     target_option,
+    verify_each_option,
     version_option,
 )
 from plaidc.diagnostics import CompileError, InternalError
@@ -144,13 +147,14 @@ def plaidc_main() -> None:
     "-o",
     "output",
     default=None,
+    metavar="OUT",
     callback=nonempty,
     help="Output file (default: PROGRAM.<ext> for code, standard output for Stripe and for "
     "code from standard input; - = stdout).",
 )
-@click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
-@click.option("--verify-each", is_flag=True)
-@click.option("--entry", default=None, help="Entry function of a multi-function Tile file.")
+@dump_dir_option
+@verify_each_option
+@entry_option
 @debug_option
 @guarded
 def compile_cmd(
@@ -258,18 +262,43 @@ def _write_text(output: str, text: str) -> None:
 @stage_option("default")
 @define_option
 @shape_option
-@click.option("--input", "inputs", multiple=True, help="NAME=FILE.npy")
+@click.option(
+    "--input",
+    "inputs",
+    multiple=True,
+    metavar="NAME=FILE.npy",
+    help="The value of the input NAME; repeatable.",
+)
 @click.option(
     "--random-inputs",
     type=click.IntRange(min=0),
     default=None,
-    help="Seed (>= 0) for deterministic inputs.",
+    metavar="SEED",
+    help="Deterministic random values (seed >= 0) for the inputs no --input gives.",
 )
-@click.option("--output-dir", type=click.Path(file_okay=False), default=None)
+@click.option(
+    "--output-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Write every output as DIR/NAME.npy.",
+)
 @click.option("--check", is_flag=True, help="Compare with the interpreter (exit 3 on mismatch).")
-@click.option("--bench", type=click.IntRange(min=1), default=None, help="Time N runs.")
-@click.option("--report", "report_file", default=None, help="Write the run report as JSON.")
-@click.option("--entry", default=None)
+@click.option(
+    "--bench",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Time N runs; print min and median.",
+)
+@click.option(
+    "--report",
+    "report_file",
+    default=None,
+    metavar="FILE.json",
+    help="Write the target's run report (the NPU's cycles) as JSON.",
+)
+@entry_option
 @debug_option
 @guarded
 def run_cmd(
@@ -422,20 +451,32 @@ def passes_cmd() -> None:
 @version_option("plaidc-opt")
 @click.argument("source", default="-")
 @language_option
-@click.option("--pass", "passes", multiple=True, help="NAME or NAME{key=value,...}; repeatable.")
+@click.option(
+    "--pass",
+    "passes",
+    multiple=True,
+    metavar="NAME[{key=value,..}]",
+    help="Run a pass (see `plaidc passes`); repeatable.",
+)
 @target_option
 @config_option
 @stage_option(None)
 @click.option(
-    "-o", "output", default="-", callback=nonempty, help="Output .stripe file (default: stdout)."
+    "-o",
+    "output",
+    default="-",
+    metavar="OUT.stripe",
+    callback=nonempty,
+    help="Output .stripe file (default, or -: standard output).",
 )
-@click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
-@click.option("--verify-each", is_flag=True)
+@dump_dir_option
+@verify_each_option
 @click.option("--check", is_flag=True, help="Interpret input and output; exit 3 if they differ.")
 @click.option(
     "--seed",
     type=click.IntRange(min=0),
     default=None,
+    metavar="N",
     help="Seed of --check's random inputs (default 0).",
 )
 @debug_option

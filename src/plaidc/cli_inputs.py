@@ -82,14 +82,40 @@ target_option = click.option(
     "-t",
     "--target",
     default=None,
+    metavar="TARGET",
     callback=_known_target,
     help="Target name (see `plaidc targets`).",
 )
 config_option = click.option(
-    "--config", default=None, callback=nonempty, help="A target config TOML file (instead of -t)."
+    "--config",
+    default=None,
+    metavar="FILE.toml",
+    callback=nonempty,
+    help="A target config file (instead of -t).",
 )
-define_option = click.option("-D", "defines", multiple=True, help="Bind a dimension: NAME=INT.")
-shape_option = click.option("--shape", "shapes", multiple=True, help="NAME=DTYPE[d0,d1,..].")
+define_option = click.option(
+    "-D", "defines", multiple=True, metavar="NAME=INT", help="Bind a Tile dimension; repeatable."
+)
+shape_option = click.option(
+    "--shape",
+    "shapes",
+    multiple=True,
+    metavar="NAME=DTYPE[d0,..]",
+    help="Bind a Tile input's type and sizes (A=fp32[64,128]); repeatable.",
+)
+dump_dir_option = click.option(
+    "--dump-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Write DIR/00_initial.stripe and DIR/NN_<pass>.stripe after every pass.",
+)
+verify_each_option = click.option(
+    "--verify-each", is_flag=True, help="Run the Stripe verifier after every pass."
+)
+entry_option = click.option(
+    "--entry", default=None, metavar="NAME", help="Entry function of a multi-function Tile file."
+)
 language_option = click.option(
     "-x",
     "language",
@@ -104,6 +130,7 @@ def stage_option(default: str | None) -> Any:
     return click.option(
         "--stage",
         default=default,
+        metavar="STAGE",
         show_default=default is not None,
         callback=nonempty,
         help="Pipeline stage of the target config (e.g. opencl's `gpu`).",
