@@ -191,6 +191,7 @@ CHIP = '[target]\nname = "chip"\nbackend = "interp"\n[hardware]\n'
         (plaidc_main, ["compile", "mm.tile", *DIMS, "-o", ""], "'-o': must not be empty"),
         (plaidc_main, ["compile", "mm.tile", *DIMS, "--config", ""], "must not be empty"),
         (plaidc_opt_main, ["x.stripe", "-o", " "], "'-o': must not be empty"),
+        (plaidc_opt_main, ["x.stripe", "-D", "N=3"], "-D binds a Tile program"),
         (plaidc_main, ["frobnicate"], "No such command 'frobnicate'"),
     ],
 )
@@ -262,6 +263,10 @@ def test_run_and_opt_read_tile_from_standard_input() -> None:
     result = runner.invoke(plaidc_opt_main, ["-t", "cpu", "--check"], input=LITERAL_TILE)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("0: #program")
+    args = ["-t", "cpu", "--check", *DIMS, "--shape", "A=fp64[3,4]"]
+    result = runner.invoke(plaidc_opt_main, args, input=MATMUL_TILE)
+    assert result.exit_code == 0, result.stderr
+    assert " A[0, 0] fp64:I(3, 4):(4, 1):96 B\n" in result.stdout
     result = runner.invoke(plaidc_main, ["compile", "-", "--emit", "stripe"], input="function (")
     assert result.exit_code == 1
     assert result.stderr.startswith("<stdin>:1:11: error: ")

@@ -461,6 +461,9 @@ def passes_cmd() -> None:
 @target_option
 @config_option
 @stage_option(None)
+@define_option
+@shape_option
+@entry_option
 @click.option(
     "-o",
     "output",
@@ -488,6 +491,9 @@ def plaidc_opt_main(
     target: str | None,
     config: str | None,
     stage: str | None,
+    defines: tuple[str, ...],
+    shapes: tuple[str, ...],
+    entry: str | None,
     output: str,
     dump_dir: str | None,
     verify_each: bool,
@@ -495,11 +501,12 @@ def plaidc_opt_main(
     seed: int | None,
     session: driver.Session,
 ) -> None:
-    """Read Stripe (- or no SOURCE: standard input; a Tile program with literal sizes is
-    lowered first), run passes, write Stripe (like LLVM's opt)."""
+    """Read Stripe (- or no SOURCE: standard input; a Tile program is lowered first), run
+    passes, write Stripe (like LLVM's opt)."""
     from plaidc.passes import PassOptionError, get_pass, make_options, parse_pass_spec
 
     check_target_choice(target, config)
+    dims, shape_options = parse_defines(defines), parse_shapes(shapes)
     if seed is not None and not check:
         raise click.UsageError("--seed sets the random inputs of --check: give --check too")
     steps: list[driver.PipelineStep] = []
@@ -515,7 +522,9 @@ def plaidc_opt_main(
             steps.append(driver.PipelineStep(info.name, info, make_options(info, raw)))
         except PassOptionError as err:
             raise click.BadParameter(str(err), param_hint="'--pass'") from None
-    program = driver.load_program(session, source, driver.Bindings(), language=language)
+    text = driver.read_program(session, source, language)
+    _check_tile_options(text, dims, shape_options, entry)
+    program = driver.build_program(session, text, bindings(dims, shape_options, {}), entry)
     result = driver.run_pipeline(
         program, steps, dump_dir=Path(dump_dir) if dump_dir else None, verify_each=verify_each
     )
