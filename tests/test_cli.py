@@ -115,48 +115,50 @@ def test_opt_reads_stdin_and_writes_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["--pass", "prune-idx"], 1, "unknown pass 'prune-idx'; did you mean 'prune-idxs'?"),
+        (["--pass", "prune-idx"], 2, "unknown pass 'prune-idx'; did you mean 'prune-idxs'?"),
         (
             ["--pass", "prune-idxs{reqz=[all]}"],
-            1,
+            2,
             "pass 'prune-idxs': unknown option 'reqz'; did you mean 'reqs'?",
         ),
-        (["--pass", "prune-idxs{reqs}"], 1, "option 'reqs' must be key=value"),
+        (["--pass", "prune-idxs{reqs}"], 2, "option 'reqs' must be key=value"),
         (
             ["--pass", "autotile{split_factor=nan}"],
-            1,
+            2,
             "option 'split_factor': expected a finite number, got \"nan\"",
         ),
         # values that would print Stripe the parser cannot read back
         (
             ["--pass", "autotile{max_total_size=16,inner_set=[#]}"],
-            1,
+            2,
             "pass 'autotile': option 'inner_set': \"#\" is not a tag name",
         ),
         (
             ["--pass", "partition-compute{reqs=[kernel],num_parts=3,idx_tag=a b}"],
-            1,
+            2,
             "option 'idx_tag': \"a b\" is not a tag name",
         ),
         (
             ["--pass", "partition-memory{reqs=[kernel],num_parts=3,bank_unit=A[0]}"],
-            1,
+            2,
             "option 'bank_unit': \"A[0]\" is not a name",
         ),
         (
             ["--pass", "cache{ref=[all],mem_loc=UB[x]}"],
-            1,
+            2,
             "option 'mem_loc': UB[x]: a location of cache's copies cannot name indices",
         ),
-        (["-t", "nosuch"], 1, "unknown target 'nosuch'"),
-        (["-t", "cpu", "--stage", "fast"], 1, "target 'c' has no stage 'fast'"),
+        (["-t", "nosuch"], 2, "unknown target 'nosuch'"),
+        (["-t", "cpu", "--stage", "fast"], 2, "target 'c' has no stage 'fast'"),
         (["--frobnicate"], 2, "No such option"),
     ],
 )
 def test_opt_bad_options(args: list[str], code: int, message: str, tmp_path: Path) -> None:
+    """Every misuse of an option is a usage error (exit 2), with click's usage message."""
     got, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), *args], tmp_path)
     assert got == code
     assert message in err
+    assert err.startswith("Usage: plaidc-opt ")
     assert "Traceback" not in err
 
 
@@ -203,8 +205,11 @@ def test_emitting_another_backends_code_is_a_usage_error(
 def test_an_unknown_stage_is_an_error_naming_the_stages(command: str, tmp_path: Path) -> None:
     args = [command, str(EXAMPLES / "matmul.tile"), "-t", "opencl", "--stage", "gpx"]
     code, _, err = run_cli(plaidc_main, [*args, *MATMUL_DEFINES], tmp_path)
-    assert code == 1
-    assert "target 'opencl' has no stage 'gpx' (stages: default, gpu)" in err
+    assert code == 2
+    assert (
+        "Invalid value for '--stage': target 'opencl' has no stage 'gpx' (stages: default, gpu)"
+        in err
+    )
     assert "Traceback" not in err
 
 

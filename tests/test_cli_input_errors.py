@@ -276,9 +276,12 @@ def test_random_fp32_inputs_are_drawn_as_fp32() -> None:
     ],
 )
 def test_bad_pass_options_are_rejected(spec: str, message: str, tmp_path: Path) -> None:
+    """A malformed --pass is a usage error (ARCHITECTURE.md): exit 2, click's usage message."""
     code, _, err = run_cli(plaidc_opt_main, [str(MATMUL_STRIPE), "--pass", spec], tmp_path)
-    assert code == 1, err
-    assert err.startswith("error: ") and message in err and len(err.splitlines()) == 1
+    assert code == 2, err
+    assert err.startswith("Usage: plaidc-opt ")
+    last = err.splitlines()[-1]
+    assert last.startswith("Error: Invalid value for '--pass': ") and message in last
 
 
 def test_a_dimension_bound_twice_differently_is_a_usage_error(tmp_path: Path) -> None:
@@ -389,7 +392,9 @@ def test_a_negative_shape_size_says_so(tmp_path: Path) -> None:
     ]:
         args = ["compile", "mm.tile", *DIMS, "--shape", shape]
         code, _, err = run_cli(plaidc_main, args, tmp_path)
-        assert code == 1 and err.startswith(f"error: bad --shape '{shape}': ") and why in err
+        assert code == 2, err  # a malformed option value: a usage error
+        assert err.splitlines()[-1].startswith(f"Error: Invalid value for '--shape': '{shape}': ")
+        assert why in err
 
 
 @pytest.mark.parametrize("define", ["=3", "M=٣", "M N=3", "M=3.0"])

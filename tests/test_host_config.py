@@ -149,7 +149,7 @@ _COUNT_THREADS = textwrap.dedent(
     target = load_target(sys.argv[1])
     session = driver.Session()
     dims = {"M": 128, "K": 64, "N": 128}
-    program = driver.load_tile(session, sys.argv[2], driver.Bindings(dims=dims))
+    program = driver.load_program(session, sys.argv[2], driver.Bindings(dims=dims))
     program = driver.run_pipeline(program, driver.resolve_steps(target.stage()))
     from plaidc.interp.program import program_io
     inputs = driver.random_inputs(program_io(program).inputs, seed=0)
@@ -187,7 +187,7 @@ def test_a_configured_thread_count_is_fixed_in_the_c() -> None:
     from plaidc import driver
 
     target = load_target("c")
-    program = driver.load_tile(
+    program = driver.load_program(
         driver.Session(),
         str(EXAMPLES / "matmul.tile"),
         driver.Bindings({"M": 64, "K": 64, "N": 64}),
@@ -256,7 +256,7 @@ def test_plaidc_targets_name_shows_detected_hardware_codegen_and_pipeline(tmp_pa
     threads = host_facts().values["threads"]
     assert f"  threads = {threads}  # detected: " in out
     assert '  omp_wait_policy = "passive"  (str | none) libgomp\'s OMP_WAIT_POLICY' in out
-    assert ' 3. autotile (tile_contract) {reqs=["contraction"]' in out
+    assert '. autotile (tile_contract) {reqs=["contraction"]' in out
     result = CliRunner().invoke(plaidc_main, ["targets", "npu"])
     assert "  buffering = 2  (int) fraction of a buffer" in result.stdout
     assert "detected" not in result.stdout

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import statistics
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from tokenize import TokenError
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -23,8 +21,30 @@ import numpy as np
 
 from plaidc import driver
 from plaidc.backends import BACKEND_NAMES, check_target, get_backend
+from plaidc.cli_inputs import (
+    ShapeOption,
+    bindings,
+    check_target_choice,
+    config_option,
+    debug_option,
+    define_option,
+    dump_dir_option,
+    entry_option,
+    language_option,
+    load_inputs,
+    nonempty,
+    parse_defines,
+    parse_input_options,
+    parse_shapes,
+    pipeline_stage,
+    shape_option,
+    stage_option,
+    target_config,
+    target_option,
+    verify_each_option,
+    version_option,
+)
 from plaidc.diagnostics import CompileError, InternalError
-from plaidc.stripe.ir import DType, extent_error
 from plaidc.stripe.printer import print_stripe
 
 EXIT_USER, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERNAL = 1, 2, 3, 4
@@ -100,155 +120,21 @@ def _internal_message(err: BaseException) -> str:
     )
 
 
-debug_option = click.option(
-    "--debug", is_flag=True, help="Show Python tracebacks of internal errors."
-)
-
-
-# ---- shared option handling ---------------------------------------------------------------
-
-
-def _parse_defines(defines: Sequence[str]) -> dict[str, int]:
-    dims: dict[str, int] = {}
-    for item in defines:
-        name, sep, value = item.partition("=")
-        digits = value.strip().removeprefix("-")
-        name = name.strip()
-        if not sep or not (digits.isascii() and digits.isdigit()) or not name.isidentifier():
-            raise click.BadParameter(f"'{item}' should be NAME=INT", param_hint="'-D'")
-        if name in dims and dims[name] != int(value):
-            raise click.BadParameter(
-                f"{name} is bound twice, to {dims[name]} and to {int(value)}", param_hint="'-D'"
-            )
-        dims[name] = int(value)
-    return dims
-
-
-def _parse_inputs(items: Sequence[str]) -> dict[str, np.ndarray]:
-    arrays = {}
-    for item in items:
-        name, sep, path = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"'{item}' should be NAME=FILE.npy", param_hint="'--input'")
-        arrays[name.strip()] = _load_npy(name, path)
-    return arrays
-
-
-def _load_npy(name: str, path: str) -> np.ndarray:
-    """One `--input` file: a plain .npy array; anything else is the user's error, naming it."""
-
-    def bad(why: str) -> CompileError:
-        return CompileError.at(f"cannot read input '{name}' from '{path}': {why}", None)
-
-    try:
-        problem = _npy_header_problem(path)
-        if problem:
-            raise bad(problem)
-        loaded = np.load(path, allow_pickle=False)
-    except EOFError:
-        raise bad("the file is empty or truncated") from None
-    except TokenError:  # numpy tokenizes a header it cannot read as a literal
-        raise bad("its .npy header is malformed (not a complete dictionary literal)") from None
-    except (OSError, ValueError, TypeError) as err:  # TypeError: a size that is not an integer
-        raise bad(str(err)) from None
-    if not isinstance(loaded, np.ndarray):
-        loaded.close()  # np.load opens an .npz archive as an NpzFile
-        raise bad("it is an .npz archive, not a .npy array")
-    return loaded
-
-
-def _npy_header_problem(path: str) -> str | None:
-    """What is wrong with the shape a .npy header declares (a negative size, or more elements
-    than any size may have: numpy would multiply them, overflowing, and try to allocate), or
-    None. Files that are not .npy (version 1 or 2) are left to np.load."""
-    from numpy.lib import format as npy_format
-
-    with open(path, "rb") as fp:
-        if fp.read(len(npy_format.MAGIC_PREFIX)) != npy_format.MAGIC_PREFIX:
-            return None
-        fp.seek(0)
-        version = npy_format.read_magic(fp)
-        if version == (1, 0):
-            shape, _, _ = npy_format.read_array_header_1_0(fp)
-        elif version == (2, 0):
-            shape, _, _ = npy_format.read_array_header_2_0(fp)
-        else:
-            return None
-    negative = [size for size in shape if size < 0]
-    if negative:
-        return f"its header declares shape {tuple(shape)}, with a negative size"
-    return extent_error(f"the element count of its shape {tuple(shape)}", math.prod(shape))
-
-
-def _bindings(
-    defines: Sequence[str], shapes: Sequence[str], arrays: dict[str, np.ndarray]
-) -> driver.Bindings:
-    bound: dict[str, tuple[DType, tuple[int, ...]]] = {}
-    for name, array in arrays.items():
-        bound[name] = (driver.dtype_of_array(name, array), tuple(array.shape))
-    for text in shapes:  # --shape wins over .npy files
-        name, dtype, sizes = driver.parse_shape_binding(text)
-        given = bound.get(name)
-        if given is not None and given[0] != dtype:
-            click.echo(
-                f"warning: --shape {text}: the values of --input {name} are {given[0]}; they are "
-                f"converted to {dtype}",
-                err=True,
-            )
-        bound[name] = (dtype, sizes)
-    return driver.Bindings(dims=_parse_defines(defines), shapes=bound)
-
-
-def _target_config(session: driver.Session, target: str | None, config: str | None) -> Any:
-    """The user's config file (read through the session, so its errors show their line) or
-    a built-in target."""
-    from plaidc.targets import load_target, parse_config
-
-    if config is not None:
-        session.config = check_target(parse_config(session.read(config), config))
-        cfg = session.config
-    else:
-        cfg = check_target(load_target(target or "interp"))
-    for warning in cfg.warnings:
-        click.echo(warning.render(), err=True)
-    return cfg
-
-
 # ---- plaidc -------------------------------------------------------------------------------
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="plaidc")
+@click.group("plaidc", context_settings={"help_option_names": ["-h", "--help"]})
+@version_option("plaidc")
 def plaidc_main() -> None:
     """plaidc: compile Tile tensor programs through Stripe to CPU, OpenCL and NPU code."""
 
 
-def _nonempty(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and not value.strip():
-        raise click.BadParameter("must not be empty", param=param)
-    return value
-
-
-target_option = click.option(
-    "-t", "--target", default=None, callback=_nonempty, help="Target name (see `plaidc targets`)."
-)
-config_option = click.option("--config", default=None, help="A target config TOML file.")
-define_option = click.option("-D", "defines", multiple=True, help="Bind a dimension: NAME=INT.")
-shape_option = click.option("--shape", "shapes", multiple=True, help="NAME=DTYPE[d0,d1,..].")
-stage_option = click.option(
-    "--stage",
-    default="default",
-    show_default=True,
-    callback=_nonempty,
-    help="Pipeline stage of the target config (e.g. opencl's `gpu`).",
-)
-
-
 @plaidc_main.command("compile")
 @click.argument("program")
+@language_option
 @target_option
 @config_option
-@stage_option
+@stage_option("default")
 @define_option
 @shape_option
 @click.option(
@@ -261,15 +147,19 @@ stage_option = click.option(
     "-o",
     "output",
     default=None,
-    help="Output file (default: PROGRAM.<ext> for code, standard output for Stripe; - = stdout).",
+    metavar="OUT",
+    callback=nonempty,
+    help="Output file (default: PROGRAM.<ext> for code, standard output for Stripe and for "
+    "code from standard input; - = stdout).",
 )
-@click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
-@click.option("--verify-each", is_flag=True)
-@click.option("--entry", default=None, help="Entry function of a multi-function Tile file.")
+@dump_dir_option
+@verify_each_option
+@entry_option
 @debug_option
 @guarded
 def compile_cmd(
     program: str,
+    language: str | None,
     target: str | None,
     config: str | None,
     stage: str,
@@ -282,9 +172,17 @@ def compile_cmd(
     entry: str | None,
     session: driver.Session,
 ) -> None:
-    """Compile a Tile (or Stripe) program and emit one of its stages."""
+    """Compile a Tile (or Stripe) program (- reads standard input) and emit one of its
+    stages."""
+    check_target_choice(target, config)
+    dims, shape_options = parse_defines(defines), parse_shapes(shapes)
+    if emit == "stripe" and (dump_dir or verify_each):
+        raise click.UsageError(
+            "--emit stripe runs no passes, so --dump-dir and --verify-each have nothing to "
+            "show (--emit stripe-opt runs the target's pipeline)"
+        )
     # `--emit c` alone means the c target's pipeline and backend.
-    cfg = _target_config(session, target or (emit if emit in BACKEND_NAMES else None), config)
+    cfg = target_config(session, target or (emit if emit in BACKEND_NAMES else None), config)
     if emit is None:
         emit = cfg.backend if cfg.backend in BACKEND_NAMES else "stripe-opt"
     if emit in BACKEND_NAMES and emit != cfg.backend:
@@ -298,10 +196,15 @@ def compile_cmd(
             f"--emit lib needs a compiled target (-t {', '.join(BACKEND_NAMES)}); "
             f"target '{cfg.name}' is {cfg.backend}"
         )
+    if emit == "lib" and (output == "-" or (output is None and program == "-")):
+        raise click.UsageError("--emit lib writes a shared library: it needs -o FILE")
     if output is None:
-        output = "-" if emit.startswith("stripe") else Path(program).stem + CODE_SUFFIXES[emit]
-    steps = driver.resolve_steps(cfg.stage(stage))  # an unknown stage fails before parsing
-    block = driver.load_program(session, program, _bindings(defines, shapes, {}), entry)
+        to_stdout = emit.startswith("stripe") or program == "-"
+        output = "-" if to_stdout else Path(program).stem + CODE_SUFFIXES[emit]
+    steps = pipeline_stage(cfg, stage)  # an unknown stage fails before parsing
+    source = driver.read_program(session, program, language)
+    _check_tile_options(source, dims, shape_options, entry)
+    block = driver.build_program(session, source, bindings(dims, shape_options, {}), entry)
     if emit != "stripe":
         block = driver.run_pipeline(
             block,
@@ -315,14 +218,33 @@ def compile_cmd(
     backend = cfg.backend if emit == "lib" else emit
     artifact = get_backend(backend).compile(block, cfg)
     if emit == "lib":
-        if output == "-":
-            raise click.UsageError("--emit lib needs -o FILE")
         with driver.writing(output):
             artifact.save_library(Path(output))
+    elif emit == "llvm":  # the host's triple and data layout, for llc/clang of that LLVM
+        from plaidc.backends.llvm.jit import host_ir
+
+        _write_text(output, host_ir(artifact.source))
     else:
         _write_text(output, artifact.source)
     if output != "-":
         click.echo(f"plaidc: wrote {output}", err=True)
+
+
+def _check_tile_options(
+    source: driver.ProgramText,
+    dims: dict[str, int],
+    shapes: Sequence[ShapeOption],
+    entry: str | None,
+) -> None:
+    """-D, --shape and --entry bind a Tile program: on Stripe they would be ignored."""
+    given = [
+        flag for flag, value in (("-D", dims), ("--shape", shapes), ("--entry", entry)) if value
+    ]
+    if source.language == "stripe" and given:
+        raise click.UsageError(
+            f"{given[0]} binds a Tile program, and {source.name} is read as Stripe, whose "
+            "sizes and entry are its own (-x tile reads it as Tile)"
+        )
 
 
 def _write_text(output: str, text: str) -> None:
@@ -334,27 +256,54 @@ def _write_text(output: str, text: str) -> None:
 
 @plaidc_main.command("run")
 @click.argument("program")
+@language_option
 @target_option
 @config_option
-@stage_option
+@stage_option("default")
 @define_option
 @shape_option
-@click.option("--input", "inputs", multiple=True, help="NAME=FILE.npy")
+@click.option(
+    "--input",
+    "inputs",
+    multiple=True,
+    metavar="NAME=FILE.npy",
+    help="The value of the input NAME; repeatable.",
+)
 @click.option(
     "--random-inputs",
     type=click.IntRange(min=0),
     default=None,
-    help="Seed (>= 0) for deterministic inputs.",
+    metavar="SEED",
+    help="Deterministic random values (seed >= 0) for the inputs no --input gives.",
 )
-@click.option("--output-dir", type=click.Path(file_okay=False), default=None)
+@click.option(
+    "--output-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Write every output as DIR/NAME.npy.",
+)
 @click.option("--check", is_flag=True, help="Compare with the interpreter (exit 3 on mismatch).")
-@click.option("--bench", type=click.IntRange(min=1), default=None, help="Time N runs.")
-@click.option("--report", "report_file", default=None, help="Write the run report as JSON.")
-@click.option("--entry", default=None)
+@click.option(
+    "--bench",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Time N runs; print min and median.",
+)
+@click.option(
+    "--report",
+    "report_file",
+    default=None,
+    metavar="FILE.json",
+    help="Write the target's run report (the NPU's cycles) as JSON.",
+)
+@entry_option
 @debug_option
 @guarded
 def run_cmd(
     program: str,
+    language: str | None,
     target: str | None,
     config: str | None,
     stage: str,
@@ -369,14 +318,19 @@ def run_cmd(
     entry: str | None,
     session: driver.Session,
 ) -> None:
-    """Run a program on a target; print a summary of its outputs, and with --output-dir DIR write
-    each as DIR/NAME.npy."""
+    """Run a program (- reads standard input) on a target; print a summary of its outputs, and
+    with --output-dir DIR write each as DIR/NAME.npy."""
     from plaidc.interp import program_io, run_program
 
-    cfg = _target_config(session, target, config)
-    steps = driver.resolve_steps(cfg.stage(stage))
-    arrays = _parse_inputs(inputs)
-    source = driver.load_program(session, program, _bindings(defines, shapes, arrays), entry)
+    check_target_choice(target, config)
+    dims, shape_options = parse_defines(defines), parse_shapes(shapes)
+    input_files = parse_input_options(inputs)
+    cfg = target_config(session, target, config)
+    steps = pipeline_stage(cfg, stage)
+    text = driver.read_program(session, program, language)
+    _check_tile_options(text, dims, shape_options, entry)
+    arrays = load_inputs(input_files)
+    source = driver.build_program(session, text, bindings(dims, shape_options, arrays), entry)
     compiled = driver.run_pipeline(source, steps)
     io = program_io(source)
     driver.check_memory(io.inputs | io.outputs)
@@ -542,49 +496,87 @@ def passes_cmd() -> None:
 # ---- plaidc-opt ---------------------------------------------------------------------------
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("plaidc-opt", context_settings={"help_option_names": ["-h", "--help"]})
+@version_option("plaidc-opt")
 @click.argument("source", default="-")
-@click.option("--pass", "passes", multiple=True, help="NAME or NAME{key=value,...}; repeatable.")
+@language_option
+@click.option(
+    "--pass",
+    "passes",
+    multiple=True,
+    metavar="NAME[{key=value,..}]",
+    help="Run a pass (see `plaidc passes`); repeatable.",
+)
 @target_option
 @config_option
-@click.option("--stage", default=None, help="Stage of the target config (default: default).")
-@click.option("-o", "output", default="-", help="Output .stripe file (default: stdout).")
-@click.option("--dump-dir", type=click.Path(file_okay=False), default=None)
-@click.option("--verify-each", is_flag=True)
+@stage_option(None)
+@define_option
+@shape_option
+@entry_option
+@click.option(
+    "-o",
+    "output",
+    default="-",
+    metavar="OUT.stripe",
+    callback=nonempty,
+    help="Output .stripe file (default, or -: standard output).",
+)
+@dump_dir_option
+@verify_each_option
 @click.option("--check", is_flag=True, help="Interpret input and output; exit 3 if they differ.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Seed of --check's random inputs (default 0).",
+)
 @debug_option
 @guarded
 def plaidc_opt_main(
     source: str,
+    language: str | None,
     passes: tuple[str, ...],
     target: str | None,
     config: str | None,
     stage: str | None,
+    defines: tuple[str, ...],
+    shapes: tuple[str, ...],
+    entry: str | None,
     output: str,
     dump_dir: str | None,
     verify_each: bool,
     check: bool,
-    seed: int,
+    seed: int | None,
     session: driver.Session,
 ) -> None:
-    """Read Stripe, run passes, write Stripe (like LLVM's opt)."""
-    from plaidc.passes import get_pass, make_options, parse_pass_spec
+    """Read Stripe (- or no SOURCE: standard input; a Tile program is lowered first), run
+    passes, write Stripe (like LLVM's opt)."""
+    from plaidc.passes import PassOptionError, get_pass, make_options, parse_pass_spec
 
-    program = driver.load_stripe(session, source)
+    check_target_choice(target, config)
+    dims, shape_options = parse_defines(defines), parse_shapes(shapes)
+    if seed is not None and not check:
+        raise click.UsageError("--seed sets the random inputs of --check: give --check too")
     steps: list[driver.PipelineStep] = []
     if target is not None or config is not None or stage is not None:
         if passes:
             raise click.UsageError("give either --pass or -t/--config/--stage, not both")
-        cfg = _target_config(session, target, config)
-        steps = driver.resolve_steps(cfg.stage(stage or "default"))
+        cfg = target_config(session, target, config)
+        steps = pipeline_stage(cfg, stage or "default")
     for spec in passes:
-        name, raw = parse_pass_spec(spec)
-        info = get_pass(name)
-        steps.append(driver.PipelineStep(info.name, info, make_options(info, raw)))
+        try:
+            name, raw = parse_pass_spec(spec)
+            info = get_pass(name)
+            steps.append(driver.PipelineStep(info.name, info, make_options(info, raw)))
+        except PassOptionError as err:
+            raise click.BadParameter(str(err), param_hint="'--pass'") from None
+    text = driver.read_program(session, source, language)
+    _check_tile_options(text, dims, shape_options, entry)
+    program = driver.build_program(session, text, bindings(dims, shape_options, {}), entry)
     result = driver.run_pipeline(
         program, steps, dump_dir=Path(dump_dir) if dump_dir else None, verify_each=verify_each
     )
     _write_text(output, print_stripe(result))
     if check:
-        _report_check(driver.check_equivalent(program, result, seed))
+        _report_check(driver.check_equivalent(program, result, seed or 0))

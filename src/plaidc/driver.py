@@ -6,6 +6,7 @@ plaidc's bugs); printing and exit codes belong to `plaidc.cli`.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -67,12 +68,68 @@ def write_text(path: Path, text: str) -> None:
 # ---- loading ------------------------------------------------------------------------------
 
 
+LANGUAGES = ("tile", "stripe")
+
+_SKIPPED = re.compile(r"\s+|//[^\n]*|/\*.*?\*/", re.DOTALL)  # whitespace, Tile/Stripe comments
+_FUNCTION = re.compile(r"function(?![A-Za-z0-9_'])")
+
+
+@dataclass(frozen=True)
+class ProgramText:
+    """A program's text, the name its diagnostics use, and its language (`tile`/`stripe`)."""
+
+    name: str
+    text: str
+    language: str
+
+
+def source_name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def program_language(text: str, path: str) -> str:
+    """`tile` when the first token after whitespace and comments is `function` (every Tile
+    program starts so, no Stripe program does), else by the file's extension: `.tile` is
+    Tile, anything else Stripe."""
+    pos = 0
+    while (skipped := _SKIPPED.match(text, pos)) is not None and skipped.end() > pos:
+        pos = skipped.end()
+    if _FUNCTION.match(text, pos) or path.endswith(".tile"):
+        return "tile"
+    return "stripe"
+
+
+def read_program(session: Session, path: str, language: str | None = None) -> ProgramText:
+    """Read `path` (`-`: standard input) as `language`, or the language its text shows."""
+    text = session.read(path)
+    return ProgramText(source_name(path), text, language or program_language(text, path))
+
+
+def build_program(
+    session: Session, program: ProgramText, bindings: Bindings, entry: str | None = None
+) -> Block:
+    """A Tile program lowered to Stripe with `bindings`, or a Stripe program parsed and
+    verified (its sizes are its own: `bindings` and `entry` are for Tile)."""
+    if program.language == "tile":
+        return _lower_tile(session, program, bindings, entry)
+    block = parse_stripe(program.text, program.name)
+    verify_program(block)
+    return block
+
+
+def load_program(
+    session: Session,
+    path: str,
+    bindings: Bindings,
+    entry: str | None = None,
+    language: str | None = None,
+) -> Block:
+    return build_program(session, read_program(session, path, language), bindings, entry)
+
+
 def load_stripe(session: Session, path: str) -> Block:
     """Parse and verify a `.stripe` file (`-` reads standard input)."""
-    text = session.read(path)
-    program = parse_stripe(text, "<stdin>" if path == "-" else path)
-    verify_program(program)
-    return program
+    return load_program(session, path, Bindings(), language="stripe")
 
 
 def verify_program(program: Block) -> None:
@@ -91,25 +148,22 @@ class Bindings:
     shapes: Mapping[str, tuple[DType, tuple[int, ...]]] = field(default_factory=dict)
 
 
-def load_tile(session: Session, path: str, bindings: Bindings, entry: str | None = None) -> Block:
+def _lower_tile(
+    session: Session, program: ProgramText, bindings: Bindings, entry: str | None
+) -> Block:
     from plaidc.tile import compile_tile
 
-    text = session.read(path)
     result = compile_tile(
-        text, path, dims=dict(bindings.dims), shapes=dict(bindings.shapes), entry=entry
+        program.text,
+        program.name,
+        dims=dict(bindings.dims),
+        shapes=dict(bindings.shapes),
+        entry=entry,
     )
     for warning in result.warnings:
-        print(warning.render(text), file=sys.stderr)
+        print(warning.render(program.text), file=sys.stderr)
     session.renamed.update(result.renamed)
     return result.program
-
-
-def load_program(
-    session: Session, path: str, bindings: Bindings, entry: str | None = None
-) -> Block:
-    if path.endswith(".tile"):
-        return load_tile(session, path, bindings, entry)
-    return load_stripe(session, path)
 
 
 # ---- pipelines ----------------------------------------------------------------------------
@@ -363,20 +417,17 @@ def check_equivalent(before: Block, after: Block, seed: int) -> list[Mismatch]:
 
 
 def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
-    """`NAME=DTYPE[d0,d1,..]` (e.g. `A=fp32[64,128]`; `A=fp32[]` is a scalar)."""
-    import re
-
+    """`NAME=DTYPE[d0,d1,..]` (e.g. `A=fp32[64,128]`; `A=fp32[]` is a scalar); ValueError
+    saying what is wrong with a malformed one (a usage error: the CLI reports it)."""
     m = re.fullmatch(r"\s*([A-Za-z_#][A-Za-z0-9_']*)\s*=\s*([a-z0-9]+)\s*\[([-0-9,\s]*)\]\s*", text)
     if not m:
-        raise CompileError([Diagnostic(f"bad --shape '{text}': expected NAME=DTYPE[d0,d1,...]")])
+        raise ValueError(f"'{text}' should be NAME=DTYPE[d0,d1,...]")
     name, dtype_text, dims = m.groups()
     try:
         dtype = DType(dtype_text)
     except ValueError:
         known = ", ".join(d.value for d in DType)
-        raise CompileError(
-            [Diagnostic(f"bad --shape '{text}': unknown dtype '{dtype_text}' ({known})")]
-        ) from None
+        raise ValueError(f"'{text}': unknown dtype '{dtype_text}' ({known})") from None
     parts = [d.strip() for d in dims.split(",")]
     if parts == [""]:
         parts = []  # `A=fp32[]`: a scalar
@@ -385,12 +436,10 @@ def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
             raise ValueError("an empty size")
         sizes = tuple(int(d) for d in parts)
     except ValueError:
-        raise CompileError([Diagnostic(f"bad --shape '{text}': sizes must be integers")]) from None
+        raise ValueError(f"'{text}': sizes must be integers") from None
     negative = [s for s in sizes if s < 0]
     if negative:
-        raise CompileError(
-            [Diagnostic(f"bad --shape '{text}': size {negative[0]} is negative")]
-        ) from None
+        raise ValueError(f"'{text}': size {negative[0]} is negative")
     return name, dtype, sizes
 
 

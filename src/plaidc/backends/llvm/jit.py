@@ -13,6 +13,7 @@ import ctypes
 import ctypes.util
 import hashlib
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ import llvmlite.binding as llvm
 
 from plaidc.backends import BackendUnavailable
 from plaidc.backends.c.build import cache_dir
+from plaidc.diagnostics import InternalError
 
 
 @dataclass
@@ -37,7 +39,7 @@ class Jitted:
 def _target_machine(opt: int) -> Any:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    target = llvm.Target.from_default_triple()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
     return target.create_target_machine(
         cpu=llvm.get_host_cpu_name(),
         features=llvm.get_host_cpu_features().flatten(),
@@ -140,6 +142,33 @@ def object_code(ir_text: str, opt: int = 3) -> bytes:
     return tm.emit_object(module)
 
 
+def llvm_version() -> str:
+    """The version of the LLVM that llvmlite links (e.g. `14.0.6`)."""
+    return ".".join(str(part) for part in llvm.llvm_version_info)
+
+
+_TARGET_LINES = re.compile(r'^target triple = ".*"\ntarget datalayout = ".*"$', re.MULTILINE)
+
+
+def host_ir(ir_text: str) -> str:
+    """`ir_text` (a module as `emit_llvm` prints it, for no target) made this host's: its
+    target triple and data layout, so that llc or clang of the same LLVM version compile it
+    as the JIT does, under a comment naming that version (`--emit llvm` writes this)."""
+    tm = _target_machine(3)
+    targets = f'target triple = "{tm.triple}"\ntarget datalayout = "{tm.target_data}"'
+    text, found = _TARGET_LINES.subn(lambda _: targets, ir_text, count=1)
+    if found != 1:
+        raise InternalError("the emitted LLVM module has no target triple and data layout lines")
+    version = llvm_version()
+    header = (
+        f"; LLVM IR from plaidc for LLVM {version} (llvmlite {llvmlite.__version__}), "
+        f"target {tm.triple}\n"
+        f"; compile it with llc or clang of LLVM {version.split('.')[0]}: the textual IR of "
+        "other LLVM versions differs\n"
+    )
+    return header + text
+
+
 def optimised_ir(ir_text: str, opt: int = 3) -> str:
     """The module after optimisation (for inspecting what LLVM made of it)."""
     tm = _target_machine(opt)
@@ -150,4 +179,4 @@ def optimised_ir(ir_text: str, opt: int = 3) -> str:
     return str(module)
 
 
-__all__ = ["Jitted", "jit", "object_code", "optimised_ir"]
+__all__ = ["Jitted", "host_ir", "jit", "llvm_version", "object_code", "optimised_ir"]
