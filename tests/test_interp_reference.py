@@ -15,18 +15,16 @@ import pytest
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.parser import parse_stripe
 
-REFERENCE = Path(__file__).parents[2] / "shared" / "reference" / "plaidml-stripe"
-EXAMPLES = Path(__file__).parents[1] / "examples"
-DUMPS = sorted(REFERENCE.glob("*/stripe/*.stripe"))
+from .support import EXAMPLES, REFERENCE_DUMPS
+
+DUMPS = REFERENCE_DUMPS
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"PlaidML reference dumps absent ({REFERENCE})")
 def test_reference_dumps_are_present() -> None:
     # Guards the parametrised test below against silently collecting nothing.
     assert len(DUMPS) >= 5 * 14
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"PlaidML reference dumps absent ({REFERENCE})")
 @pytest.mark.parametrize("dump", DUMPS, ids=[f"{p.parents[1].name}/{p.stem}" for p in DUMPS])
 def test_plaidml_dump_reproduces_expected(dump: Path) -> None:
     folder = dump.parents[1]
@@ -58,10 +56,6 @@ def conv_reference(image: np.ndarray, filters: np.ndarray) -> np.ndarray:
     return out.astype(np.int8)
 
 
-@pytest.mark.skipif(
-    not (EXAMPLES / "fig5a.stripe").is_file() or not (EXAMPLES / "fig5b.stripe").is_file(),
-    reason="examples/fig5a.stripe or fig5b.stripe absent",
-)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_figure5_before_and_after_tiling_agree(seed: int) -> None:
     before = parse_stripe((EXAMPLES / "fig5a.stripe").read_text(), "fig5a.stripe")

@@ -15,7 +15,7 @@ from plaidc.stripe import ir
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import format_affine, format_bytes, print_stripe
 
-from .conftest import EXAMPLES, REFERENCE_DUMPS
+from .support import EXAMPLES, REFERENCE_DUMPS
 
 
 @pytest.mark.parametrize("path", REFERENCE_DUMPS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")

@@ -26,7 +26,7 @@ from plaidc.stripe.ir import (
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify, verify_or_raise
 
-from .conftest import EXAMPLES, REFERENCE, REFERENCE_DUMPS
+from .support import EXAMPLES, REFERENCE, REFERENCE_DUMPS
 
 # --------------------------------------------------------------------------------------------
 # Valid programs
