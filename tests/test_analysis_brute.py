@@ -21,7 +21,7 @@ from plaidc.stripe.ir import Affine, Block, Refinement
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify
 
-from .conftest import REFERENCE
+from .support import REFERENCE
 
 SMALL = ["cumsum", "maxpool1d", "softmax"]
 

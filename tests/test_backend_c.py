@@ -25,8 +25,8 @@ from plaidc.stripe.ir import Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import TargetConfig, load_target
 
-from .conftest import EXAMPLES, REFERENCE_DUMPS
 from .oplib_reference import REFERENCES, load_manifest, make_inputs
+from .support import EXAMPLES, REFERENCE_DUMPS
 
 STRIPE_FILES = {
     **{f"{p.parent.parent.name}/{p.stem}": p for p in REFERENCE_DUMPS},

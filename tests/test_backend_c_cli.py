@@ -17,7 +17,7 @@ from plaidc.diagnostics import CompileError
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target, parse_config
 
-from .conftest import EXAMPLES, REFERENCE
+from .support import EXAMPLES, REFERENCE
 
 
 def run(args: list[str]) -> tuple[int, str]:

@@ -27,7 +27,7 @@ from plaidc.stripe.printer import print_stripe
 from plaidc.targets import TargetConfig, load_target
 from plaidc.tile import compile_tile
 
-from .conftest import EXAMPLES, REPO
+from .support import EXAMPLES, REPO
 from .test_backend_c import load_program, program_inputs
 
 # --------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from plaidc.stripe.ir import Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import TargetConfig, load_target, parse_config
 
-from .conftest import EXAMPLES
+from .support import EXAMPLES
 from .test_backend_c import (
     GEMM_CASES,
     OVERLAPPING_ROWS,

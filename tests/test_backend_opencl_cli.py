@@ -20,7 +20,7 @@ from plaidc.stripe.ir import DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target
 
-from .conftest import EXAMPLES, REFERENCE
+from .support import EXAMPLES, REFERENCE
 from .test_backend_c_cli import MIXED_AGGREGATION, PRNG, SCATTER
 from .test_backend_opencl import needs_opencl, opencl_target
 

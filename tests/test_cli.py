@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from plaidc.cli import plaidc_main, plaidc_opt_main
 from plaidc.targets import load_target
 
-from .conftest import EXAMPLES, REFERENCE
+from .support import EXAMPLES, REFERENCE
 
 BIN = Path(sys.executable).parent
 MATMUL_STRIPE = REFERENCE / "matmul" / "stripe" / "00_initial.stripe"

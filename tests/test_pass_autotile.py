@@ -25,7 +25,7 @@ from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.verify import verify
 
 from . import test_passes_differential as differential
-from .conftest import EXAMPLES, REFERENCE
+from .support import EXAMPLES, REFERENCE
 
 BIN = Path(sys.executable).parent
 FIG5A = EXAMPLES / "fig5a.stripe"

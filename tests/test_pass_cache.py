@@ -16,7 +16,7 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.verify import verify
 
-from .conftest import EXAMPLES, REFERENCE
+from .support import EXAMPLES, REFERENCE
 
 
 def parse(text: str) -> Block:

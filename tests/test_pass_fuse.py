@@ -15,8 +15,8 @@ from plaidc.stripe.ir import Block, Intrinsic, Load, Store
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify
 
-from .conftest import REFERENCE
 from .oplib_reference import load_manifest
+from .support import REFERENCE
 
 CPU: dict[str, Any] = {"a_reqs": ["contraction"], "b_reqs": ["eltwise"], "fused_set": ["fused"]}
 

@@ -16,7 +16,7 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.verify import verify
 
-from .conftest import REFERENCE
+from .support import REFERENCE
 
 PLAIDML = ["conv_bias_relu", "cumsum", "matmul", "maxpool1d", "softmax"]
 

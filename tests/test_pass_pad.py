@@ -17,8 +17,8 @@ from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.verify import verify
 from plaidc.tile import compile_tile
 
-from .conftest import REFERENCE
 from .oplib_reference import load_manifest
+from .support import REFERENCE
 
 DEFAULT = PadOptions()
 

@@ -11,7 +11,7 @@ from plaidc.stripe.ir import Block
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 
-from .conftest import REFERENCE
+from .support import REFERENCE
 from .test_passes_differential import PROGRAMS, assert_same_meaning, load
 
 ROWSUM = """\

@@ -17,7 +17,7 @@ from plaidc.stripe.ir import Affine, Block, Load, Store
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify
 
-from .conftest import EXAMPLES
+from .support import EXAMPLES
 
 DEFAULT = SeparateBoundaryOptions()
 

@@ -14,8 +14,8 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify
 from plaidc.targets import builtin_target_names, load_target
 
-from .conftest import EXAMPLES, REFERENCE_DUMPS
 from .oplib_reference import load_manifest
+from .support import EXAMPLES, REFERENCE_DUMPS
 
 STRIPE_PROGRAMS = {
     f"{p.parent.parent.name}/{p.stem}": p for p in [*REFERENCE_DUMPS, *EXAMPLES.glob("*.stripe")]

@@ -26,7 +26,7 @@ from plaidc.stripe.ir import (
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify, verify_or_raise
 
-from .conftest import EXAMPLES, REFERENCE, REFERENCE_DUMPS
+from .support import EXAMPLES, REFERENCE, REFERENCE_DUMPS
 
 # --------------------------------------------------------------------------------------------
 # Valid programs
@@ -39,7 +39,7 @@ def test_plaidml_dump_verifies_clean(path: Path) -> None:
 
 
 def test_all_reference_dumps_are_found() -> None:
-    assert len(REFERENCE_DUMPS) == 70
+    assert len(REFERENCE_DUMPS) == 9 * 14
 
 
 @pytest.mark.parametrize("name", ["fig5a.stripe", "fig5b.stripe"])
@@ -294,7 +294,7 @@ block [] ( // prog
     0: block [i:4] ( // inner
         out B[i] fp32(1):(1)
     ) {
-      0: $z = (float)0
+      0: $z = load_index(i)
       1: B = store($z)
     }
   }
@@ -311,6 +311,54 @@ block [] ( // prog
         "block 'tiles': refinement 'B' has aggregation 'assign' but points {t=0} and {t=1} both "
         "store element [2] of 'B'"
     ]
+
+
+SAME_VALUE = """\
+block [] ( // prog
+    in A[0] fp32(2):(1)
+    out B[0] fp32(3):(1)
+) {
+  0: block [t:2] ( // tiles
+      in A[t] fp32(1):(1)
+      out B[t] fp32(2):(1)
+  ) {
+    0: block [i:2, k:2] ( // inner
+        in A[0] fp32(1):(1)
+        out B[i] fp32(1):(1)
+    ) {
+      0: $z = (float)0
+      1: B = store($z)
+    }
+  }
+}
+"""
+
+
+def test_points_storing_one_point_independent_value_do_not_conflict_under_assign() -> None:
+    """PlaidML's `#zero` blocks: points store the same constant into one element (here the
+    inner points differing in k, and the overlapping tiles). STRIPE.md semantics rule 3."""
+    assert check(SAME_VALUE) == []
+    # A value every inner point loads alike is the same within one tile, not across tiles.
+    loaded = SAME_VALUE.replace("0: $z = (float)0", "0: $z = load(A)")
+    assert [d.message for d in check(loaded)] == [
+        "block 'tiles': refinement 'B' has aggregation 'assign' but points {t=0} and {t=1} both "
+        "store element [1] of 'B'"
+    ]
+    apart = loaded.replace("out B[t] fp32(2)", "out B[2*t] fp32(2)").replace("fp32(3)", "fp32(4)")
+    assert check(apart) == []
+    # Two statements storing constants are two values; an index-dependent value differs.
+    two = SAME_VALUE.replace(
+        "      1: B = store($z)\n",
+        "      1: B = store($z)\n      2: $w = (float)1\n      3: B = store($w)\n",
+    )
+    assert [d.message for d in check(two)] == [
+        "block 'tiles': refinement 'B' has aggregation 'assign' but points {t=0} and {t=1} both "
+        "store element [1] of 'B'",
+        "block 'tiles/inner': refinement 'B' has aggregation 'assign' but points {i=0, k=0} "
+        "and {i=0, k=1} both store element [0] of 'B'",
+    ]
+    varying = SAME_VALUE.replace("0: $z = (float)0", "0: $z = load_index(k)")
+    assert len(check(varying)) == 2
 
 
 def test_figure_5b_halo_view_is_fine_but_a_missing_inner_constraint_is_not() -> None:

@@ -1,9 +1,10 @@
 """Aggregation (paper Definition 2): combining what the points of one block execution stored.
 
 For a refinement with agg_op `add mul max min`, each element stored by one or more points gets
-`agg(v_1, ..., v_n)` of the values those points produced; with `assign` (or none) at most one
-point may store it. A point's value for an element is its last write there (its own store, a
-special, or what a child block left), so earlier writes of the same point are dropped first.
+`agg(v_1, ..., v_n)` of the values those points produced; with `assign` (or none) the points
+that store it must all store the same value (usually there is one). A point's value for an
+element is its last write there (its own store, a special, or what a child block left), so
+earlier writes of the same point are dropped first.
 Groups are (parent point, address): each parent point runs the block once.
 """
 
@@ -51,10 +52,18 @@ def finish(ref: Refinement, writes: Writes) -> Writes:
     return Writes(writes.pid, writes.addr, cast_to(writes.value, ref.shape.dtype))
 
 
-def _first_shared_group(starts: np.ndarray, total: int) -> int:
-    """The position in sorted order of the first group with more than one member."""
-    sizes = np.diff(np.append(starts, total))
-    return int(starts[np.flatnonzero(sizes > 1)[0]])
+def _first_conflict(values: np.ndarray, starts: np.ndarray) -> int | None:
+    """The position in sorted order of the first member of a group (an element stored under
+    `assign`) whose value differs from its group's first (NaN equals NaN), or None: points
+    storing the same value into an element do not conflict (STRIPE.md semantics rule 3)."""
+    sizes = np.diff(np.append(starts, values.size))
+    if starts.size == values.size:
+        return None
+    firsts = np.repeat(values[starts], sizes)
+    with np.errstate(all="ignore"):
+        same = (values == firsts) | ((values != values) & (firsts != firsts))
+    differ = np.flatnonzero(~same)
+    return None if differ.size == 0 else int(differ[0])
 
 
 def aggregate_points(frame: Frame, view: View, writes: list[Writes]) -> Writes:
@@ -75,16 +84,17 @@ def aggregate_points(frame: Frame, view: View, writes: list[Writes]) -> Writes:
     owner = frame.parent_id[pid]
     order, starts = _sorted_groups(owner, addr, size)
     if ref.agg_op in (None, "assign"):
-        if starts.size != order.size:
-            at = _first_shared_group(starts, order.size)
-            first, second = int(pid[order[at]]), int(pid[order[at + 1]])
+        at = _first_conflict(value[order], starts)
+        if at is not None:
+            group = starts[np.searchsorted(starts, at, side="right") - 1]
+            first, second = int(pid[order[group]]), int(pid[order[at]])
             raise InterpError(
                 f"{frame.path}: refinement '{ref.into}' ({ref.agg_op or 'no agg_op'}) is stored"
-                f" by more than one point at element {int(addr[order[at]])} of buffer"
-                f" '{view.buffer.name}': points ({frame.point_desc(first)}) and"
-                f" ({frame.point_desc(second)})"
+                f" by more than one point, with different values, at element"
+                f" {int(addr[order[at]])} of buffer '{view.buffer.name}': points"
+                f" ({frame.point_desc(first)}) and ({frame.point_desc(second)})"
             )
-        reduced = value[order]
+        reduced = value[order[starts]]
     else:
         reduced = _reduce(frame.path, ref, value[order], starts)
     picked = order[starts]
@@ -99,14 +109,14 @@ def aggregate_batches(path: str, ref: Refinement, view: View, parts: list[Writes
     value = np.concatenate([w.value for w in parts])
     order, starts = _sorted_groups(owner, addr, max(view.buffer.data.size, 1))
     if ref.agg_op in (None, "assign"):
-        if starts.size != order.size:
-            at = _first_shared_group(starts, order.size)
+        at = _first_conflict(value[order], starts)
+        if at is not None:
             raise InterpError(
                 f"{path}: refinement '{ref.into}' ({ref.agg_op or 'no agg_op'}) is stored by"
-                f" more than one point at element {int(addr[order[at]])} of buffer"
-                f" '{view.buffer.name}'"
+                f" more than one point, with different values, at element"
+                f" {int(addr[order[at]])} of buffer '{view.buffer.name}'"
             )
-        reduced = value[order]
+        reduced = value[order[starts]]
     else:
         reduced = _reduce(path, ref, value[order], starts)
     picked = order[starts]

@@ -161,3 +161,32 @@ def trivially_true(con: Constraint) -> bool:
 def is_program_buffer(ref: Refinement) -> bool:
     """At the root: a buffer the program exchanges with its caller."""
     return ref.from_ is not None or "user" in ref.tags
+
+
+def point_independent_stores(block: Block) -> dict[int, bool]:
+    """The statements of `block` (by position) that store the same value at every point of one
+    execution of the block, mapped to whether that value is a constant (then it is the same in
+    every execution too, so also at every enclosing block's points).
+
+    STRIPE.md semantics rule 3: points that store the same value into an element do not
+    conflict under `assign`. A stored value is point-independent when it is computed, within
+    the block's own statements, only from constants, intrinsics of point-independent values
+    and loads through refinements that the block does not write and whose access uses none of
+    the block's indices (so every point reads the same element). A `load_index` depends on the
+    point; a scalar defined outside these rules is not point-independent."""
+    constant: dict[str, bool] = {}  # point-independent scalar -> whether it is a constant
+    out: dict[int, bool] = {}
+    for position, stmt in enumerate(block.stmts):
+        if isinstance(stmt, Constant):
+            constant[stmt.name] = True
+        elif isinstance(stmt, Intrinsic):
+            if all(name in constant for name in stmt.inputs):
+                for name in stmt.outputs:
+                    constant[name] = all(constant[i] for i in stmt.inputs)
+        elif isinstance(stmt, Load):
+            ref = block.ref(stmt.from_)
+            if ref is not None and not ref.dir.writes and all(not a.terms for a in ref.access):
+                constant[stmt.into] = False
+        elif isinstance(stmt, Store) and stmt.from_ in constant:
+            out[position] = constant[stmt.from_]
+    return out

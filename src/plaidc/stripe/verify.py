@@ -25,7 +25,10 @@ Checks, per block:
    stick out of their parents (halos); only elements reached count.
 5. Aggregation (isl): a view with `assign` (or no) aggregation that refines a parent view is
    stored to injectively: no two distinct points of one block execution store the same element
-   (only provable violations are reported).
+   (only provable violations are reported), unless both store the same point-independent value
+   (one store statement whose value is computed only from constants and from loads that every
+   point makes alike, `plaidc.stripe.uses.point_independent_stores`), as PlaidML's `#zero`
+   blocks do.
 6. Races (isl, STRIPE.md semantics rule 4): no point of a block reads an element of a buffer
    owned above it that another point of the same block execution writes (through any of the
    block's refinements, so aliasing views meet), since points run in no defined order.
@@ -73,7 +76,12 @@ from plaidc.stripe.ir import (
     arity_error,
 )
 from plaidc.stripe.printer import format_affine
-from plaidc.stripe.uses import location_affines, scalar_inputs, scalar_outputs
+from plaidc.stripe.uses import (
+    location_affines,
+    point_independent_stores,
+    scalar_inputs,
+    scalar_outputs,
+)
 
 __all__ = ["verify", "verify_or_raise"]
 
@@ -153,6 +161,19 @@ class _AssignTarget:
     depth: int
     ref: Refinement
     elements: isl.Map
+    # Stores of one point-independent value (by leaf and statement): their points may share.
+    same_value: dict[tuple[Path, int], isl.Map] = field(default_factory=dict)
+
+    def conflicts(self) -> tuple[isl.Map, isl.Map]:
+        """Pairs of distinct points storing a common element where not both store the same
+        point-independent value, and every element stored (to name the common one)."""
+        pairs = sharing_points(self.elements, self.depth)
+        same = list(self.same_value.values())
+        for k, first in enumerate(same):
+            pairs = pairs.union(sharing_points(self.elements, self.depth, first))
+            for second in same[k + 1 :]:
+                pairs = pairs.union(sharing_points(first, self.depth, second))
+        return pairs, _union([self.elements, *same])
 
 
 @dataclass
@@ -196,12 +217,13 @@ class _Verifier:
         path = paths[-1]
         if not domain_ok or (parent is not None and path[:-1] in self.broken):
             self.broken.add(path)
+        uniform = point_independent_stores(block)
         for position, stmt in enumerate(block.stmts):
             if isinstance(stmt, Block):
                 child_label = _child_label(labels, stmt, position)
                 self.walk((*chain, stmt), (*labels, child_label), (*paths, (*path, position)))
             elif path not in self.broken:
-                self.check_accesses(chain, labels, paths, stmt)
+                self.check_accesses(chain, labels, paths, stmt, position, uniform.get(position))
 
     # ---- checks 1-3 --------------------------------------------------------------------------
 
@@ -378,7 +400,12 @@ class _Verifier:
         labels: tuple[str, ...],
         paths: tuple[Path, ...],
         stmt: Statement,
+        position: int,
+        uniform: bool | None = None,
     ) -> None:
+        """`stmt` is at `position` in `chain[-1]`. `uniform`: for a store of a point-independent
+        value, whether that value is a constant (see `point_independent_stores`); None for any
+        other statement."""
         block = chain[-1]
         for name, writes, whole_view in statement_accesses(stmt):
             if block.ref(name) is None:
@@ -398,7 +425,8 @@ class _Verifier:
                     self.reported_bounds.add(key)
                     self.report_bounds(levels, k, labels, stmt, name)
             if writes:
-                self.collect_assign_writes(levels, labels, paths)
+                store = (paths[-1], position) if uniform is not None else None
+                self.collect_assign_writes(levels, labels, paths, store, bool(uniform))
             self.collect_shared(levels, labels, paths, writes)
 
     def report_bounds(
@@ -438,9 +466,17 @@ class _Verifier:
     # ---- check 5: assign outputs are injective ------------------------------------------------
 
     def collect_assign_writes(
-        self, levels: list[LevelAccess], labels: Sequence[str], paths: Sequence[Path]
+        self,
+        levels: list[LevelAccess],
+        labels: Sequence[str],
+        paths: Sequence[Path],
+        store: tuple[Path, int] | None = None,
+        constant: bool = False,
     ) -> None:
-        for child, parent in pairwise(levels):
+        """`store`: the leaf and statement when it stores a point-independent value (the same
+        at every point of the leaf block; at every enclosing level too when `constant`): its
+        points do not conflict with one another there (STRIPE.md semantics rule 3)."""
+        for k, (child, parent) in enumerate(pairwise(levels)):
             ref = child.ref
             reached = project_to_depth(parent.elements, child.depth)
             assert isinstance(reached, isl.Map)
@@ -455,9 +491,13 @@ class _Verifier:
                 continue
             target = self.assign_targets.get(key)
             if target is None:
-                self.assign_targets[key] = _AssignTarget(
-                    labels[child.depth], child.depth, ref, reached
+                target = _AssignTarget(
+                    labels[child.depth], child.depth, ref, reached.subtract(reached)
                 )
+                self.assign_targets[key] = target
+            if store is not None and (k == 0 or constant):
+                same = target.same_value.get(store)
+                target.same_value[store] = reached if same is None else same.union(reached)
             else:
                 target.elements = target.elements.union(reached)
 
@@ -484,13 +524,13 @@ class _Verifier:
 
     def check_assign_outputs(self) -> None:
         for target in sorted(self.assign_targets.values(), key=lambda t: t.depth):
-            pairs = sharing_points(target.elements, target.depth)
+            pairs, elements = target.conflicts()
             if pairs.is_empty():
                 continue
             pair = sample_pair(pairs)
             assert pair is not None
             first, second = pair
-            element = _common_element(target.elements, first, second)
+            element = _common_element(elements, first, second)
             agg = target.ref.agg_op or "assign"
             self.error(
                 f"block '{target.label}': refinement '{target.ref.into}' has aggregation "
