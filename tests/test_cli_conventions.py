@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from plaidc.cli import plaidc_main, plaidc_opt_main
 from plaidc.driver import program_language
 
-from .conftest import EXAMPLES
+from .support import EXAMPLES
 from .test_cli import run_cli
 
 BIN = Path(sys.executable).parent

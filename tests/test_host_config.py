@@ -18,7 +18,7 @@ from plaidc.options import OptionError, option_docs, read_options
 from plaidc.targets import load_target, parse_config
 from plaidc.targets.host import HOST_KEYS, detect, host_facts
 
-from .conftest import EXAMPLES, REPO
+from .support import EXAMPLES, REPO
 
 
 def _sysfs(tmp_path: Path, caches: list[tuple[str, str, str, str]]) -> Path:
