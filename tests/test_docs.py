@@ -2,12 +2,14 @@
 
 Conventions the documents follow (docs/README-conventions are these, nothing else):
 
-* Commands are the lines of fenced code blocks (```sh or an unlabelled fence) that start with
+* Commands are the lines of fenced code blocks (```sh or an unlabelled fence; a synopsis goes in
+  ```text) that start with
   `plaidc ` or `plaidc-opt ` (a trailing `\\` continues a line); a trailing `# exit N` comment
   says the command is expected to exit with status N (0 otherwise). Other lines of ```sh blocks
   (`cp`, `ls`, ...) run in bash. They run in order, per document, in a fresh directory holding
   the repository's `examples/` and `src/`, so a command may read a file an earlier one wrote.
-* A fenced block whose first line is `// file: NAME` (tile, stripe) or `# file: NAME` (toml) is
+* A fenced block whose first line is `// file: NAME` (tile) or `# file: NAME` (toml), or whose
+  info string says `file=NAME` (```stripe file=x.stripe: Stripe has no line comments), is
   written to NAME in that directory before the commands run. Every ```tile block must be such
   a file, and some command of its document must name it: no program in the docs goes unrun.
 
@@ -30,9 +32,12 @@ from plaidc.cli import plaidc_main, plaidc_opt_main
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-FENCE = re.compile(r"^```([A-Za-z-]*)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+FENCE = re.compile(
+    r"^```([A-Za-z-]*)((?:[ \t]+\S+)*)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL
+)
+FILE_INFO = re.compile(r"\bfile=(\S+)")
 FILE_HEADER = re.compile(r"^(?://|#) file: (\S+)[ \t]*$")
-EXPECTED_EXIT = re.compile(r"#\s*exit\s+(\d+)\s*$")
+EXPECTED_EXIT = re.compile(r"#\s*exit\s+(\d+)(?::\s*(.*?))?\s*$")
 
 
 @dataclass(frozen=True)
@@ -40,11 +45,17 @@ class Command:
     line: str  # as printed (continuations joined)
     argv: list[str]  # for plaidc / plaidc-opt: the words; else empty (a shell line)
     expected_exit: int
+    expected_text: str = ""  # from `# exit N: TEXT`: the output must contain TEXT
 
 
-def fenced_blocks(text: str) -> list[tuple[str, str]]:
-    """(language, body) of every fenced code block."""
-    return [(m.group(1), m.group(2)) for m in FENCE.finditer(text)]
+def fenced_blocks(text: str) -> list[tuple[str, str, str | None]]:
+    """(language, body, file name or None) of every fenced code block."""
+    blocks = []
+    for m in FENCE.finditer(text):
+        language, info, body = m.group(1), m.group(2), m.group(3)
+        named = FILE_INFO.search(info) or FILE_HEADER.match(body.split("\n", 1)[0])
+        blocks.append((language, body, named.group(1) if named else None))
+    return blocks
 
 
 def _joined_lines(body: str) -> list[str]:
@@ -62,28 +73,24 @@ def _joined_lines(body: str) -> list[str]:
 def commands(text: str) -> list[Command]:
     """The commands of a document, in order."""
     found = []
-    for language, body in fenced_blocks(text):
-        if language not in ("", "sh") or FILE_HEADER.match(body.split("\n", 1)[0]):
+    for language, body, name in fenced_blocks(text):
+        if language not in ("", "sh") or name is not None:
             continue
         for line in _joined_lines(body):
             exit_match = EXPECTED_EXIT.search(line)
             expected = int(exit_match.group(1)) if exit_match else 0
+            want = (exit_match.group(2) or "") if exit_match else ""
             words = shlex.split(line, comments=True)
             if words and words[0] in ("plaidc", "plaidc-opt"):
-                found.append(Command(line, words, expected))
+                found.append(Command(line, words, expected, want))
             elif language == "sh" and words:
-                found.append(Command(line, [], expected))
+                found.append(Command(line, [], expected, want))
     return found
 
 
 def files(text: str) -> dict[str, str]:
     """The blocks a document names as files, by name."""
-    named = {}
-    for _language, body in fenced_blocks(text):
-        header = FILE_HEADER.match(body.split("\n", 1)[0])
-        if header:
-            named[header.group(1)] = body
-    return named
+    return {name: body for _language, body, name in fenced_blocks(text) if name is not None}
 
 
 def _opencl_available() -> bool:
@@ -131,6 +138,9 @@ def test_document_runs_as_printed(
         )
         if command.expected_exit == 1:
             assert "error:" in output, f"{document.name}: `{command.line}` gave no diagnostic"
+        assert command.expected_text in output, (
+            f"{document.name}: `{command.line}` did not say {command.expected_text!r}:\n{output}"
+        )
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
@@ -138,21 +148,20 @@ def test_every_tile_program_is_a_file_some_command_runs(document: Path) -> None:
     text = document.read_text(encoding="utf-8")
     named = files(text)
     words = {word for command in commands(text) for word in command.argv}
-    for language, body in fenced_blocks(text):
-        if language != "tile":
+    for language, body, name in fenced_blocks(text):
+        if language not in ("tile", "stripe"):
             continue
-        header = FILE_HEADER.match(body.split("\n", 1)[0])
-        assert header, f"{document.name}: a ```tile block without `// file: NAME`:\n{body}"
-        assert header.group(1) in named
-        assert header.group(1) in words, f"{document.name}: no command runs {header.group(1)}"
+        assert name, f"{document.name}: a ```{language} program without a file name:\n{body}"
+        assert name in named
+        assert name in words, f"{document.name}: no command runs {name}"
 
 
 def test_extraction_finds_commands_files_and_expected_failures() -> None:
     text = (
         "```tile\n// file: a.tile\nfunction (A[N]) -> (B) { B = A; }\n```\n"
         "```sh\nplaidc run a.tile -D N=2 \\\n  --random-inputs 0   # prints B\n"
-        "plaidc run missing.tile   # exit 1\ncp a.tile b.tile\n```\n"
-        "```toml\n[target]\n```\n"
+        "plaidc run missing.tile   # exit 1: cannot read\ncp a.tile b.tile\n```\n"
+        "```toml\n[target]\n```\n```stripe file=s.stripe\nblock [] () {}\n```\n"
     )
     found = commands(text)
     assert [c.argv for c in found] == [
@@ -161,7 +170,11 @@ def test_extraction_finds_commands_files_and_expected_failures() -> None:
         [],
     ]
     assert [c.expected_exit for c in found] == [0, 1, 0]
-    assert list(files(text)) == ["a.tile"]
+    assert found[1].expected_text == "cannot read"
+    assert files(text) == {
+        "a.tile": "// file: a.tile\nfunction (A[N]) -> (B) { B = A; }\n",
+        "s.stripe": "block [] () {}\n",
+    }
 
 
 def test_the_readme_and_docs_link_each_other() -> None:
