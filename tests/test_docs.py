@@ -183,3 +183,15 @@ def test_the_readme_and_docs_link_each_other() -> None:
         assert (ROOT / "docs" / f"{name}.md").is_file()
         assert f"docs/{name}.md" in readme
     assert "../shared" not in readme
+
+
+def test_the_pass_tables_are_plaidc_passes() -> None:
+    from plaidc.passes import all_passes
+
+    text = (ROOT / "docs" / "passes.md").read_text(encoding="utf-8")
+    documented = re.findall(r"^### `([a-z-]+)`$", text, re.MULTILINE)
+    assert documented == [info.name for info in all_passes()]
+    for info in all_passes():
+        section = text.split(f"### `{info.name}`", 1)[1].split("\n### ", 1)[0]
+        rows = re.findall(r"^\| `(\w+)` \| `([^`]*)` \| `([^`]*)` \|$", section, re.MULTILINE)
+        assert rows == info.option_docs(), info.name
