@@ -193,5 +193,9 @@ def test_the_pass_tables_are_plaidc_passes() -> None:
     assert documented == [info.name for info in all_passes()]
     for info in all_passes():
         section = text.split(f"### `{info.name}`", 1)[1].split("\n### ", 1)[0]
-        rows = re.findall(r"^\| `(\w+)` \| `([^`]*)` \| `([^`]*)` \|$", section, re.MULTILINE)
-        assert rows == info.option_docs(), info.name
+        pattern = r"^\| `(\w+)` \| `([^`]*)` \| `([^`]*)` \| (.*) \| (.*) \|$"
+        rows = re.findall(pattern, section, re.MULTILINE)
+        expected = [
+            (d.name, d.type, d.default, ", ".join(d.allowed), d.help) for d in info.option_docs()
+        ]
+        assert [tuple(c.strip() for c in row) for row in rows] == expected, info.name
