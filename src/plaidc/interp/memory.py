@@ -91,8 +91,9 @@ def _nested_blocks(block: Block) -> Iterator[Block]:
 
 def check_fits(program: Block) -> None:
     """Raise InterpError, before anything is allocated, when the program's buffers (the root's,
-    and one point's fresh allocation in each nested block) and the working set together need
-    more memory than the machine has available, naming the largest buffer and its size."""
+    and one point's fresh allocation in each nested block) need more memory than the machine
+    has available, naming the largest and its size. (The working set is not counted: chunks
+    are what the interpreter can shrink.)"""
     have = available_memory()
     if have is None:
         return
@@ -106,13 +107,11 @@ def check_fits(program: Block) -> None:
                 region, _ = alloc_layout(ref.shape)
                 where = block.name or "a nested block"
                 arrays.append((region * ref.shape.dtype.byte_size, f"'{ref.into}' of {where}"))
-    working_set = working_set_bytes()
-    need = sum(size for size, _ in arrays) + working_set
+    need = sum(size for size, _ in arrays)
     if need <= have:
         return
-    size, what = max(arrays, default=(0, "none"))
+    size, what = max(arrays)
     raise InterpError(
-        f"the interpreter needs {format_bytes(need)} ({what} alone takes {format_bytes(size)};"
-        f" the working set {format_bytes(working_set)}, see {WORKING_SET_ENV}) and this machine"
-        f" has {format_bytes(have)} of memory available"
+        f"the program's buffers need {format_bytes(need)} ({what} alone takes"
+        f" {format_bytes(size)}) and this machine has {format_bytes(have)} of memory available"
     )
