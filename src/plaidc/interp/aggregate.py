@@ -25,8 +25,9 @@ _AGG_UFUNCS: dict[str, np.ufunc] = {
 
 
 def _sorted_groups(owner: np.ndarray, addr: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(order, starts): a stable sort by (owner, addr) and where each group begins in it."""
-    key = owner * size + addr
+    """(order, starts): a stable sort by (owner, addr) and where each group begins in it; a
+    single `owner` is the owner of every row."""
+    key = owner * size + addr if owner.size != 1 else addr + int(owner[0]) * size
     if key.size > 1 and bool(np.all(key[1:] >= key[:-1])):
         order = np.arange(key.size, dtype=np.int64)  # already sorted: chunks are row-major
     else:
@@ -75,8 +76,13 @@ def aggregate_points(frame: Frame, view: View, writes: list[Writes]) -> Writes:
         last = np.append(starts[1:], order.size) - 1
         keep = order[last]
         pid, addr, value = pid[keep], addr[keep], value[keep]
-    owner = frame.parent_id[pid]
-    order, starts = _sorted_groups(owner, addr, size)
+    parents = frame.parent_id
+    if parents.size and parents[0] == parents[-1]:  # one parent point (they are in order)
+        owner = np.full(pid.size, parents[0], dtype=np.int64)
+        order, starts = _sorted_groups(np.zeros(1, dtype=np.int64), addr, size)
+    else:
+        owner = parents[pid]
+        order, starts = _sorted_groups(owner, addr, size)
     if ref.agg_op in (None, "assign"):
         if starts.size != order.size:
             at = _first_shared_group(starts, order.size)

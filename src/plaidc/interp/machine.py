@@ -92,10 +92,13 @@ def _child_views(frame: Frame, parent: Frame) -> dict[str, View]:
             offset = Affine.const_(0)
             for access, stride in zip(ref.access, ref.shape.strides, strict=True):
                 offset = offset + access * stride
-            base = outer.base[frame.parent_id]
-            if not offset.is_zero:
-                where = f"{frame.path}: access of refinement '{ref.into}'"
-                base += eval_affine(offset, frame.idx, frame.n, where)
+            where = f"{frame.path}: access of refinement '{ref.into}'"
+            if outer.base.size == 1:  # one parent point: no gather of its base
+                base = eval_affine(offset + int(outer.base[0]), frame.idx, frame.n, where)
+            else:
+                base = outer.base[frame.parent_id]
+                if not offset.is_zero:
+                    base += eval_affine(offset, frame.idx, frame.n, where)
         views[ref.into] = View(ref, buffer, base)
     return views
 
