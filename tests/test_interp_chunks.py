@@ -204,3 +204,21 @@ def test_the_refusal_exits_1_without_a_traceback(
     assert code == 1, err
     assert "error: the program's buffers need 768 KiB" in err
     assert "Traceback" not in err
+
+
+def test_chunk_results_are_combined_as_they_come() -> None:
+    """Partial sums of the same 100 elements from 50 chunks are combined along the way, so
+    what is kept stays near one copy of the elements (the 1024^3 matmul kept every batch's)."""
+    from plaidc.interp.aggregate import Partials
+    from plaidc.interp.frames import Buffer, View, Writes
+
+    from .test_interp_support import ref as make_ref
+
+    out = make_ref("out", "O", [0], [100], agg="add")
+    view = View(out, Buffer("O", DType.FP32, np.zeros(100, np.float32)), np.zeros(1, np.int64))
+    partials = Partials("p", out, view, max_rows=150)
+    addr = np.arange(100, dtype=np.int64)
+    for _ in range(50):
+        partials.add(Writes(np.zeros(100, np.int64), addr, np.full(100, 0.5, np.float32)))
+        assert sum(part.addr.size for part in partials._parts) <= 300
+    np.testing.assert_array_equal(partials.combined().value, np.full(100, 25.0, np.float32))
