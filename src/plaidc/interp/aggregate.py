@@ -26,10 +26,14 @@ _AGG_UFUNCS: dict[str, np.ufunc] = {
 
 
 def _sorted_groups(owner: np.ndarray, addr: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(order, starts): a stable sort by (owner, addr) and where each group begins in it."""
-    key = owner * size + addr
-    order = np.argsort(key, kind="stable")
-    key = key[order]
+    """(order, starts): a stable sort by (owner, addr) and where each group begins in it; a
+    single `owner` is the owner of every row."""
+    key = owner * size + addr if owner.size != 1 else addr + int(owner[0]) * size
+    if key.size > 1 and bool(np.all(key[1:] >= key[:-1])):
+        order = np.arange(key.size, dtype=np.int64)  # already sorted: chunks are row-major
+    else:
+        order = np.argsort(key, kind="stable")
+        key = key[order]
     starts = np.flatnonzero(np.concatenate((key[:1] == key[:1], key[1:] != key[:-1])))
     return order, starts
 
@@ -81,8 +85,13 @@ def aggregate_points(frame: Frame, view: View, writes: list[Writes]) -> Writes:
         last = np.append(starts[1:], order.size) - 1
         keep = order[last]
         pid, addr, value = pid[keep], addr[keep], value[keep]
-    owner = frame.parent_id[pid]
-    order, starts = _sorted_groups(owner, addr, size)
+    parents = frame.parent_id
+    if parents.size and parents[0] == parents[-1]:  # one parent point (they are in order)
+        owner = np.full(pid.size, parents[0], dtype=np.int64)
+        order, starts = _sorted_groups(np.zeros(1, dtype=np.int64), addr, size)
+    else:
+        owner = parents[pid]
+        order, starts = _sorted_groups(owner, addr, size)
     if ref.agg_op in (None, "assign"):
         at = _first_conflict(value[order], starts)
         if at is not None:
@@ -121,3 +130,39 @@ def aggregate_batches(path: str, ref: Refinement, view: View, parts: list[Writes
         reduced = _reduce(path, ref, value[order], starts)
     picked = order[starts]
     return Writes(owner[picked], addr[picked], reduced)
+
+
+class Partials:
+    """The aggregated (unrounded) results of the chunks of one block execution through one
+    refinement, combined as they come in bounded memory.
+
+    Chunk results are kept until they hold more rows than `max_rows` and than the combination
+    so far, then combined with it by `aggregate_batches`: the rows of one element are reduced in
+    the order combination so far, then chunks in order, so a reduction split across chunks is
+    accumulated in chunk order (each chunk's partial itself a pairwise numpy reduction). Rows
+    stay about the number of elements written plus one chunk's, and `assign` conflicts between
+    chunks are found as within one.
+    """
+
+    def __init__(self, path: str, ref: Refinement, view: View, max_rows: int) -> None:
+        self.path, self.ref, self.view, self.max_rows = path, ref, view, max_rows
+        self._parts: list[Writes] = []
+        self._combined_rows = 0
+        self._pending_rows = 0
+
+    def add(self, part: Writes) -> None:
+        self._parts.append(part)
+        self._pending_rows += part.addr.size
+        if self._pending_rows > max(self.max_rows, self._combined_rows):
+            self._combine()
+
+    def combined(self) -> Writes:
+        """The combination of every chunk's results added so far."""
+        self._combine()
+        return self._parts[0]
+
+    def _combine(self) -> None:
+        if len(self._parts) > 1:
+            self._parts = [aggregate_batches(self.path, self.ref, self.view, self._parts)]
+        self._combined_rows = self._parts[0].addr.size
+        self._pending_rows = 0

@@ -89,12 +89,21 @@ class Frame:
 
 def eval_affine(affine: Affine, env: dict[str, np.ndarray], n: int, where: str) -> np.ndarray:
     """The value of `affine` at each of `n` points whose index values are `env`."""
-    out = np.full(n, affine.const, dtype=np.int64)
+    out: np.ndarray | None = None
     for name, coeff in affine.terms:
         vals = env.get(name)
         if vals is None:
             raise InterpError(f"{where}: index '{name}' is not defined here")
-        out += coeff * vals
+        if out is None:
+            out = vals * coeff if coeff != 1 else vals.astype(np.int64, copy=True)
+        elif coeff == 1:
+            out += vals
+        else:
+            out += vals * coeff
+    if out is None:
+        return np.full(n, affine.const, dtype=np.int64)
+    if affine.const:
+        out += affine.const
     return out
 
 

@@ -11,6 +11,7 @@ from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.interp.dtypes import cast_to, numpy_dtype
 from plaidc.interp.frames import Buffer, alloc_layout, element_offsets
 from plaidc.interp.machine import root_frame, run_body
+from plaidc.interp.memory import check_fits
 from plaidc.stripe.ir import Block, RefDir, Refinement, Special, TensorShape, sub_blocks
 
 
@@ -104,11 +105,13 @@ def run_program(program: Block, inputs: Mapping[str, np.ndarray]) -> dict[str, n
 
     Inputs are converted to their buffer's element type; outputs are arrays shaped by their
     refinement's sizes with its element type (float32 for bf16, see `plaidc.interp.dtypes`).
-    Raises CompileError for missing, unknown or misshapen inputs and InterpError when the program
-    breaks the semantics while it runs. Nothing is shared between calls.
+    Raises CompileError for missing, unknown or misshapen inputs, InterpError when the program
+    breaks the semantics while it runs or, up front, when its buffers cannot fit in the memory
+    available (see `plaidc.interp.memory`). Nothing is shared between calls.
     """
     io = program_io(program)
     _check_inputs(program, io, inputs)
+    check_fits(program)
     buffers: dict[str, Buffer] = {}
     for ref in program.refs:
         region, start = alloc_layout(ref.shape)
