@@ -54,3 +54,31 @@ def test_floats_keep_their_tolerance_and_nan_matches_nan() -> None:
     assert not driver.compare_outputs({"O": want}, {"O": want + np.float32(1e-6)})
     (problem,) = driver.compare_outputs({"O": want}, {"O": np.array([1.0, np.nan, 3.1], "f4")})
     assert "worst at (2,): got 3.0999999, expected 3" in problem.message
+
+
+def test_float_tolerance_grows_with_the_square_root_of_the_reduction_length() -> None:
+    # A cancelling element (0.01 in an output of scale 40): an error of 3e-5 is within what
+    # a 1024-term fp32 sum may carry (2^-23 * 32 * 40 = 1.5e-4), not within the fixed atol.
+    want = {"O": np.array([40.0, 0.01], np.float32)}
+    got = {"O": np.array([40.0, 0.01003], np.float32)}
+    assert driver.compare_outputs(want, got)
+    assert not driver.compare_outputs(want, got, reduction_terms=1024)
+    far = {"O": np.array([40.0, 0.0105], np.float32)}
+    assert driver.compare_outputs(want, far, reduction_terms=1024)
+    ints = {"O": np.array([4, 5], np.int32)}
+    assert driver.compare_outputs(ints, {"O": np.array([4, 6], np.int32)}, reduction_terms=10**6)
+
+
+def test_longest_reduction_counts_the_terms_of_one_element() -> None:
+    from plaidc.stripe.ir import DType
+    from plaidc.tile import compile_tile
+
+    def terms(source: str, **shapes: tuple[int, ...]) -> int:
+        typed = {n: (DType.FP32, s) for n, s in shapes.items()}
+        return driver.longest_reduction(compile_tile(source, "t.tile", shapes=typed).program)
+
+    matmul = "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }"
+    assert terms(matmul, A=(3, 7), B=(7, 5)) == 7
+    conv = "function (I[X, C], F[R, C, D]) -> (O) { O[x, d : X - R + 1, D] = +(I[x + r, c] * F[r, c, d]); }"
+    assert terms(conv, I=(10, 4), F=(3, 4, 2)) == 12
+    assert terms("function (A[N]) -> (B) { B = A + 1; }", A=(5,)) == 1

@@ -366,7 +366,9 @@ def run_cmd(
         # are checked at fp16 tolerance.
         loose: frozenset[str] = getattr(artifact, "reduced_precision", frozenset())
         loose |= driver.through_half_precision(source)
-        mismatches = driver.compare_outputs(run_program(source, feed), outputs, loose)
+        mismatches = driver.compare_outputs(
+            run_program(source, feed), outputs, loose, driver.longest_reduction(source)
+        )
         _report_check(mismatches)
 
 

@@ -6,6 +6,7 @@ plaidc's bugs); printing and exit codes belong to `plaidc.cli`.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -305,10 +306,17 @@ def compare_outputs(
     expected: Mapping[str, np.ndarray],
     actual: Mapping[str, np.ndarray],
     reduced_precision: Collection[str] = (),
+    reduction_terms: int = 1,
 ) -> list[Mismatch]:
     """Every expected output must be present, equally shaped and close (NaN matches NaN).
     Outputs named in `reduced_precision` (a target computed them from fp16 operands, e.g. the
-    NPU's Cube) are compared at fp16 tolerance whatever their type."""
+    NPU's Cube) are compared at fp16 tolerance whatever their type.
+
+    A sum of n terms rounds with an error that grows like sqrt(n) ulps of the *output's
+    scale*, not of each element: where the terms cancel, an element can be far smaller than
+    that error, whatever order either side sums in. So a float output's absolute tolerance
+    gains `eps * sqrt(n) * max|expected|`, n being `reduction_terms` (the program's longest
+    reduction, `longest_reduction`) and eps the output type's machine epsilon."""
     problems = []
     for name in sorted(expected):
         want = np.asarray(expected[name])
@@ -330,6 +338,10 @@ def compare_outputs(
             close = np.asarray(got == want if same else got.astype(object) == want.astype(object))
         else:
             w, g = want.astype(np.float64), got.astype(np.float64)
+            if want.dtype.kind == "f" and reduction_terms > 1 and w.size:
+                finite = np.abs(w[np.isfinite(w)])
+                scale = float(finite.max()) if finite.size else 0.0
+                atol += float(np.finfo(want.dtype).eps) * math.sqrt(reduction_terms) * scale
             close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
         if not close.all():
             bad = int((~close).sum())
@@ -354,6 +366,33 @@ def _worst(close: np.ndarray, w: np.ndarray, g: np.ndarray) -> tuple[int, ...]:
     err = np.where(close, 0.0, np.abs(g - w))
     err = np.where(np.isnan(err), np.inf, err)
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(err)), err.shape))
+
+
+def longest_reduction(program: Block) -> int:
+    """The most terms any aggregation of `program` combines into one element: along each
+    chain of blocks, the product of the ranges of the indices that an aggregated view's
+    access does not use (constraints only lower it). 1 for a program without sums."""
+    longest = 1
+
+    def walk(block: Block, outer: int) -> None:
+        nonlocal longest
+        own = outer
+        for ref in block.refs:
+            if ref.agg_op in (None, "assign") or not ref.dir.writes:
+                continue
+            used = {name for a in ref.access for name, _ in a.terms}
+            terms = outer
+            for idx in block.idxs:
+                if idx.name not in used and not (idx.affine.terms or idx.affine.const):
+                    terms *= idx.range
+            own = max(own, terms)
+        longest = max(longest, own)
+        for stmt in block.stmts:
+            if isinstance(stmt, Block):
+                walk(stmt, own)
+
+    walk(program, 1)
+    return longest
 
 
 def through_half_precision(program: Block) -> frozenset[str]:
@@ -413,7 +452,11 @@ def check_equivalent(before: Block, after: Block, seed: int) -> list[Mismatch]:
     if set(io_before.inputs) != set(io_after.inputs):
         return [Mismatch("<inputs>", "the programs take different inputs")]
     inputs = random_inputs(io_before.inputs, seed)
-    return compare_outputs(run_program(before, inputs), run_program(after, inputs))
+    return compare_outputs(
+        run_program(before, inputs),
+        run_program(after, inputs),
+        reduction_terms=longest_reduction(before),
+    )
 
 
 def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
