@@ -79,6 +79,9 @@ def test_longest_reduction_counts_the_terms_of_one_element() -> None:
 
     matmul = "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }"
     assert terms(matmul, A=(3, 7), B=(7, 5)) == 7
-    conv = "function (I[X, C], F[R, C, D]) -> (O) { O[x, d : X - R + 1, D] = +(I[x + r, c] * F[r, c, d]); }"
+    conv = (
+        "function (I[X, C], F[R, C, D]) -> (O) {"
+        " O[x, d : X - R + 1, D] = +(I[x + r, c] * F[r, c, d]); }"
+    )
     assert terms(conv, I=(10, 4), F=(3, 4, 2)) == 12
     assert terms("function (A[N]) -> (B) { B = A + 1; }", A=(5,)) == 1
