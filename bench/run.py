@@ -37,9 +37,9 @@ from typing import IO, Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from machine import describe, library_versions  # noqa: E402
+from machine import FmaProbe, describe, library_versions  # noqa: E402
 from runners import THIRD_PARTY  # noqa: E402
-from workloads import SHAPE_SETS, Workload  # noqa: E402
+from workloads import SHAPE_SETS, Workload, find  # noqa: E402
 
 # OpenBLAS settings this environment may pin (slow Haswell kernels): numpy's process drops them.
 OPENBLAS_PINS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
@@ -178,25 +178,44 @@ def cell_rows(workload: Workload, entries: dict[str, dict[str, Any]], peak: floa
     return rows
 
 
-def print_header(machine: dict[str, Any], blocks: int) -> float:
-    probe = machine["fma_probe"]
+def print_report(machine: dict[str, Any], probe: dict[str, Any], results: list[Any]) -> None:
+    """The Markdown report: machine and probe, then one row per workload and runner."""
+    peak = float(probe.get("peak_gflops", 0.0))
     print(f"Machine: {machine['cpu']}, {machine['cores_used']} cores used")
     if "error" in probe:
         print(f"FMA probe failed: {probe['error']} (no % of peak)")
-        peak = 0.0
     else:
-        peak = float(probe["gflops"])
+        readings = ", ".join(f"{r:.0f}" for r in probe["readings_gflops"])
         print(
-            f"FMA probe: {peak:.1f} GFLOP/s fp32 on {probe['threads']} threads, "
-            f"{probe['simd_floats']}-float vectors (`{probe['command']}`)"
+            f"FMA probe: peak {peak:.1f} GFLOP/s fp32 on {probe['threads']} threads, "
+            f"{probe['simd_floats']}-float vectors (best of readings {readings} between "
+            f"workloads; `{probe['command']}`)"
         )
+    blas = [r["runners"]["numpy"].get("info", {}).get("blas") for r in results]
+    blas = [b for b in blas if b]
+    if blas:
+        described = "; ".join(", ".join(f"{k} {v}" for k, v in pool.items()) for pool in blas[0])
+        print(f"numpy's BLAS: {described}")
     print(
-        f"\nBest / median of {blocks} interleaved blocks per runner, each in its own process; "
-        "x = numpy time / runner time (> 1: faster than numpy), best / median.\n"
+        "\nEach runner in its own process; best and median call over interleaved blocks; "
+        "vs numpy = numpy time / runner time, best / median (> 1: faster than numpy).\n"
     )
     print("| workload | runner | best ms | median ms | vs numpy | rate | compile s |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    return peak
+    for result, workload in results_with_workloads(results):
+        print("\n".join(cell_rows(workload, result["runners"], peak)))
+    print(
+        "\nrate: GFLOP/s of the best call and its share of the probed peak (contractions), or "
+        "GB/s read and written (row reductions); compile: plaidc's pipeline + backend with "
+        "cold caches, onnxruntime's session creation."
+    )
+    for _, workload in results_with_workloads(results):
+        if workload.note:
+            print(f"  {workload.label}: {workload.note}")
+
+
+def results_with_workloads(results: list[Any]) -> list[tuple[Any, Workload]]:
+    return [(r, find(r["workload"])) for r in results]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,28 +227,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--targets", default="c,llvm,opencl", help="plaidc targets[:stage]")
     parser.add_argument("--no-third-party", action="store_true", help="no onnxruntime/torch")
     parser.add_argument("--no-npu", action="store_true", help="skip the NPU section")
+    parser.add_argument("--results", type=Path, default=HERE / "results.json")
     args = parser.parse_args(argv)
     if args.blocks < 3:
         parser.error("--blocks must be at least 3 (best and median of several blocks)")
+    if args.pause < 0:
+        parser.error("--pause must not be negative")
     targets = [t for t in args.targets.split(",") if t]
     workloads = [w for w in SHAPE_SETS[args.shapes] if args.only in w.label]
     env = dict(os.environ)
     # Fresh artifact caches, so compile times include the C compiler / the LLVM optimiser and
     # pocl's OpenCL build.
-    env["PLAIDC_CACHE_DIR"] = tempfile.mkdtemp(prefix="plaidc-bench-")
-    env["POCL_CACHE_DIR"] = os.path.join(env["PLAIDC_CACHE_DIR"], "pocl")
-    sys.path.insert(0, str(HERE.parent / "src"))
+    scratch = Path(tempfile.mkdtemp(prefix="plaidc-bench-"))
+    env["PLAIDC_CACHE_DIR"] = str(scratch)
+    env["POCL_CACHE_DIR"] = str(scratch / "pocl")
     machine = describe()
-    peak = print_header(machine, args.blocks)
+    probe = FmaProbe(scratch)
+    probe.measure()
     results = []
-    log_path = Path(env["PLAIDC_CACHE_DIR"]) / "bench.log"
+    log_path = scratch / "bench.log"
     with open(log_path, "w") as log:
         for workload in workloads:
+            print(f"bench: {workload.label}", file=sys.stderr, flush=True)
             runners = ["numpy", *targets]
             if workload.third_party and not args.no_third_party:
                 runners += THIRD_PARTY
             entries = bench_workload(workload, runners, args.blocks, args.pause, env, log)
-            print("\n".join(cell_rows(workload, entries, peak)), flush=True)
+            probe.measure()
             results.append(
                 {
                     "workload": workload.label,
@@ -241,35 +265,20 @@ def main(argv: list[str] | None = None) -> int:
                     "runners": entries,
                 }
             )
-    print(
-        "\nrate: GFLOP/s of the best call and its share of the FMA probe's peak (contractions), "
-        "or GB/s read and written (row reductions); compile: plaidc's pipeline + backend with "
-        "cold caches, onnxruntime's session creation."
-    )
+    peak = probe.summary()
+    for result in results:
+        for entry in result["runners"].values():
+            if "gflops" in entry and "peak_gflops" in peak:
+                entry["peak_fraction"] = entry["gflops"] / peak["peak_gflops"]
+    print_report(machine, peak, results)
     print(f"Worker logs: {log_path}")
-    for workload in workloads:
-        if workload.note:
-            print(f"  {workload.label}: {workload.note}")
-    numpy_blas = next(
-        (
-            r["runners"]["numpy"].get("info", {}).get("blas")
-            for r in results
-            if "numpy" in r["runners"]
-        ),
-        None,
-    )
-    if numpy_blas:
-        print(
-            "numpy's BLAS: "
-            + "; ".join(", ".join(f"{k} {v}" for k, v in b.items()) for b in numpy_blas)
-        )
     payload = {
-        "machine": machine,
+        "machine": {**machine, "fma_probe": peak},
         "libraries": library_versions(),
         "settings": {"shapes": args.shapes, "blocks": args.blocks, "pause_s": args.pause},
         "results": results,
     }
-    (HERE / "results.json").write_text(json.dumps(payload, indent=2) + "\n")
+    args.results.write_text(json.dumps(payload, indent=2) + "\n")
     wrong = [
         r["workload"] for r in results for e in r["runners"].values() if e.get("correct") is False
     ]

@@ -20,7 +20,7 @@ import traceback
 
 import numpy as np
 
-BLOCK_SECONDS = 0.15  # the calls of one block take about this long (at least one call)
+BLOCK_SECONDS = 0.1  # the calls of one block take about this long (at least one call)
 MAX_CALLS = 50
 
 

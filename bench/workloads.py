@@ -178,11 +178,23 @@ ODD = [
     layernorm(127, 4099),
 ]
 
-SHAPE_SETS = {"standard": STANDARD, "odd": ODD, "all": STANDARD + ODD}
+# Tiny shapes of every kind: a check that each runner builds and matches the reference (seconds).
+SMOKE = [
+    matmul(33, 17, 29),
+    conv(6, 5, 7),
+    mlp(4, 24),
+    softmax(3, 37),
+    layernorm(3, 37),
+    tmm(9, 11, 13),
+    tbmm(3, 5, 7, 4),
+    gconv(2, 3, 4, 5, 4),
+]
+
+SHAPE_SETS = {"standard": STANDARD, "odd": ODD, "all": STANDARD + ODD, "smoke": SMOKE}
 
 
 def find(label: str) -> Workload:
-    for workload in STANDARD + ODD:
+    for workload in STANDARD + ODD + SMOKE:
         if workload.label == label:
             return workload
     raise KeyError(label)
