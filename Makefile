@@ -29,8 +29,11 @@ unit: install
 
 test: lint typecheck unit
 
+# Extra arguments, e.g. `make bench BENCH_ARGS="--shapes odd"` (see bench/run.py); onnxruntime and
+# PyTorch rows need `$(BIN)/pip install -e '.[bench]'`, else they read "not installed".
+BENCH_ARGS ?=
 bench: install
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

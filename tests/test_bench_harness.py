@@ -1,0 +1,80 @@
+"""`make bench`'s harness (bench/): runner processes, numpy's environment, ratios, the FMA probe.
+
+Speeds are never asserted (QUALITY.md): these check that the harness measures what it says,
+on the tiny `smoke` shapes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import run as bench_run  # noqa: E402
+from machine import FmaProbe  # noqa: E402
+from workloads import find  # noqa: E402
+
+
+def test_only_numpys_process_loses_the_openblas_pins() -> None:
+    pinned = {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_L2_SIZE": "262144", "HOME": "/h"}
+    numpy_env = bench_run.child_env("numpy", pinned)
+    assert "OPENBLAS_CORETYPE" not in numpy_env and "OPENBLAS_L2_SIZE" not in numpy_env
+    assert numpy_env["HOME"] == "/h"
+    c_env = bench_run.child_env("c", pinned)
+    assert c_env["OPENBLAS_CORETYPE"] == "Haswell" and c_env["OPENBLAS_NUM_THREADS"] == "1"
+    assert pinned["OPENBLAS_CORETYPE"] == "Haswell"  # the parent's environment is untouched
+
+
+def test_ratios_are_numpy_time_over_runner_time() -> None:
+    workload = find("matmul 33x17x29")
+    numpy = bench_run.Worker("numpy", None, {"ready": True}, [[0.004, 0.002], [0.003]])  # type: ignore[arg-type]
+    fast = bench_run.Worker("c", None, {"ready": True}, [[0.001, 0.005], [0.002, 0.004]])  # type: ignore[arg-type]
+    broken = bench_run.Worker("llvm", None, {"error": "boom"}, [])  # type: ignore[arg-type]
+    entries = bench_run.summarise(workload, [numpy, fast, broken])
+    assert entries["numpy"]["best_ms"] == pytest.approx(2.0)
+    assert entries["c"]["best_ms"] == pytest.approx(1.0)
+    assert entries["c"]["median_ms"] == pytest.approx(3.0)
+    assert entries["c"]["ratio_best"] == pytest.approx(2.0)
+    assert entries["c"]["ratio_median"] == pytest.approx(1.0)
+    assert entries["c"]["gflops"] == pytest.approx(2 * 33 * 17 * 29 / 1e-3 / 1e9)
+    assert entries["llvm"] == {"error": "boom"}
+
+
+def test_fma_probe_measures_a_positive_peak(tmp_path: Path) -> None:
+    probe = FmaProbe(tmp_path)
+    probe.measure()
+    assert probe.error == ""
+    summary = probe.summary()
+    assert summary["peak_gflops"] > 0
+    assert summary["simd_floats"] in (4, 8, 16)
+    assert summary["threads"] >= 1
+
+
+def test_smoke_run_checks_every_runner_in_its_own_process(tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    command = [sys.executable, str(BENCH / "run.py"), "--shapes", "smoke", "--only", "conv"]
+    command += ["--targets", "c", "--blocks", "3", "--pause", "0", "--no-npu"]
+    ran = subprocess.run(
+        [*command, "--results", str(results)], capture_output=True, text=True, timeout=600
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "| workload | runner | best ms |" in ran.stdout
+    payload = json.loads(results.read_text())
+    assert payload["machine"]["fma_probe"]["peak_gflops"] > 0
+    labels = [r["workload"] for r in payload["results"]]
+    assert labels == ["conv3x3 6x6x5->7 +bias+relu", "tc gconv 2,3,4,5,4,4"]
+    for result in payload["results"]:
+        runners = result["runners"]
+        assert list(runners) == ["numpy", "c", "onnxruntime", "torch"]
+        assert runners["numpy"]["info"]["blas"] is not None
+        assert runners["c"]["correct"] is True and runners["c"]["blocks"] == 3
+        assert runners["c"]["ratio_best"] > 0 and runners["c"]["compile_s"] > 0
+        for name in ("onnxruntime", "torch"):  # optional: checked when installed
+            entry = runners[name]
+            assert "not_installed" in entry or entry["correct"] is True, entry
