@@ -1,10 +1,12 @@
 """The OpenCL host runtime (pyopencl): device choice, program builds, buffers and launches.
 
-The platform is `$PLAIDC_OPENCL_PLATFORM` (a case-insensitive part of the platform's name, or
-its index in `pyopencl.get_platforms()`), else the first platform with a device; the device is
-that platform's first. One context and in-order queue per platform serves the whole process
-(`open_device` is memoised): programs and buffers belong to a context, and creating one costs
-more than a small kernel run.
+Before pyopencl is first imported the runtimes the virtual environment ships are made visible to
+the ICD loader (`platforms.expose_venv_runtimes`). The platform is `$PLAIDC_OPENCL_PLATFORM` (a
+case-insensitive part of the platform's name, or its index in `pyopencl.get_platforms()`), else
+the first candidate whose device builds a trivial kernel (`platforms.choose_platform`); the
+device is that platform's first. One context and in-order queue per platform serves the whole
+process (`open_device` is memoised): programs and buffers belong to a context, and creating one
+costs more than a small kernel run.
 
 A run lays the program's buffers out as the CPU backends do (`plaidc.backends.loopnest.runtime.
 run_plan`: interpreter layout, poison in outputs), wraps that host memory in OpenCL buffers
@@ -17,11 +19,13 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import tempfile
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,23 +37,36 @@ from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.backends.loopnest.scalars import storage
 from plaidc.backends.opencl.emit import CONTRACT_OPTION, REASSOCIATE_OPTION
 from plaidc.backends.opencl.kernels import AllocStep, KernelProgram, LaunchStep
+from plaidc.backends.opencl.platforms import (
+    PROBE_KERNEL,
+    choose_platform,
+    compiler_message,
+    expose_venv_runtimes,
+)
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType
 
 INSTALL = (
     "install pyopencl and an OpenCL runtime, e.g. `pip install pyopencl "
-    "pocl-binary-distribution` (the `opencl` extra: `pip install -e '.[opencl]'`, which "
-    "`make install` does)"
+    "pocl-binary-distribution intel-opencl-rt intel-cmplr-lib-rt` (the `opencl` extra: "
+    "`pip install -e '.[opencl]'`, which `make install` does)"
 )
 
 
 def _pyopencl() -> Any:
+    _expose_venv_runtimes_once()
     try:
         import pyopencl
     except ImportError as err:
         raise BackendUnavailable(f"the OpenCL backend needs pyopencl ({err}): {INSTALL}") from None
     return pyopencl
+
+
+@cache
+def _expose_venv_runtimes_once() -> None:
+    """Before the loader first lists platforms (it reads its variables then, once)."""
+    expose_venv_runtimes(os.environ, Path(sys.prefix), cache_dir())
 
 
 @dataclass(frozen=True)
@@ -66,30 +83,6 @@ class Device:
         return f"{self.platform}: {self.device.name.strip()}"
 
 
-def _choose_platform(platforms: list[Any], choice: str | None) -> Any:
-    with_devices = []
-    for platform in platforms:
-        try:
-            devices = platform.get_devices()
-        except Exception:  # a broken ICD entry must not hide the others
-            devices = []
-        if devices:
-            with_devices.append(platform)
-    if choice:
-        if choice.isdigit() and int(choice) < len(platforms):
-            return platforms[int(choice)]
-        for platform in platforms:
-            if choice.lower() in platform.name.lower():
-                return platform
-        names = ", ".join(p.name for p in platforms) or "none"
-        raise BackendUnavailable(
-            f"PLAIDC_OPENCL_PLATFORM={choice!r} matches no OpenCL platform (found: {names})"
-        )
-    if not with_devices:
-        raise BackendUnavailable(f"no OpenCL platform with a device was found: {INSTALL}")
-    return with_devices[0]
-
-
 @cache
 def open_device(choice: str | None) -> Device:
     """The device of the chosen platform (module docstring), with its context and queue."""
@@ -98,12 +91,29 @@ def open_device(choice: str | None) -> Device:
         platforms = cl.get_platforms()
     except Exception as err:  # pyopencl raises its own LogicError when no ICD is installed
         raise BackendUnavailable(f"no OpenCL platform is available ({err}): {INSTALL}") from None
-    platform = _choose_platform(platforms, choice)
-    devices = platform.get_devices()
-    if not devices:
-        raise BackendUnavailable(f"the OpenCL platform '{platform.name}' has no device")
-    context = cl.Context([devices[0]])
-    return Device(context, cl.CommandQueue(context), devices[0], platform.name)
+    contexts: dict[int, Any] = {}
+
+    def probe(platform: Any) -> str | None:
+        """None when the platform's first device builds a trivial kernel, else why not."""
+        with _captured_stderr() as printed:
+            try:
+                context = cl.Context([platform.get_devices()[0]])
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", cl.CompilerWarning)
+                    cl.Program(context, PROBE_KERNEL).build()
+            except Exception as err:  # any failure means this platform cannot be used
+                error: Exception | None = err
+            else:
+                error = None
+        if error is not None:
+            return "\n".join(part for part in (compiler_message(str(error)), printed()) if part)
+        contexts[id(platform)] = context
+        return None
+
+    platform = choose_platform(platforms, choice, probe)
+    context = contexts[id(platform)]
+    device = context.devices[0]
+    return Device(context, cl.CommandQueue(context), device, platform.name)
 
 
 def default_device() -> Device:
@@ -168,6 +178,28 @@ def _builds(device: Device, probe: str) -> bool:
     except cl.RuntimeError:
         return False
     return True
+
+
+@contextmanager
+def _captured_stderr() -> Iterator[Callable[[], str]]:
+    """What is written to file descriptor 2 meanwhile (compilers print their errors there, not
+    only in the build log), kept from the terminal and readable through the yielded function
+    once the block ends."""
+    captured: list[str] = []
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield lambda: "".join(captured).strip()
+            finally:
+                sys.stderr.flush()
+                os.dup2(saved, 2)
+                sink.seek(0)
+                captured.append(sink.read().decode(errors="replace"))
+    finally:
+        os.close(saved)
 
 
 @contextmanager
