@@ -387,3 +387,19 @@ def test_tuned_records_change_the_compiled_program(tmp_path: Path):
     plain = driver.run_pipeline(program, driver.resolve_steps(cfg.stage()))
     assert print_stripe(driver.run_pipeline(program, tuned.steps)) != print_stripe(plain)
     assert np.isfinite(tuned.record["result"]["value"]) if tuned.record else False
+
+
+def test_nearest_starts_from_the_best_point_of_the_closest_shape(tmp_path: Path):
+    db = TuneDb(tmp_path / "db.jsonl")
+    tune(_request(8), db, FakeMeasurer(), Quiet(), lambda _: None)
+    best = min(
+        (r for r in db.records() if r["kind"] == "trial" and r["result"]["status"] == "ok"),
+        key=lambda r: r["result"]["value"],
+    )
+    assert best["shapes"]["A"] == ["fp32", [32, 32]]
+    notes: list[str] = []
+    request = dataclasses.replace(_request(2, nearest=True), program=matmul(32, 32, 64))
+    tune(request, db, FakeMeasurer(), Quiet(), notes.append)
+    assert any(f"--nearest: starting from key {best['key']}" in n for n in notes)
+    new = [r for r in db.records() if r["kind"] == "trial" and r["key"] != best["key"]]
+    assert new[1]["params"] == best["params"]  # after the config's own point, the nearest's

@@ -70,10 +70,12 @@ class TuneSummary:
 def shapes_of(program: Block) -> dict[str, list[Any]]:
     """The program's inputs and outputs: name -> [dtype, sizes] (records keep them for
     `--nearest` and `--list`)."""
+    from plaidc.interp import program_io
+
+    io = program_io(program)
     return {
-        ref.into: [ref.shape.dtype.value, list(ref.shape.sizes)]
-        for ref in program.refs
-        if ref.dir.reads or ref.dir.writes
+        name: [shape.dtype.value, list(shape.sizes)]
+        for name, shape in sorted((io.inputs | io.outputs).items())
     }
 
 
