@@ -372,7 +372,7 @@ def test_an_unknown_tunable_fails_compile_at_the_config_line(tmp_path: Path):
 
 def test_tuned_records_change_the_compiled_program(tmp_path: Path):
     """A record's options reach the pipeline: a tiny tile budget gives more, smaller tiles."""
-    program, cfg = matmul(64, 64, 64), load_target("npu")
+    program, cfg = matmul(128, 128, 128), load_target("npu")
     space = build_space(cfg, "default")
     point = space.default_point()
     point["tile_cube.max_each_input_size"] = min(space.params[0].values)
