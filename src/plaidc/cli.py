@@ -26,12 +26,14 @@ from plaidc.cli_inputs import (
     bindings,
     check_target_choice,
     config_option,
+    db_option,
     debug_option,
     define_option,
     dump_dir_option,
     entry_option,
     language_option,
     load_inputs,
+    no_tuning_option,
     nonempty,
     parse_defines,
     parse_input_options,
@@ -41,6 +43,7 @@ from plaidc.cli_inputs import (
     stage_option,
     target_config,
     target_option,
+    tuned_pipeline,
     verify_each_option,
     version_option,
 )
@@ -155,6 +158,8 @@ def plaidc_main() -> None:
 @dump_dir_option
 @verify_each_option
 @entry_option
+@db_option
+@no_tuning_option
 @debug_option
 @guarded
 def compile_cmd(
@@ -170,6 +175,8 @@ def compile_cmd(
     dump_dir: str | None,
     verify_each: bool,
     entry: str | None,
+    db: str | None,
+    no_tuning: bool,
     session: driver.Session,
 ) -> None:
     """Compile a Tile (or Stripe) program (- reads standard input) and emit one of its
@@ -206,6 +213,8 @@ def compile_cmd(
     _check_tile_options(source, dims, shape_options, entry)
     block = driver.build_program(session, source, bindings(dims, shape_options, {}), entry)
     if emit != "stripe":
+        tuned = tuned_pipeline(session, block, cfg, stage, db, no_tuning, dump_dir)
+        cfg, steps = tuned.cfg, tuned.steps
         block = driver.run_pipeline(
             block,
             steps,
@@ -299,6 +308,8 @@ def _write_text(output: str, text: str) -> None:
     help="Write the target's run report (the NPU's cycles) as JSON.",
 )
 @entry_option
+@db_option
+@no_tuning_option
 @debug_option
 @guarded
 def run_cmd(
@@ -316,6 +327,8 @@ def run_cmd(
     bench: int | None,
     report_file: str | None,
     entry: str | None,
+    db: str | None,
+    no_tuning: bool,
     session: driver.Session,
 ) -> None:
     """Run a program (- reads standard input) on a target; print a summary of its outputs, and
@@ -326,12 +339,14 @@ def run_cmd(
     dims, shape_options = parse_defines(defines), parse_shapes(shapes)
     input_files = parse_input_options(inputs)
     cfg = target_config(session, target, config)
-    steps = pipeline_stage(cfg, stage)
+    pipeline_stage(cfg, stage)  # an unknown stage fails before parsing
     text = driver.read_program(session, program, language)
     _check_tile_options(text, dims, shape_options, entry)
     arrays = load_inputs(input_files)
     source = driver.build_program(session, text, bindings(dims, shape_options, arrays), entry)
-    compiled = driver.run_pipeline(source, steps)
+    tuned = tuned_pipeline(session, source, cfg, stage, db, no_tuning)
+    cfg = tuned.cfg
+    compiled = driver.run_pipeline(source, tuned.steps)
     io = program_io(source)
     driver.check_memory(io.inputs | io.outputs)
     # `--input` names the Tile input (bound by that name above), which Stripe may spell otherwise
@@ -420,6 +435,98 @@ def _report_check(mismatches: list[driver.Mismatch]) -> None:
             click.echo(f"check: MISMATCH: {m.message}", err=True)
         sys.exit(EXIT_MISMATCH)
     click.echo("check: outputs match the interpreter", err=True)
+
+
+@plaidc_main.command("tune")
+@click.argument("program", required=False)
+@language_option
+@target_option
+@config_option
+@stage_option("default")
+@define_option
+@shape_option
+@entry_option
+@click.option(
+    "--trials", type=click.IntRange(min=1), default=64, metavar="N", help="Candidates to measure."
+)
+@click.option(
+    "--time-budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="S",
+    help="Stop starting trials after S seconds.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=120.0,
+    show_default=True,
+    metavar="S",
+    help="Kill a candidate's measurement after S seconds (recorded as timed out).",
+)
+@db_option
+@click.option("--resume", is_flag=True, help="Continue the program's last unfinished session.")
+@click.option("--nearest", is_flag=True, help="Start also from the tuned record nearest in shape.")
+@click.option("--list", "list_db", is_flag=True, help="List the database's tuned programs.")
+@click.option("--show", "show_key", default=None, metavar="KEY", help="Show the trials of KEY.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, metavar="SEED", help="The search's seed."
+)
+@debug_option
+@guarded
+def tune_cmd(
+    program: str | None,
+    language: str | None,
+    target: str | None,
+    config: str | None,
+    stage: str,
+    defines: tuple[str, ...],
+    shapes: tuple[str, ...],
+    entry: str | None,
+    trials: int,
+    time_budget: float | None,
+    timeout: float,
+    db: str | None,
+    resume: bool,
+    nearest: bool,
+    list_db: bool,
+    show_key: str | None,
+    seed: int,
+    session: driver.Session,
+) -> None:
+    """Search the target pipeline's tunable options for PROGRAM by measuring candidates (in
+    child processes, checked against the interpreter) and record every trial in the tuning
+    database, which compile, run and plaidc-opt -t then apply."""
+    from plaidc.tune.command import list_records, run_tune, show_records
+    from plaidc.tune.db import TuneDb, default_db_path
+    from plaidc.tune.tuner import TuneRequest
+
+    echo = functools.partial(click.echo, err=True)
+    database = TuneDb(Path(db) if db else default_db_path(), warn=echo)
+    if list_db or show_key is not None:
+        if program is not None or (list_db and show_key is not None):
+            raise click.UsageError("--list and --show KEY take no PROGRAM, nor each other")
+        if list_db:
+            list_records(database, click.echo)
+        else:
+            show_records(database, show_key or "", click.echo)
+        return
+    if program is None:
+        raise click.UsageError("give a PROGRAM to tune (or --list, --show KEY)")
+    if target is None and config is None:
+        raise click.UsageError("give the target to tune for: -t TARGET or --config FILE.toml")
+    check_target_choice(target, config)
+    dims, shape_options = parse_defines(defines), parse_shapes(shapes)
+    cfg = target_config(session, target, config)
+    pipeline_stage(cfg, stage)
+    source = driver.read_program(session, program, language)
+    _check_tile_options(source, dims, shape_options, entry)
+    block = driver.build_program(session, source, bindings(dims, shape_options, {}), entry)
+    request = TuneRequest(block, program, cfg, stage, trials, time_budget, resume, nearest, seed)
+    summary = run_tune(request, database, timeout, echo)
+    if summary.reason == "interrupted":
+        echo("plaidc tune: interrupted; the finished trials are kept (--resume continues)")
+        sys.exit(130)
 
 
 @plaidc_main.command("targets")
@@ -533,6 +640,8 @@ def passes_cmd() -> None:
     metavar="N",
     help="Seed of --check's random inputs (default 0).",
 )
+@db_option
+@no_tuning_option
 @debug_option
 @guarded
 def plaidc_opt_main(
@@ -550,6 +659,8 @@ def plaidc_opt_main(
     verify_each: bool,
     check: bool,
     seed: int | None,
+    db: str | None,
+    no_tuning: bool,
     session: driver.Session,
 ) -> None:
     """Read Stripe (- or no SOURCE: standard input; a Tile program is lowered first), run
@@ -561,11 +672,14 @@ def plaidc_opt_main(
     if seed is not None and not check:
         raise click.UsageError("--seed sets the random inputs of --check: give --check too")
     steps: list[driver.PipelineStep] = []
+    cfg = None
     if target is not None or config is not None or stage is not None:
         if passes:
             raise click.UsageError("give either --pass or -t/--config/--stage, not both")
         cfg = target_config(session, target, config)
         steps = pipeline_stage(cfg, stage or "default")
+    elif db is not None or no_tuning:
+        raise click.UsageError("--db and --no-tuning apply to a target's pipeline (-t/--config)")
     for spec in passes:
         try:
             name, raw = parse_pass_spec(spec)
@@ -576,6 +690,10 @@ def plaidc_opt_main(
     text = driver.read_program(session, source, language)
     _check_tile_options(text, dims, shape_options, entry)
     program = driver.build_program(session, text, bindings(dims, shape_options, {}), entry)
+    if cfg is not None:
+        steps = tuned_pipeline(
+            session, program, cfg, stage or "default", db, no_tuning, dump_dir
+        ).steps
     result = driver.run_pipeline(
         program, steps, dump_dir=Path(dump_dir) if dump_dir else None, verify_each=verify_each
     )

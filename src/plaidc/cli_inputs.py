@@ -289,3 +289,47 @@ def pipeline_stage(cfg: Any, stage: str) -> list[driver.PipelineStep]:
             param_hint="'--stage'",
         )
     return driver.resolve_steps(cfg.stage(stage))
+
+
+db_option = click.option(
+    "--db",
+    "db",
+    default=None,
+    metavar="FILE",
+    callback=nonempty,
+    help="The tuning database (default: $PLAIDC_TUNE_DB, else "
+    "$XDG_CACHE_HOME/plaidc/tune.jsonl, ~/.cache/plaidc/tune.jsonl).",
+)
+no_tuning_option = click.option(
+    "--no-tuning",
+    is_flag=True,
+    help="Ignore the tuning database: the config's options (the cost model's choice).",
+)
+
+
+def tuned_pipeline(
+    session: driver.Session,
+    program: Any,
+    cfg: Any,
+    stage: str,
+    db: str | None,
+    no_tuning: bool,
+    dump_dir: str | None = None,
+) -> driver.TunedPipeline:
+    """The stage's steps and config with the database's best record for this program applied
+    (a one-line note says so), unless --no-tuning; --dump-dir gets `tuning.txt`, the options
+    chosen."""
+    from pathlib import Path
+
+    if no_tuning:
+        tuned = driver.TunedPipeline(cfg, driver.resolve_steps(cfg.stage(stage)))
+    else:
+        tuned = driver.apply_tuning(
+            program, cfg, stage, Path(db) if db else None, lambda line: click.echo(line, err=True)
+        )
+    if dump_dir is not None:
+        with driver.writing(dump_dir):
+            Path(dump_dir).mkdir(parents=True, exist_ok=True)
+        text = "# --no-tuning: the config's options\n" if no_tuning else None
+        driver.write_text(Path(dump_dir) / "tuning.txt", text or driver.describe_tuning(tuned))
+    return tuned

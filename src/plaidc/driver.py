@@ -6,6 +6,7 @@ plaidc's bugs); printing and exit codes belong to `plaidc.cli`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import sys
@@ -188,6 +189,66 @@ def resolve_steps(steps: Sequence[PassStep]) -> list[PipelineStep]:
             raise CompileError.at(str(err), step.option_span(str(err))) from None
         resolved.append(PipelineStep(step.name, info, options))
     return resolved
+
+
+@dataclass(frozen=True)
+class TunedPipeline:
+    """A stage's steps and the config its backend reads, with a tuning record's options
+    applied (`record` None: the config's own options, the cost model's choice)."""
+
+    cfg: TargetConfig
+    steps: list[PipelineStep]
+    record: dict[str, Any] | None = None
+    key: str | None = None
+
+
+def apply_tuning(
+    program: Block, cfg: TargetConfig, stage: str, db_path: Path | None, note: Any
+) -> TunedPipeline:
+    """The best valid record of `plaidc tune` for this program, config, pipeline and host in
+    the database (`db_path`, else the default), applied to the stage; `note` receives one
+    line saying so, and the warnings of reading the database."""
+    from plaidc.tune.db import TuneDb, best_valid, default_db_path, tuning_key
+    from plaidc.tune.space import apply_point, build_space, point_key
+
+    untuned = TunedPipeline(cfg, resolve_steps(cfg.stage(stage)))
+    if not cfg.tune:
+        return untuned
+    space = build_space(cfg, stage)  # a bad [tune] table is an error, tuned or not
+    db = TuneDb(db_path or default_db_path(), warn=note)
+    if not space.params or not db.path.exists():
+        return untuned
+    key = tuning_key(program, cfg, stage).key
+    best, stale = best_valid(db.records(), key, space.contains)
+    if stale:
+        note(
+            f"plaidc: note: {stale} tuning record(s) of key {key} name options or values the "
+            "config's [tune] table no longer has; ignored"
+        )
+    if best is None:
+        return dataclasses.replace(untuned, key=key)
+    tuned_cfg, steps = apply_point(cfg, stage, best["params"])
+    from plaidc.tune.progress import show_value
+
+    value = show_value(best["result"]["value"], best["result"].get("metric", "seconds"))
+    note(f"plaidc: tuned options from {db.path} ({value}, key {key}): {point_key(best['params'])}")
+    return TunedPipeline(tuned_cfg, resolve_steps(steps), best, key)
+
+
+def describe_tuning(tuned: TunedPipeline) -> str:
+    """The options a pipeline ran with, as `--dump-dir` writes them (`tuning.txt`)."""
+    from plaidc.options import format_value
+
+    if tuned.record is None:
+        why = f"no tuning record for key {tuned.key}" if tuned.key else "not tuned"
+        return f"# {why}: the config's options (the cost model's choice)\n"
+    result = tuned.record["result"]
+    lines = [
+        f"# tuned options of key {tuned.key}, session {tuned.record['session']} trial "
+        f"{tuned.record.get('trial')}: {result['value']} {result.get('metric', '')}"
+    ]
+    lines += [f"{name} = {format_value(v)}" for name, v in sorted(tuned.record["params"].items())]
+    return "\n".join(lines) + "\n"
 
 
 def run_pipeline(

@@ -8,6 +8,11 @@ expects (`expects`), as MLIR's pass options carry descriptions:
 
     max_tiles: int = field(default=4096, metadata={"help": "tiles of one kernel", "min": 1})
 
+A field the autotuner (`plaidc tune`) may search also says over what, in its metadata's `tune`:
+`True` (every value a `Literal`, `Enum` or `bool` field allows), a tuple of values, or a
+`PowersOfTwo(low, high)` range. A target config's `[tune]` table picks which of them are tuned
+(and may narrow them); `tunable_values` reads the declaration.
+
 `text=True` also accepts the string spellings a command line gives (`"64"`, `"true"`,
 `"[a,b]"`); a config's TOML values are typed, and `text=False` takes them as they are (a
 `2.0` for an integer or `"false"` for a boolean is an error, not converted). Every error is an
@@ -56,6 +61,49 @@ class OptionDoc:
     default: str
     help: str
     allowed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PowersOfTwo:
+    """A tunable integer range: the powers of two from `low` to `high`, both included."""
+
+    low: int
+    high: int
+
+    def values(self) -> tuple[int, ...]:
+        out, value = [], 1
+        while value <= self.high:
+            if value >= self.low:
+                out.append(value)
+            value *= 2
+        return tuple(out)
+
+
+def tunable_values(cls: type[Any], name: str) -> tuple[Any, ...] | None:
+    """The values the field `name` of `cls` declares for tuning (metadata `tune`), or None when
+    it is not tunable (or `cls` has no such field)."""
+    found = _fields(cls).get(name)
+    declared = found.metadata.get("tune") if found is not None else None
+    if declared is None or declared is False:
+        return None
+    if isinstance(declared, PowersOfTwo):
+        return declared.values()
+    if isinstance(declared, tuple):
+        return declared
+    tp = typing.get_type_hints(cls)[name]
+    if tp is bool:
+        return (False, True)
+    if typing.get_origin(tp) is typing.Literal:
+        return typing.get_args(tp)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tuple(m.value for m in tp)
+    raise TypeError(f"{cls.__name__}.{name}: `tune = True` needs a bool, Literal or Enum field")
+
+
+def tunable_fields(cls: type[Any]) -> dict[str, tuple[Any, ...]]:
+    """Every tunable field of `cls` and its declared values."""
+    found = {f.name: tunable_values(cls, f.name) for f in dataclasses.fields(cls)}
+    return {name: values for name, values in found.items() if values is not None}
 
 
 def read_options(cls: type[T], raw: Mapping[str, Any], *, text: bool = False) -> T:

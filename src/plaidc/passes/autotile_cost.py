@@ -44,11 +44,12 @@ import heapq
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from plaidc.analysis.tiles import tile_extent
+from plaidc.options import PowersOfTwo
 from plaidc.passes.registry import PassOptionError
 from plaidc.passes.tiling import tileable_range
 from plaidc.stripe.ir import Block, RefDir, Refinement
@@ -65,6 +66,9 @@ __all__ = [
 
 COST_MODELS = ("density", "lines_per_output")
 FOOTPRINTS = ("view", "iterations")
+# What `plaidc tune` may try for the byte budgets and the cost weights (a config narrows them).
+_BUDGETS = PowersOfTwo(256, 1 << 26)
+_WEIGHTS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 @dataclass(frozen=True)
@@ -84,23 +88,23 @@ class AutotileOptions:
     idxs: tuple[str, ...] = ()
     acc_idxs: bool = True
     out_idxs: bool = True
-    only_po2: bool = False
+    only_po2: bool = field(default=False, metadata={"tune": True})
     only_even: bool = False
     # Byte budgets of one tile (0: no limit); refinements named in ignore_refs do not count.
     # max_each_input_size bounds every input on its own (operands that go to separate buffers).
-    max_total_size: int = 16384
+    max_total_size: int = field(default=16384, metadata={"tune": _BUDGETS})
     max_input_size: int = 0
-    max_output_size: int = 0
-    max_each_input_size: int = 0
+    max_output_size: int = field(default=0, metadata={"tune": _BUDGETS})
+    max_each_input_size: int = field(default=0, metadata={"tune": _BUDGETS})
     # What a refinement's bytes are: its tile of the `view` (halo included), or the
     # `iterations` reading it: the element size times the tile sizes of the indices its
     # access uses (a GEMM unit's operand matrix: a convolution's img2col, not its window).
     footprint: str = "view"
     ignore_refs: tuple[str, ...] = ()
     cache_width: int = 0
-    cost_model: str = "density"
-    input_cost: float = 1.0
-    output_cost: float = 1.0
+    cost_model: str = field(default="density", metadata={"tune": COST_MODELS})
+    input_cost: float = field(default=1.0, metadata={"tune": _WEIGHTS})
+    output_cost: float = field(default=1.0, metadata={"tune": _WEIGHTS})
     split_factor: float = 0.001
     min_size: int = 1
     min_out_size: int = 1

@@ -57,6 +57,10 @@ class TargetConfig:
     # Backend settings (`[codegen]`, with `${hardware.x}` resolved): which tags mean "parallel",
     # "micro-kernel", which memory a location names... read by the backend, never by passes.
     codegen: dict[str, Any] = field(default_factory=dict)
+    # What `plaidc tune` searches (`[tune.STEP]` or `[tune.codegen]`: option -> `true` for the
+    # option's declared range, or a list of values), `${hardware.x}` resolved; checked against
+    # the options' declarations by `plaidc.tune.space`.
+    tune: dict[str, dict[str, Any]] = field(default_factory=dict)
     source: str = ""
     path: str = ""
     spans: dict[KeyPath, Span] = field(default_factory=dict)  # of the keys of `source`
@@ -137,6 +141,17 @@ def parse_config(text: str, filename: str) -> TargetConfig:
         key: _resolve(value, hardware, key, where("codegen", key))
         for key, value in _table(data, "codegen", where).items()
     }
+    tune: dict[str, dict[str, Any]] = {}
+    for owner, table in _table(data, "tune", where).items():
+        if not isinstance(table, dict):
+            raise CompileError.at(
+                f"[tune] '{owner}' must be a table [tune.{owner}] of option = true or [values]",
+                where("tune", owner),
+            )
+        tune[owner] = {
+            key: _resolve(value, hardware, key, where("tune", owner, key))
+            for key, value in table.items()
+        }
     return TargetConfig(
         name=str(target["name"]),
         backend=backend,
@@ -144,6 +159,7 @@ def parse_config(text: str, filename: str) -> TargetConfig:
         hardware=dict(hardware),
         stages=stages,
         codegen=codegen,
+        tune=tune,
         source=text,
         path=filename,
         spans=spans,

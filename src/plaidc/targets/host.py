@@ -167,3 +167,33 @@ def _vector_bytes(cpuinfo: Path) -> tuple[int, str]:
         if flag in flags:
             return width, f"{cpuinfo} flag {flag}"
     return 16, f"{cpuinfo} (no avx flag)"
+
+
+@functools.cache
+def host_fingerprint() -> dict[str, object]:
+    """What identifies this machine for tuning records (`plaidc tune`): the CPU model, its
+    flags, the CPUs present and usable, and the detected facts. A record measured on another
+    machine (or with another thread count) never matches."""
+    return fingerprint_of(CPUINFO, os.cpu_count() or 1, _affinity_count(), host_facts())
+
+
+def fingerprint_of(cpuinfo: Path, cores: int, usable: int, facts: HostFacts) -> dict[str, object]:
+    model, flags = "unknown", ""
+    try:
+        text = cpuinfo.read_text()
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key in ("model name", "Model", "CPU part") and model == "unknown":
+            model = value.strip()
+        elif key in ("flags", "Features") and not flags:
+            flags = " ".join(sorted(value.split()))
+    return {
+        "cpu": model,
+        "flags": flags,
+        "cores": cores,
+        "usable_cores": usable,
+        "facts": dict(sorted(facts.values.items())),
+    }

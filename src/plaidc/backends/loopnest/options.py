@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from plaidc.backends.loopnest.scope import LoweringOptions
 from plaidc.diagnostics import CompileError, Diagnostic
-from plaidc.options import OptionError, read_options
+from plaidc.options import OptionError, PowersOfTwo, read_options
 from plaidc.targets import TargetConfig
 from plaidc.targets.host import host_facts
 
@@ -30,7 +30,12 @@ class LoopnestCodegen:
         metadata={"help": "blocks with any of these tags run their outer loop on threads"},
     )
     parallel_min_work: int = field(
-        default=1, metadata={"help": "... unless they execute fewer points than this", "min": 1}
+        default=1,
+        metadata={
+            "help": "... unless they execute fewer points than this",
+            "min": 1,
+            "tune": PowersOfTwo(1, 1 << 24),
+        },
     )
     gemm_tags: tuple[str, ...] = field(
         default=(),
@@ -47,9 +52,13 @@ class LoopnestCodegen:
     vector_bytes: int = field(
         default=16, metadata={"help": "SIMD register width in bytes (a power of two)", "min": 1}
     )
-    gemm_rows: int = field(default=8, metadata={"help": "micro-kernel rows", "min": 1})
+    gemm_rows: int = field(
+        default=8,
+        metadata={"help": "micro-kernel rows", "min": 1, "tune": (1, 2, 3, 4, 6, 8, 12, 16)},
+    )
     gemm_vectors: int = field(
-        default=2, metadata={"help": "micro-kernel width in vectors", "min": 1}
+        default=2,
+        metadata={"help": "micro-kernel width in vectors", "min": 1, "tune": (1, 2, 3, 4)},
     )
     stack_bytes: int = field(
         default=65536,

@@ -105,13 +105,15 @@ class Options:
         metadata={
             "help": "fraction of a buffer one tile may use: 2 = half (double buffering), 1 = all",
             "expects": "an integer, 1 or 2",
+            "tune": True,
         },
     )
     reuse: bool = field(
         default=True,
         metadata={
             "help": "keep a contraction's left operand in L1 (fp16 fractals) across the output "
-            "tiles sharing it"
+            "tiles sharing it",
+            "tune": True,
         },
     )
     serialise: bool = field(
