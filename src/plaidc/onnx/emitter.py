@@ -133,7 +133,7 @@ class Emitter:
         if value.tile is None:
             assert value.const is not None
             value.tile = self.add_input(value.origin or hint, value.shape, value.dtype)
-            self.weights[value.tile] = np.ascontiguousarray(value.const)
+            self.weights[value.tile] = np.asarray(value.const, order="C")  # 0-d stays 0-d
         return value.tile
 
     def operand(self, value: Value, result_rank: int, hint: str = "W") -> str:

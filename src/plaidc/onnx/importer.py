@@ -94,9 +94,13 @@ def converter(*op_types: str) -> Callable[[Converter], Converter]:
     return register
 
 
+#: Ops evaluated at import time only (their inputs must be known there).
+FOLDED_ONLY = {"Constant", "ConstantOfShape", "Range", "Shape", "Size"}
+
+
 def supported_ops() -> list[str]:
     _load_converters()
-    return sorted(CONVERTERS)
+    return sorted(set(CONVERTERS) | FOLDED_ONLY)
 
 
 def _load_converters() -> None:
@@ -339,6 +343,11 @@ class _Importer:
             if value is not None and value.const is None and value.size == 0:
                 raise Unsupported(f"an empty input (shape {list(value.shape)})")
         convert = CONVERTERS.get(node.op_type)
+        if node.op_type in FOLDED_ONLY:
+            raise Unsupported(
+                "its inputs are computed at run time; plaidc needs them known once the input "
+                "shapes are bound"
+            )
         if convert is None:
             raise Unsupported("this operator is not supported")
         mark = len(self.out.lines)

@@ -154,13 +154,11 @@ def conv_transpose(node: Node, out: Emitter) -> list[Value]:
     return [_bias(out, result, bias)]
 
 
-@converter("MaxPool", "AveragePool", "LpPool")
+@converter("MaxPool", "AveragePool")
 def pool(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
     if node.op_type == "MaxPool" and node.output_count > 1:
         raise Unsupported("the Indices output is not supported")
-    if node.op_type == "LpPool":
-        raise Unsupported("this operator is not supported")
     if int(node.attr("storage_order", 0)):
         raise Unsupported("storage_order=1 is not supported")
     kernel = list(node.attr("kernel_shape"))
