@@ -280,3 +280,19 @@ def test_bert_size_graph_imports_fast() -> None:
     result = import_model("bert.onnx", model=model)
     assert result.seconds < 5.0
     assert len(result.weights) == layers * 8 + 2
+
+
+@pytest.mark.parametrize("name", ["shufflenet"])
+def test_light_models_match_onnxruntime(name: str) -> None:
+    """The light models the onnx package ships (real architectures, light weights)."""
+    import onnx.backend.test as backend_test
+
+    path = Path(backend_test.__file__).parent / "data" / "light" / f"light_{name}.onnx"
+    model = onnx.load(str(path))
+    weights = {t.name for t in model.graph.initializer}
+    (data,) = [i for i in model.graph.input if i.name not in weights]
+    shape = [d.dim_value for d in data.type.tensor_type.shape.dim]
+    feeds = {data.name: RNG.random(shape, dtype=np.float32)}
+    got = run_onnx(str(path), feeds, "interp")
+    (want,) = ort_run(path, feeds)
+    np.testing.assert_allclose(got[model.graph.output[0].name], want, rtol=1e-3, atol=1e-5)

@@ -212,7 +212,8 @@ class _Importer:
         for proto in graph.output:
             result = self.values.get(proto.name)
             if result is None:
-                raise model_error(self.path, f"graph output '{proto.name}' is never computed")
+                why = self.missing.get(proto.name, "is never computed")
+                raise model_error(self.path, f"graph output '{proto.name}' {why}")
             name = self.out.fresh(proto.name)
             source = self.out.tensor(result, proto.name)
             self.out.lines.append(f"  {name} = {source};")

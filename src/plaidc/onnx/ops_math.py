@@ -283,8 +283,7 @@ def gelu(node: Node, out: Emitter) -> list[Value]:
 @converter("Identity", "Dropout")
 def identity(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
-    if node.op_type == "Dropout" and node.output_count > 1:
-        raise Unsupported("the mask output of Dropout is not supported (inference only)")
+    # Dropout's mask output is left uncomputed: a node reading it is an error naming it
     if node.op_type == "Dropout" and node.input(2) is not None:
         training = node.constant(2, "training_mode")
         if training is not None and bool(training):

@@ -210,6 +210,26 @@ def global_pool(node: Node, out: Emitter) -> list[Value]:
     return [out.assign(node.op_type, f"{result.tile} / {count}", result.shape, x.dtype)]
 
 
+@converter("LRN")
+def lrn(node: Node, out: Emitter) -> list[Value]:
+    x = node.required(0)
+    size = int(node.attr("size"))
+    alpha, beta = float(node.attr("alpha", 1e-4)), float(node.attr("beta", 0.75))
+    bias = float(node.attr("bias", 1.0))
+    v = out.tensor(x)
+    square = out.assign("Square", f"{v} * {v}", x.shape, x.dtype)
+    idx = out.indices(x.rank)
+    window = list(idx)
+    window[1] = f"{idx[1]} + j - {(size - 1) // 2}"
+    total = out.contract(
+        "Window", idx, x.shape, "+", [(out.tensor(square), window)], x.dtype,
+        constraints=[("j", size)],
+    )  # fmt: skip
+    scale = literal(alpha / size, x.dtype)
+    text = f"{v} / pow({literal(bias, x.dtype)} + {scale} * {total.tile}, {literal(beta, x.dtype)})"
+    return [out.assign("LRN", text, x.shape, x.dtype)]
+
+
 def _per_channel(out: Emitter, value: Value, rank: int, hint: str) -> str:
     return out.tensor(out.reshape(value, (value.size,) + (1,) * (rank - 2)), hint)
 
