@@ -19,7 +19,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 import numpy as np
 
-from plaidc import driver
+from plaidc import cli_onnx, driver
 from plaidc.backends import BACKEND_NAMES, check_target, get_backend
 from plaidc.cli_inputs import (
     ShapeOption,
@@ -209,9 +209,15 @@ def compile_cmd(
         to_stdout = emit.startswith("stripe") or program == "-"
         output = "-" if to_stdout else Path(program).stem + CODE_SUFFIXES[emit]
     steps = pipeline_stage(cfg, stage)  # an unknown stage fails before parsing
-    source = driver.read_program(session, program, language)
-    _check_tile_options(source, dims, shape_options, entry)
-    block = driver.build_program(session, source, bindings(dims, shape_options, {}), entry)
+    if cli_onnx.is_onnx(program):  # imported on the fly: its shapes bind the import
+        source, bound = cli_onnx.as_program(
+            program, cli_onnx.import_onnx(program, dims, shape_options)
+        )
+    else:
+        source = driver.read_program(session, program, language)
+        _check_tile_options(source, dims, shape_options, entry)
+        bound = bindings(dims, shape_options, {})
+    block = driver.build_program(session, source, bound, entry)
     if emit != "stripe":
         tuned = tuned_pipeline(session, block, cfg, stage, db, no_tuning, dump_dir)
         cfg, steps = tuned.cfg, tuned.steps
@@ -340,10 +346,17 @@ def run_cmd(
     input_files = parse_input_options(inputs)
     cfg = target_config(session, target, config)
     pipeline_stage(cfg, stage)  # an unknown stage fails before parsing
-    text = driver.read_program(session, program, language)
-    _check_tile_options(text, dims, shape_options, entry)
     arrays = load_inputs(input_files)
-    source = driver.build_program(session, text, bindings(dims, shape_options, arrays), entry)
+    model = None
+    if cli_onnx.is_onnx(program):  # inputs by ONNX name; the weights come from the model
+        model = cli_onnx.import_onnx(program, dims, shape_options, arrays)
+        text, bound = cli_onnx.as_program(program, model)
+        arrays = cli_onnx.feed_arrays(model, arrays)
+    else:
+        text = driver.read_program(session, program, language)
+        _check_tile_options(text, dims, shape_options, entry)
+        bound = bindings(dims, shape_options, arrays)
+    source = driver.build_program(session, text, bound, entry)
     tuned = tuned_pipeline(session, source, cfg, stage, db, no_tuning)
     cfg = tuned.cfg
     compiled = driver.run_pipeline(source, tuned.steps)
@@ -368,13 +381,16 @@ def run_cmd(
         if data is None:
             raise click.UsageError(f"--report: target '{cfg.name}' produces no run report")
         driver.write_text(Path(report_file), json.dumps(data, indent=2, sort_keys=True) + "\n")
-    if output_dir is not None:
+    shown = outputs if model is None else cli_onnx.onnx_outputs(model, outputs)
+    if output_dir is not None and model is not None:
+        cli_onnx.write_outputs(output_dir, shown)
+    elif output_dir is not None:
         with driver.writing(output_dir):
             Path(output_dir).mkdir(parents=True, exist_ok=True)
         for name, value in outputs.items():
             with driver.writing(Path(output_dir) / f"{name}.npy"):
                 np.save(Path(output_dir) / f"{name}.npy", value)
-    _summarise(outputs)
+    _summarise(shown)
     if check:
         # Outputs a target computed from fp16 operands (the NPU's Cube; other artifacts have
         # no such attribute), or whose values pass through a 16-bit float buffer anywhere,
@@ -527,6 +543,32 @@ def tune_cmd(
     if summary.reason == "interrupted":
         echo("plaidc tune: interrupted; the finished trials are kept (--resume continues)")
         sys.exit(130)
+
+
+@plaidc_main.command("import")
+@click.argument("model")
+@define_option
+@shape_option
+@click.option(
+    "-o",
+    "output",
+    default=None,
+    metavar="OUT.tile",
+    callback=nonempty,
+    help="The Tile file (default: MODEL.tile); the weights go beside it as OUT.weights.npz.",
+)
+@debug_option
+@guarded
+def import_cmd(
+    model: str,
+    defines: tuple[str, ...],
+    shapes: tuple[str, ...],
+    output: str | None,
+    session: driver.Session,
+) -> None:
+    """Import an ONNX model as one Tile function (weights in OUT.weights.npz)."""
+    imported = cli_onnx.import_onnx(model, parse_defines(defines), parse_shapes(shapes))
+    cli_onnx.write_import(model, imported, output)
 
 
 @plaidc_main.command("targets")

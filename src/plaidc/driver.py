@@ -523,7 +523,7 @@ def check_equivalent(before: Block, after: Block, seed: int) -> list[Mismatch]:
 def parse_shape_binding(text: str) -> tuple[str, DType, tuple[int, ...]]:
     """`NAME=DTYPE[d0,d1,..]` (e.g. `A=fp32[64,128]`; `A=fp32[]` is a scalar); ValueError
     saying what is wrong with a malformed one (a usage error: the CLI reports it)."""
-    m = re.fullmatch(r"\s*([A-Za-z_#][A-Za-z0-9_']*)\s*=\s*([a-z0-9]+)\s*\[([-0-9,\s]*)\]\s*", text)
+    m = re.fullmatch(r"\s*([A-Za-z_#][^=\s]*)\s*=\s*([a-z0-9]+)\s*\[([-0-9,\s]*)\]\s*", text)
     if not m:
         raise ValueError(f"'{text}' should be NAME=DTYPE[d0,d1,...]")
     name, dtype_text, dims = m.groups()

@@ -1,0 +1,392 @@
+"""Neural-network ONNX ops: Conv, ConvTranspose, pools, BatchNormalization, LayerNormalization,
+InstanceNormalization, Resize/Upsample.
+
+A convolution is one Tile contraction over NCHW (any number of spatial axes): padding needs
+no statement, since positions outside the input take no part in a contraction. Groups split
+the channel index as `g * C_group + c`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, literal
+from plaidc.onnx.importer import Node, converter
+from plaidc.onnx.ops_linalg import reduce
+from plaidc.onnx.ops_shape import gather_axis
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _window(
+    node: Node, spatial: Sequence[int], kernel: Sequence[int], ceil_mode: bool = False
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """(output sizes, pads before, strides, dilations) of a sliding window."""
+    rank = len(spatial)
+    strides = list(node.attr("strides", [1] * rank))
+    dilations = list(node.attr("dilations", [1] * rank))
+    pads = list(node.attr("pads", [0] * (2 * rank)))
+    auto_pad = _text(node.attr("auto_pad", "NOTSET"))
+    extents = [(k - 1) * d + 1 for k, d in zip(kernel, dilations, strict=True)]
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        sizes = [-(-n // s) for n, s in zip(spatial, strides, strict=True)]
+        before = []
+        for n, o, s, e in zip(spatial, sizes, strides, extents, strict=True):
+            total = max(0, (o - 1) * s + e - n)
+            before.append(total // 2 if auto_pad == "SAME_UPPER" else total - total // 2)
+        return sizes, before, strides, dilations
+    if auto_pad == "VALID":
+        pads = [0] * (2 * rank)
+    elif auto_pad != "NOTSET":
+        raise Unsupported(f"auto_pad '{auto_pad}' is not supported")
+    sizes = []
+    for axis, (n, s, e) in enumerate(zip(spatial, strides, extents, strict=True)):
+        span = n + pads[axis] + pads[axis + rank] - e
+        if span < 0:
+            raise Unsupported(f"the window is larger than the padded input on axis {axis}")
+        size = (-(-span // s) if ceil_mode else span // s) + 1
+        if ceil_mode and (size - 1) * s >= n + pads[axis]:
+            size -= 1  # the last window would start in the end padding
+        sizes.append(size)
+    return sizes, pads[:rank], strides, dilations
+
+
+def _position(x: str, k: str, stride: int, dilation: int, pad: int) -> str:
+    text = x if stride == 1 else f"{stride} * {x}"
+    text += f" + {k}" if dilation == 1 else f" + {dilation} * {k}"
+    return f"{text} - {pad}" if pad else text
+
+
+def _bias(out: Emitter, result: Value, bias: Value | None) -> Value:
+    if bias is None:
+        return result
+    shaped = out.reshape(bias, (bias.size,) + (1,) * (result.rank - 2), "Bias")
+    text = f"{result.tile} + {out.tensor(shaped, 'Bias')}"
+    return out.assign("Conv", text, result.shape, result.dtype)
+
+
+@converter("Conv")
+def conv(node: Node, out: Emitter) -> list[Value]:
+    x, w, bias = node.required(0), node.required(1), node.input(2)
+    if x.rank < 3 or w.rank != x.rank:
+        raise Unsupported(f"input rank {x.rank} and weight rank {w.rank}")
+    groups = int(node.attr("group", 1))
+    channels, spatial = x.shape[1], x.shape[2:]
+    features, per_group = w.shape[0], w.shape[1]
+    if channels != per_group * groups or features % groups:
+        raise Unsupported(f"{channels} channels, {groups} groups and weight {list(w.shape)}")
+    kernel = w.shape[2:]
+    sizes, before, strides, dilations = _window(node, spatial, kernel)
+    xs, ks = out.indices(len(spatial), "x"), out.indices(len(spatial), "k")
+    positions = [_position(*a) for a in zip(xs, ks, strides, dilations, before, strict=True)]
+    out_group = features // groups
+    m = f"g * {out_group} + m" if groups > 1 else "m"
+    c = f"g * {per_group} + c" if groups > 1 else "c"
+    constraints = [("g", groups), ("m", out_group)] if groups > 1 else []
+    result = out.contract(
+        "Conv",
+        ["n", m, *xs],
+        [x.shape[0], features, *sizes],
+        "+",
+        [(out.tensor(x), ["n", c, *positions]), (out.tensor(w, "W"), [m, "c", *ks])],
+        x.dtype,
+        comb="*",
+        constraints=constraints,
+    )
+    return [_bias(out, result, bias)]
+
+
+@converter("ConvTranspose")
+def conv_transpose(node: Node, out: Emitter) -> list[Value]:
+    x, w, bias = node.required(0), node.required(1), node.input(2)
+    if x.rank < 3 or w.rank != x.rank:
+        raise Unsupported(f"input rank {x.rank} and weight rank {w.rank}")
+    groups = int(node.attr("group", 1))
+    channels, spatial = x.shape[1], x.shape[2:]
+    rank = len(spatial)
+    per_group, kernel = w.shape[1], w.shape[2:]
+    if w.shape[0] != channels or channels % groups:
+        raise Unsupported(f"{channels} channels, {groups} groups and weight {list(w.shape)}")
+    strides = list(node.attr("strides", [1] * rank))
+    dilations = list(node.attr("dilations", [1] * rank))
+    extra = list(node.attr("output_padding", [0] * rank))
+    pads = list(node.attr("pads", [0] * (2 * rank)))
+    auto_pad = _text(node.attr("auto_pad", "NOTSET"))
+    full = [
+        s * (n - 1) + e + (k - 1) * d + 1
+        for n, s, e, k, d in zip(spatial, strides, extra, kernel, dilations, strict=True)
+    ]
+    wanted = node.attr("output_shape")
+    if wanted is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        target = [n * s for n, s in zip(spatial, strides, strict=True)]
+        if wanted is not None:
+            target = list(wanted)[-rank:]
+        totals = [f - t for f, t in zip(full, target, strict=True)]
+        upper = auto_pad == "SAME_UPPER"
+        before = [t // 2 if upper else t - t // 2 for t in totals]
+        pads = before + [t - b for t, b in zip(totals, before, strict=True)]
+    elif auto_pad == "VALID":
+        pads = [0] * (2 * rank)
+    elif auto_pad != "NOTSET":
+        raise Unsupported(f"auto_pad '{auto_pad}' is not supported")
+    sizes = [f - pads[a] - pads[a + rank] for a, f in enumerate(full)]
+    xs, ks = out.indices(rank, "x"), out.indices(rank, "k")
+    positions = [_position(*a) for a in zip(xs, ks, strides, dilations, pads[:rank], strict=True)]
+    in_group = channels // groups
+    m = f"g * {per_group} + m" if groups > 1 else "m"
+    c = f"g * {in_group} + c" if groups > 1 else "c"
+    constraints = [("g", groups), ("c", in_group)] if groups > 1 else []
+    result = out.contract(
+        "ConvTranspose",
+        ["n", m, *positions],
+        [x.shape[0], per_group * groups, *sizes],
+        "+",
+        [(out.tensor(x), ["n", c, *xs]), (out.tensor(w, "W"), [c, "m", *ks])],
+        x.dtype,
+        comb="*",
+        constraints=constraints,
+    )
+    return [_bias(out, result, bias)]
+
+
+@converter("MaxPool", "AveragePool")
+def pool(node: Node, out: Emitter) -> list[Value]:
+    x = node.required(0)
+    if node.op_type == "MaxPool" and node.output_count > 1:
+        raise Unsupported("the Indices output is not supported")
+    if int(node.attr("storage_order", 0)):
+        raise Unsupported("storage_order=1 is not supported")
+    kernel = list(node.attr("kernel_shape"))
+    spatial = x.shape[2:]
+    ceil_mode = bool(node.attr("ceil_mode", 0))
+    sizes, before, strides, dilations = _window(node, spatial, kernel, ceil_mode)
+    xs, ks = out.indices(len(spatial), "x"), out.indices(len(spatial), "k")
+    positions = [_position(*a) for a in zip(xs, ks, strides, dilations, before, strict=True)]
+    agg = ">" if node.op_type == "MaxPool" else "+"
+    result = out.contract(
+        node.op_type,
+        ["n", "c", *xs],
+        [x.shape[0], x.shape[1], *sizes],
+        agg,
+        [(out.tensor(x), ["n", "c", *positions])],
+        x.dtype,
+        constraints=list(zip(ks, kernel, strict=True)),
+    )
+    if node.op_type == "MaxPool":
+        return [result]
+    # the divisor: positions inside the input (or inside the padded input) per window
+    include_pad = bool(node.attr("count_include_pad", 0))
+    pads = list(node.attr("pads", [0] * (2 * len(spatial))))
+    counts = np.ones((), dtype=np.int64)
+    for axis, n in enumerate(spatial):
+        lo, hi = 0, n
+        if include_pad and _text(node.attr("auto_pad", "NOTSET")) == "NOTSET":
+            lo, hi = -pads[axis], n + pads[axis + len(spatial)]
+        start = np.arange(sizes[axis]) * strides[axis] - before[axis]
+        taps = start[:, None] + np.arange(kernel[axis])[None, :] * dilations[axis]
+        inside = ((taps >= lo) & (taps < hi)).sum(axis=1)
+        counts = np.multiply.outer(counts, inside)
+    if (counts == counts.flat[0]).all():
+        divisor = literal(int(counts.flat[0]), x.dtype)
+    else:
+        divisor = out.tensor(known(counts.astype(x.dtype)), "Count")
+    return [out.assign("AveragePool", f"{result.tile} / {divisor}", result.shape, x.dtype)]
+
+
+@converter("GlobalAveragePool", "GlobalMaxPool")
+def global_pool(node: Node, out: Emitter) -> list[Value]:
+    x = node.required(0)
+    axes = list(range(2, x.rank))
+    agg = ">" if node.op_type == "GlobalMaxPool" else "+"
+    result = reduce(out, x, axes, agg, True, node.op_type)
+    if agg == ">":
+        return [result]
+    count = literal(math.prod(x.shape[2:]), x.dtype)
+    return [out.assign(node.op_type, f"{result.tile} / {count}", result.shape, x.dtype)]
+
+
+@converter("LRN")
+def lrn(node: Node, out: Emitter) -> list[Value]:
+    x = node.required(0)
+    size = int(node.attr("size"))
+    alpha, beta = float(node.attr("alpha", 1e-4)), float(node.attr("beta", 0.75))
+    bias = float(node.attr("bias", 1.0))
+    v = out.tensor(x)
+    square = out.assign("Square", f"{v} * {v}", x.shape, x.dtype)
+    idx = out.indices(x.rank)
+    window = list(idx)
+    window[1] = f"{idx[1]} + j - {(size - 1) // 2}"
+    total = out.contract(
+        "Window", idx, x.shape, "+", [(out.tensor(square), window)], x.dtype,
+        constraints=[("j", size)],
+    )  # fmt: skip
+    scale = literal(alpha / size, x.dtype)
+    text = f"{v} / pow({literal(bias, x.dtype)} + {scale} * {total.tile}, {literal(beta, x.dtype)})"
+    return [out.assign("LRN", text, x.shape, x.dtype)]
+
+
+def _per_channel(out: Emitter, value: Value, rank: int, hint: str) -> str:
+    return out.tensor(out.reshape(value, (value.size,) + (1,) * (rank - 2)), hint)
+
+
+@converter("BatchNormalization")
+def batch_norm(node: Node, out: Emitter) -> list[Value]:
+    x = node.required(0)
+    scale, bias, mean, var = (node.required(k) for k in range(1, 5))
+    if node.output_count > 1 or int(node.attr("training_mode", 0)):
+        raise Unsupported("training mode (more than one output) is not supported")
+    if not int(node.attr("spatial", 1)):
+        raise Unsupported("spatial=0 is not supported")
+    eps = float(node.attr("epsilon", 1e-5))
+    params = (scale, bias, mean, var)
+    if all(p.const is not None for p in params):  # fold into one multiply and one add
+        s, b, m, v = (p.const.astype(np.float64) for p in params)  # type: ignore[union-attr]
+        factor = s / np.sqrt(v + eps)
+        shift = b - m * factor
+        f = _per_channel(out, known(factor.astype(x.dtype)), x.rank, "Scale")
+        h = _per_channel(out, known(shift.astype(x.dtype)), x.rank, "Shift")
+        return [out.assign("BatchNorm", f"{out.tensor(x)} * {f} + {h}", x.shape, x.dtype)]
+    s, b, m, v = (_per_channel(out, p, x.rank, n) for p, n in zip(params, "SBMV", strict=True))
+    text = f"({out.tensor(x)} - {m}) / sqrt({v} + {literal(eps, x.dtype)}) * {s} + {b}"
+    return [out.assign("BatchNorm", text, x.shape, x.dtype)]
+
+
+def _normalize(out: Emitter, x: Value, axes: list[int], eps: float) -> tuple[Value, Value, Value]:
+    """(x - mean) / sqrt(var + eps) over `axes`, the mean, and 1 / sqrt(var + eps)."""
+    count = literal(math.prod(x.shape[a] for a in axes), x.dtype)
+    total = reduce(out, x, axes, "+", True, "Sum")
+    mean = out.assign("Mean", f"{total.tile} / {count}", total.shape, x.dtype)
+    centred = out.assign("Centred", f"{out.tensor(x)} - {mean.tile}", x.shape, x.dtype)
+    square = out.assign("Square", f"{centred.tile} * {centred.tile}", x.shape, x.dtype)
+    spread = reduce(out, square, axes, "+", True, "SumSq")
+    inv = out.assign(
+        "InvStd",
+        f"1.0 / sqrt({spread.tile} / {count} + {literal(eps, x.dtype)})",
+        spread.shape,
+        x.dtype,
+    )
+    normal = out.assign("Normal", f"{centred.tile} * {inv.tile}", x.shape, x.dtype)
+    return normal, mean, inv
+
+
+@converter("LayerNormalization")
+def layer_norm(node: Node, out: Emitter) -> list[Value]:
+    x, scale, bias = node.required(0), node.required(1), node.input(2)
+    axis = int(node.attr("axis", -1)) % x.rank
+    normal, mean, inv = _normalize(out, x, list(range(axis, x.rank)), node.attr("epsilon", 1e-5))
+    text = f"{normal.tile} * {out.operand(scale, x.rank)}"
+    if bias is not None:
+        text += f" + {out.operand(bias, x.rank)}"
+    return [out.assign("LayerNorm", text, x.shape, x.dtype), mean, inv]
+
+
+@converter("InstanceNormalization")
+def instance_norm(node: Node, out: Emitter) -> list[Value]:
+    x, scale, bias = node.required(0), node.required(1), node.required(2)
+    normal, _, _ = _normalize(out, x, list(range(2, x.rank)), node.attr("epsilon", 1e-5))
+    s, b = _per_channel(out, scale, x.rank, "Scale"), _per_channel(out, bias, x.rank, "Bias")
+    return [out.assign("InstanceNorm", f"{normal.tile} * {s} + {b}", x.shape, x.dtype)]
+
+
+# ---- Resize ---------------------------------------------------------------------------------
+
+
+def _source_coordinates(mode: str, size_in: int, size_out: int, scale: float) -> np.ndarray:
+    o = np.arange(size_out, dtype=np.float64)
+    if mode == "half_pixel":
+        return (o + 0.5) / scale - 0.5
+    if mode == "half_pixel_symmetric":
+        adjust = size_out / (scale * size_in)
+        offset = size_in / 2 * (1 - adjust)
+        return offset + (o + 0.5) / scale - 0.5
+    if mode == "pytorch_half_pixel":
+        return (o + 0.5) / scale - 0.5 if size_out > 1 else np.zeros_like(o)
+    if mode == "align_corners":
+        resized = size_in * scale  # the scale's length, not the rounded one (as ONNX says)
+        return o * (size_in - 1) / (resized - 1) if size_out > 1 else np.zeros_like(o)
+    if mode == "asymmetric":
+        return o / scale
+    raise Unsupported(f"coordinate_transformation_mode '{mode}' is not supported")
+
+
+def _nearest(coords: np.ndarray, rounding: str, size_in: int) -> np.ndarray:
+    picks: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+        "round_prefer_floor": lambda c: np.ceil(c - 0.5),
+        "round_prefer_ceil": lambda c: np.floor(c + 0.5),
+        "floor": np.floor,
+        "ceil": np.ceil,
+    }
+    if rounding not in picks:
+        raise Unsupported(f"nearest_mode '{rounding}' is not supported")
+    return np.clip(picks[rounding](coords), 0, size_in - 1).astype(np.int64)
+
+
+@converter("Resize", "Upsample")
+def resize(node: Node, out: Emitter) -> list[Value]:
+    x = node.required(0)
+    mode = _text(node.attr("mode", "nearest"))
+    if node.op_type == "Upsample" or node.opset < 11:
+        scales_in = node.attr("scales") if node.opset < 9 else node.constant(1, "scales")
+        scales = [float(s) for s in np.asarray(scales_in).reshape(-1)]
+        sizes = [math.floor(n * s) for n, s in zip(x.shape, scales, strict=True)]
+        transform, rounding = "asymmetric", "floor"
+        mode = "linear" if mode in ("linear", "bilinear") else mode
+    else:
+        node.reject("antialias") if node.attr("antialias", 0) else None
+        policy = _text(node.attr("keep_aspect_ratio_policy", "stretch"))
+        if policy != "stretch":
+            raise Unsupported(f"keep_aspect_ratio_policy '{policy}' is not supported")
+        transform = _text(node.attr("coordinate_transformation_mode", "half_pixel"))
+        rounding = _text(node.attr("nearest_mode", "round_prefer_floor"))
+        given_axes = node.attr("axes")
+        axes = list(range(x.rank)) if given_axes is None else [a % x.rank for a in given_axes]
+        scales_given = node.constant(2, "scales")
+        sizes_given = node.constant(3, "sizes")
+        scales, sizes = [1.0] * x.rank, list(x.shape)
+        if sizes_given is not None and sizes_given.size:
+            for a, n in zip(axes, sizes_given.reshape(-1), strict=True):
+                sizes[a], scales[a] = int(n), int(n) / x.shape[a]
+        elif scales_given is not None and scales_given.size:
+            for a, s in zip(axes, scales_given.reshape(-1), strict=True):
+                scales[a], sizes[a] = float(s), math.floor(x.shape[a] * float(s))
+        else:
+            raise Unsupported("neither scales nor sizes is given")
+    if mode not in ("nearest", "linear"):
+        raise Unsupported(f"mode '{mode}' is not supported")
+    result = x
+    for axis, (n, size, scale) in enumerate(zip(x.shape, sizes, scales, strict=True)):
+        if size == n and scale == 1.0:
+            continue
+        coords = _source_coordinates(transform, n, size, scale)
+        if mode == "nearest":
+            picks = known(_nearest(coords, rounding, n))
+            result = gather_axis(out, result, picks, axis)
+            continue
+        coords = np.clip(coords, 0, n - 1)
+        low = np.floor(coords).astype(np.int64)
+        high = np.minimum(low + 1, n - 1)
+        frac = coords - low
+        weights = np.zeros((size, n))
+        np.add.at(weights, (np.arange(size), low), 1 - frac)
+        np.add.at(weights, (np.arange(size), high), frac)
+        matrix = out.tensor(known(weights.astype(x.dtype)), "Interp")
+        idx = out.indices(result.rank)
+        source = list(idx)
+        source[axis] = "s"
+        shape = list(result.shape)
+        shape[axis] = size
+        result = out.contract(
+            "Resize",
+            idx,
+            shape,
+            "+",
+            [(out.tensor(result), source), (matrix, [idx[axis], "s"])],
+            x.dtype,
+            comb="*",
+        )
+    return [result]

@@ -1,0 +1,63 @@
+"""Run an imported ONNX model on a target in-process: the Tile program through the target's
+pipeline and backend, fed with the weights and the inputs by their ONNX names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from plaidc.onnx.importer import ImportedModel, import_model
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def output_file_name(onnx_name: str) -> str:
+    """`DIR/<name>.npy` of an ONNX output: characters outside [A-Za-z0-9_.-] become `_`."""
+    return _UNSAFE.sub("_", onnx_name) + ".npy"
+
+
+def model_feed(model: ImportedModel, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The Tile program's inputs: the weights, and `inputs` (by ONNX name) renamed."""
+    feed = dict(model.weights)
+    for name, array in inputs.items():
+        feed[model.inputs.get(name, name)] = array
+    return feed
+
+
+def compile_model(model: ImportedModel, target: str = "interp") -> Any:
+    """A callable feed -> outputs by Tile name, for `target`."""
+    from plaidc import driver
+    from plaidc.backends import check_target, get_backend
+    from plaidc.interp import run_program
+    from plaidc.targets import load_target
+
+    session = driver.Session()
+    source = driver.ProgramText("<onnx>", model.tile, "tile")
+    block = driver.build_program(session, source, driver.Bindings(dims=model.dims))
+    cfg = check_target(load_target(target))
+    compiled = driver.run_pipeline(block, driver.resolve_steps(cfg.stage("default")))
+    if cfg.backend == "interp":
+        return lambda feed: run_program(compiled, feed)
+    return get_backend(cfg.backend).compile(compiled, cfg).run
+
+
+def run_onnx(
+    path: str,
+    inputs: Mapping[str, np.ndarray],
+    target: str = "interp",
+    model: Any = None,
+    constants: Mapping[str, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
+    """Import, compile and run; the outputs by their ONNX names. `constants` are graph
+    inputs fixed at import time (shape operands a test feeds as inputs)."""
+    fixed = dict(constants or {})
+    inputs = {name: a for name, a in inputs.items() if name not in fixed}
+    shapes = {name: (None, tuple(np.shape(a))) for name, a in inputs.items()}
+    imported = import_model(path, shapes=shapes, model=model, constants=fixed)
+    run = compile_model(imported, target)
+    results = run(model_feed(imported, inputs))
+    return {name: results[tile] for name, tile in imported.outputs.items()}
