@@ -133,11 +133,11 @@ def test_bad_npy_inputs_name_the_file(tmp_path: Path) -> None:
         assert err.strip() == f"error: cannot read input 'A' from '{name}': {why}"
 
 
-def test_an_option_a_pass_checks_when_it_runs_is_a_user_error(tmp_path: Path) -> None:
+def test_an_enumerated_pass_option_is_checked_before_any_pass_runs(tmp_path: Path) -> None:
     args = [str(MATMUL_STRIPE), "--pass", "transpose{hot=frob}"]
-    code, _, err = run_cli(plaidc_opt_main, args, tmp_path)
-    assert code == 1, err
-    assert err.startswith("error: pass 'transpose': option 'hot': expected one of")
+    code, out, err = run_cli(plaidc_opt_main, args, tmp_path)
+    assert code == 2 and not out, err
+    assert 'pass \'transpose\': option \'hot\': expected "output" or "largest", got "frob"' in err
 
 
 LIMIT = "(sizes, ranges, strides and element counts must be below 2^40)"

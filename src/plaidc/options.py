@@ -7,6 +7,9 @@ its metadata carries the help text, a lower bound (`min`) and optionally what an
 expects (`expects`), as MLIR's pass options carry descriptions:
 
     max_tiles: int = field(default=4096, metadata={"help": "tiles of one kernel", "min": 1})
+    max_tiles: int = option(4096, "tiles of one kernel", min=1)  # the same, via `option`
+
+A `min` bounds every item of a list option too.
 
 `text=True` also accepts the string spellings a command line gives (`"64"`, `"true"`,
 `"[a,b]"`); a config's TOML values are typed, and `text=False` takes them as they are (a
@@ -25,7 +28,7 @@ import math
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -58,6 +61,17 @@ class OptionDoc:
     allowed: tuple[str, ...]
 
 
+def option(default: Any, help: str, *, min: float | None = None, expects: str | None = None) -> Any:
+    """A dataclass field with its default, one-line help, lower bound (`min`, for a number or
+    every item of a list) and what an error says it expects (`expects`)."""
+    metadata: dict[str, Any] = {"help": help}
+    if min is not None:
+        metadata["min"] = min
+    if expects is not None:
+        metadata["expects"] = expects
+    return field(default=default, metadata=metadata)
+
+
 def read_options(cls: type[T], raw: Mapping[str, Any], *, text: bool = False) -> T:
     """An instance of the dataclass `cls` from `raw` (defaults for what it leaves out)."""
     fields = _fields(cls)
@@ -75,10 +89,21 @@ def read_options(cls: type[T], raw: Mapping[str, Any], *, text: bool = False) ->
             expected = fields[key].metadata.get("expects", err.expected)
             raise OptionError(key, expected, value) from None
         low = fields[key].metadata.get("min")
-        if low is not None and isinstance(values[key], (int, float)) and values[key] < low:
-            kind = "an integer" if isinstance(values[key], int) else "a number"
-            raise OptionError(key, f"{kind} >= {low}", value)
+        if low is not None:
+            _check_min(key, values[key], low, value)
     return cls(**values)
+
+
+def _check_min(key: str, converted: Any, low: float, value: Any) -> None:
+    """An OptionError unless `converted` (a number, or each number of a list) is >= `low`; it
+    shows the number (`-3`, not the command line's `"-3"`), or the list as given."""
+    items = converted if isinstance(converted, tuple) else (converted,)
+    for item in items:
+        if isinstance(item, (int, float)) and not isinstance(item, bool) and item < low:
+            kind = "an integer" if isinstance(item, int) else "a number"
+            if isinstance(converted, tuple):
+                raise OptionError(key, f"a list of {kind.split()[1]}s >= {low}", value)
+            raise OptionError(key, f"{kind} >= {low}", converted)
 
 
 def option_docs(cls: type[Any]) -> list[OptionDoc]:
@@ -185,6 +210,8 @@ def _scalar(value: Any, tp: Any, text: bool) -> Any:
 
 
 def _plural(tp: Any) -> str:
+    if allowed_values(tp):
+        return _alternatives(list(allowed_values(tp)))
     names = {str: "strings", int: "integers", float: "numbers", bool: "booleans"}
     return names.get(tp, f"{_type_name(tp)} values")
 
