@@ -1,1 +1,1 @@
-"""pytest configuration: the shared helpers live in `tests/support.py`."""
+"""pytest configuration: the shared helpers live in `tests/support/`."""

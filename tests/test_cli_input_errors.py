@@ -10,7 +10,7 @@ import pytest
 
 from plaidc.cli import plaidc_main, plaidc_opt_main
 
-from .test_cli import MATMUL_STRIPE, run_cli
+from .support.cli import MATMUL_STRIPE, run_cli
 
 MM_TILE = "function (A[M, K], B[K, N]) -> (C) {\n  C[m, n : M, N] = +(A[m, k] * B[k, n]);\n}\n"
 DIMS = ["-D", "M=3", "-D", "K=4", "-D", "N=5"]

@@ -24,8 +24,8 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.verify import verify
 
-from . import test_passes_differential as differential
 from .support import EXAMPLES, REFERENCE
+from .support import passes_differential as differential
 
 BIN = Path(sys.executable).parent
 FIG5A = EXAMPLES / "fig5a.stripe"
