@@ -1,4 +1,4 @@
-"""pytest configuration: the shared helpers live in `tests/support.py`."""
+"""pytest configuration: the shared helpers live in `tests/support/`."""
 
 import os
 import tempfile

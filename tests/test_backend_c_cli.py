@@ -18,6 +18,11 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target, parse_config
 
 from .support import EXAMPLES, REFERENCE
+from .support.backend_c_cli import (
+    MIXED_AGGREGATION,
+    PRNG,
+    SCATTER,
+)
 
 
 def run(args: list[str]) -> tuple[int, str]:
@@ -76,36 +81,6 @@ def test_compile_emits_a_loadable_library(target: str, tmp_path: Path) -> None:
     assert lib.plaidc_entry is not None
 
 
-MIXED_AGGREGATION = """block []:1 (
-    in X[0, 0] fp32(4, 3):(3, 1)
-    out O[0]:assign fp32(1):(1)
-) {
-  0:
-  block [i:4] (
-      in X[i, 0] fp32(1, 3):(3, 1)
-      out O[0]:add fp32(1):(1)
-  ) {
-    0:
-    block [j:3] (
-        in X[0, j] fp32(1, 1):(3, 1)
-        out O[0]:max fp32(1):(1)
-    ) {
-      0: $x = load(X)
-      1: O = store($x)
-    }
-  }
-}
-"""
-
-PRNG = """block []:1 (
-    in X[0] fp32(4):(1)
-    out O[0] fp32(4):(1)
-) {
-  0: O = prng_step(X)
-}
-"""
-
-
 @pytest.mark.parametrize("backend", ["c", "llvm"])
 def test_mixed_nested_aggregation_is_refused(backend: str) -> None:
     program = parse_stripe(MIXED_AGGREGATION, "mixed.stripe")
@@ -134,17 +109,6 @@ def test_unknown_codegen_key_is_an_error() -> None:
     program = parse_stripe(PRNG.replace("O = prng_step(X)", "O = copy(X)"), "copy.stripe")
     with pytest.raises(CompileError, match="unknown key 'vectorize'"):
         get_backend("c").compile(program, cfg)
-
-
-SCATTER = """block []:1 (
-    in E[0, 0] fp32(3, 2):(2, 1)
-    in I[0] i32(3):(1)
-    in V[0, 0] fp32(4, 2):(2, 1)
-    out O[0, 0] fp32(4, 2):(2, 1)
-) {
-  0: O = scatter(E, I, V)
-}
-"""
 
 
 @pytest.mark.parametrize("backend", ["c", "llvm"])

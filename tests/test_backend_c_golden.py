@@ -8,9 +8,6 @@ build or computes something else. Regenerate after an intended change with
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from plaidc import driver
@@ -20,30 +17,12 @@ from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.interp import program_io, run_program
 from plaidc.targets import load_target
 
-from .test_backend_c import load_program
-
-GOLDEN = Path(__file__).parent / "golden"
-# One kernel per feature: constraints and passthrough indices (fig5b), reductions on threads
-# (softmax), the micro-kernel (matmul), nested aggregation into a fresh allocation (conv),
-# a data-dependent index (gather).
-KERNELS = {
-    "fig5b": "examples/fig5b",
-    "softmax": "softmax/15_prune_refs",
-    "matmul": "matmul/15_prune_refs",
-    "conv_bias_relu": "conv_bias_relu/15_prune_refs",
-    "gather": "tile/gather",
-}
-UPDATE = os.environ.get("PLAIDC_UPDATE_GOLDEN") == "1"
-
-
-def check_golden(path: Path, text: str) -> None:
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing: run with PLAIDC_UPDATE_GOLDEN=1"
-    assert text == path.read_text(), (
-        f"{path.name} differs from the emitted code: review, then PLAIDC_UPDATE_GOLDEN=1"
-    )
+from .support.backend_c import load_program
+from .support.backend_c_golden import (
+    GOLDEN,
+    KERNELS,
+    check_golden,
+)
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))

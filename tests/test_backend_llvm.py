@@ -16,7 +16,7 @@ from plaidc.interp import program_io
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target
 
-from .test_backend_c import (
+from .support.backend_c import (
     GEMM_CASES,
     PIPELINED,
     PROGRAMS,

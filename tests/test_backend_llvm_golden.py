@@ -13,8 +13,8 @@ from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.interp import program_io, run_program
 from plaidc.targets import load_target
 
-from .test_backend_c import load_program
-from .test_backend_c_golden import GOLDEN, KERNELS, check_golden
+from .support.backend_c import load_program
+from .support.backend_c_golden import GOLDEN, KERNELS, check_golden
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_backend_c_scalars import CASES, _ids, run_case
+from .support.backend_c_scalars import CASES, _ids, run_case
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)

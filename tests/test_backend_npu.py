@@ -19,8 +19,8 @@ from plaidc.interp import run_program
 from plaidc.targets import load_target
 
 from .oplib_reference import REFERENCES, make_inputs
-from .test_backend_c import MANIFEST, PROGRAMS, load_program, program_inputs
-from .test_oplib import assert_output_matches
+from .support.backend_c import MANIFEST, PROGRAMS, load_program, program_inputs
+from .support.oplib import assert_output_matches
 
 # What each program that cannot run on the NPU must say (a substring of the error).
 # Contractions that must run on the Cube (fp32 through the hi/lo split).

@@ -19,8 +19,8 @@ from plaidc.backends.npu import NpuArtifact, build
 from plaidc.interp import run_program
 from plaidc.targets import load_target
 
-from .test_backend_c import load_program, program_inputs
-from .test_backend_c_golden import GOLDEN, check_golden
+from .support.backend_c import load_program, program_inputs
+from .support.backend_c_golden import GOLDEN, check_golden
 
 # One kernel per feature: reductions, broadcasts and division on the vector unit (softmax);
 # the Cube through the fp32 split with uneven sizes (matmul); img2col with padding constraints

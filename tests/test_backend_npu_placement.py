@@ -24,8 +24,8 @@ from plaidc.backends.npu.placement import uncache
 from plaidc.stripe.ir import Block, Refinement
 from plaidc.targets import load_target
 
-from .test_backend_c import PROGRAMS, load_program
-from .test_backend_npu_units import run_checked, tile_program
+from .support.backend_c import PROGRAMS, load_program
+from .support.backend_npu_units import run_checked, tile_program
 
 # names in targets/npu.toml: the UB copies, the Cube's frames and copies, their placement
 PLACEMENT_STEPS = (

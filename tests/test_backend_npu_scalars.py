@@ -20,8 +20,8 @@ from plaidc.interp import run_program
 from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target
 
-from .test_backend_c_scalars import CASES, _ids, program
-from .test_backend_opencl_scalars import batch_program, case_failures, case_inputs
+from .support.backend_c_scalars import CASES, _ids, program
+from .support.backend_opencl_scalars import batch_program, case_failures, case_inputs
 
 Case = tuple[str, str, int, str, str | None]
 

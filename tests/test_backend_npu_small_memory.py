@@ -19,7 +19,7 @@ from plaidc.stripe.ir import DType
 from plaidc.targets import TargetConfig, parse_config
 from plaidc.tile import compile_tile
 
-from .test_backend_c import PROGRAMS, load_program, program_inputs
+from .support.backend_c import PROGRAMS, load_program, program_inputs
 
 SMALL = {"ub_bytes": 64 * 1024, "l1_bytes": 256 * 1024}
 

@@ -20,15 +20,18 @@ from plaidc.backends.npu.ops import Op, Region
 from plaidc.backends.npu.sync import EVENTS, insert_sync
 from plaidc.backends.npu_sim import NpuSimError
 from plaidc.diagnostics import CompileError
-from plaidc.interp import numpy_dtype, program_io, run_program
+from plaidc.interp import numpy_dtype, run_program
 from plaidc.stripe.ir import Affine, Block, DType
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 from plaidc.targets import TargetConfig, load_target
-from plaidc.tile import compile_tile
 
 from .support import EXAMPLES, REPO
-from .test_backend_c import load_program, program_inputs
+from .support.backend_c import load_program, program_inputs
+from .support.backend_npu_units import (
+    run_checked,
+    tile_program,
+)
 
 # --------------------------------------------------------------------------------------------
 # Sync insertion
@@ -124,11 +127,6 @@ def test_move_paths(dst: Affine, src: Affine, path: str) -> None:
 
 # --------------------------------------------------------------------------------------------
 # What has no NPU mapping
-
-
-def tile_program(text: str, shapes: dict[str, tuple[str, tuple[int, ...]]]) -> Block:
-    typed = {name: (DType(dt), dims) for name, (dt, dims) in shapes.items()}
-    return compile_tile(text, "test.tile", shapes=typed).program
 
 
 @pytest.mark.parametrize(
@@ -358,16 +356,6 @@ def with_changes(hardware: dict[str, object] | None = None, **codegen: object) -
         hardware={**base.hardware, **(hardware or {})},
         codegen={**base.codegen, **codegen},
     )
-
-
-def run_checked(program: Block, target: TargetConfig, seed: int = 3) -> NpuArtifact:
-    artifact = get_backend("npu").compile(program, target)
-    assert isinstance(artifact, NpuArtifact)
-    inputs = driver.random_inputs(program_io(program).inputs, seed)
-    got = artifact.run(inputs)
-    mismatches = driver.compare_outputs(run_program(program, inputs), got)
-    assert not mismatches, mismatches[0].message
-    return artifact
 
 
 def test_unknown_codegen_key_is_an_error() -> None:

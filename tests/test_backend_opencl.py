@@ -16,8 +16,6 @@ does.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -30,10 +28,10 @@ from plaidc.backends.opencl.runtime import default_device
 from plaidc.interp import program_io
 from plaidc.stripe.ir import Block, DType
 from plaidc.stripe.parser import parse_stripe
-from plaidc.targets import TargetConfig, load_target, parse_config
+from plaidc.targets import TargetConfig, load_target
 
 from .support import EXAMPLES
-from .test_backend_c import (
+from .support.backend_c import (
     GEMM_CASES,
     OVERLAPPING_ROWS,
     PIPELINED,
@@ -42,73 +40,16 @@ from .test_backend_c import (
     check_program,
     compile_and_compare,
     load_program,
-    opencl_skip_reason,
     pipelined,
     program_inputs,
     tiled_matmul,
 )
-
-
-def _runtime_missing() -> str | None:
-    try:
-        default_device()
-    except BackendUnavailable as err:
-        return str(err)
-    return None
-
-
-MISSING = _runtime_missing()
-# A runtime that is missing or cannot build a kernel fails these tests (with its reason) unless
-# $PLAIDC_TESTS_WITHOUT_OPENCL is set (`opencl_skip_reason`).
-SKIP_REASON = opencl_skip_reason(MISSING, os.environ)
-needs_opencl = pytest.mark.skipif(SKIP_REASON is not None, reason=SKIP_REASON or "")
-
-# Every kernel split into work-groups of at most 8 work-items (thread-inner), each kernel's
-# refinements copied into local memory (cache): exercises group code, barriers and __local.
-WORKGROUPS_CONFIG = """
-[target]
-name = "opencl-workgroups"
-backend = "opencl"
-description = "tests: every kernel on small work-groups with local copies"
-
-[codegen]
-thread_tags = ["gpu_thread"]
-max_work_group = 64
-local_mem_bytes = 65536
-
-[[stage.default.passes]]
-name = "threads"
-pass = "thread-inner"
-reqs = ["kernel"]
-threads = 8
-inner_set = ["gpu_thread"]
-
-[[stage.default.passes]]
-name = "cache"
-pass = "cache"
-reqs = ["kernel"]
-ref = ["all"]
-mem_loc = "LOCAL"
-"""
-
-
-def workgroups_target() -> TargetConfig:
-    return parse_config(WORKGROUPS_CONFIG, "workgroups.toml")
-
-
-def opencl_target(**codegen: object) -> TargetConfig:
-    """The opencl target with `[codegen]` entries replaced."""
-    cfg = load_target("opencl")
-    return TargetConfig(
-        cfg.name, cfg.backend, cfg.description, cfg.hardware, cfg.stages, {**cfg.codegen, **codegen}
-    )
-
-
-def compile_opencl(program: Block, target: TargetConfig | None = None) -> OpenCLArtifact:
-    artifact = get_backend("opencl").compile(program, target or load_target("opencl"))
-    assert isinstance(artifact, OpenCLArtifact)
-    return artifact
-
+from .support.backend_opencl import (
+    compile_opencl,
+    needs_opencl,
+    opencl_target,
+    workgroups_target,
+)
 
 # Programs for the variants: the final PlaidML dumps, the examples and the op library.
 VARIANT_PROGRAMS = [

@@ -21,8 +21,8 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target
 
 from .support import EXAMPLES, REFERENCE
-from .test_backend_c_cli import MIXED_AGGREGATION, PRNG, SCATTER
-from .test_backend_opencl import needs_opencl, opencl_target
+from .support.backend_c_cli import MIXED_AGGREGATION, PRNG, SCATTER
+from .support.backend_opencl import needs_opencl, opencl_target
 
 MATMUL = [str(EXAMPLES / "matmul.tile"), "-D", "M=9", "-D", "K=7", "-D", "N=20"]
 

@@ -23,9 +23,9 @@ from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig, load_target
 
-from .test_backend_c import load_program
-from .test_backend_c_golden import GOLDEN, KERNELS, check_golden
-from .test_backend_opencl import compile_opencl, needs_opencl, workgroups_target
+from .support.backend_c import load_program
+from .support.backend_c_golden import GOLDEN, KERNELS, check_golden
+from .support.backend_opencl import compile_opencl, needs_opencl, workgroups_target
 
 CASES = {name: (program, "opencl") for name, program in KERNELS.items()}
 CASES["conv_workgroups"] = ("tile/conv2d_bias_relu", "workgroups")

@@ -27,9 +27,8 @@ from plaidc.cli import plaidc_main
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 
-from .conftest import EXAMPLES
-from .test_backend_c import opencl_skip_reason
-from .test_backend_opencl import needs_opencl
+from .support import EXAMPLES
+from .support.backend_opencl import needs_opencl, opencl_skip_reason
 
 # --------------------------------------------------------------------------------------------
 # The vendors folder

@@ -14,9 +14,12 @@ from plaidc.cli import plaidc_main, plaidc_opt_main
 from plaidc.targets import load_target
 
 from .support import EXAMPLES, REFERENCE
+from .support.cli import (
+    MATMUL_STRIPE,
+    run_cli,
+)
 
 BIN = Path(sys.executable).parent
-MATMUL_STRIPE = REFERENCE / "matmul" / "stripe" / "00_initial.stripe"
 
 BAD_STRIPE = "block []:1 (\n  in A[0, 0] fp32:I(2, 2):(2, 1):16 B\n) {\n  0: $A = lod(A)\n}\n"
 UNGIVEN_REF = """block []:1 (
@@ -31,19 +34,6 @@ UNGIVEN_REF = """block []:1 (
   }
 }
 """
-
-
-def run_cli(main: object, args: list[str], cwd: Path) -> tuple[int, str, str]:
-    runner = CliRunner()
-    import os
-
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        result = runner.invoke(main, args, catch_exceptions=False)  # type: ignore[arg-type]
-    finally:
-        os.chdir(old)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_console_scripts_report_malformed_stripe_without_traceback(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from plaidc.cli import plaidc_main, plaidc_opt_main
 from plaidc.driver import program_language
 
 from .support import EXAMPLES
-from .test_cli import run_cli
+from .support.cli import run_cli
 
 BIN = Path(sys.executable).parent
 MATMUL_TILE = (EXAMPLES / "matmul.tile").read_text()  # starts with `//` comments

@@ -25,7 +25,7 @@ from plaidc.stripe.ir import (
     TensorShape,
 )
 
-from .test_interp_support import (
+from .support.interp import (
     F32,
     aff,
     block,

@@ -17,7 +17,7 @@ from plaidc.interp.memory import WORKING_SET_ENV, point_bytes
 from plaidc.stripe.ir import Block, DType, sub_blocks
 from plaidc.tile import compile_tile
 
-from .test_cli import run_cli
+from .support.cli import run_cli
 from .test_interp_support import aff, copy_kernel, idx, param, program, ref
 
 RNG = np.random.default_rng(18)

@@ -10,7 +10,7 @@ import pytest
 from plaidc.interp import InterpError, run_program
 from plaidc.stripe.ir import Block, DType, Index, Refinement, Special
 
-from .test_interp_support import aff, block, idx, param, program, rand, ref
+from .support.interp import aff, block, idx, param, program, rand, ref
 
 # --------------------------------------------------------------------------------------------
 # Specials

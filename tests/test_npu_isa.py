@@ -17,7 +17,7 @@ from plaidc.backends.npu_sim import HEADER, NpuSimError, compile_kernel, isa
 from plaidc.backends.npu_sim.isa import ELEMENT_TYPES, LANE_TYPES, Form, Intrinsic
 from plaidc.backends.npu_sim.runner import DEFAULT_CFLAGS
 
-from .test_npu_sim_support import default_machine
+from .support.npu_sim import default_machine
 
 HEADER_TEXT = HEADER.read_text()
 REPEATS = 2

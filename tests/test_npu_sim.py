@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from .test_npu_sim_support import default_machine, run
+from .support.npu_sim import default_machine, run
 
 RNG = np.random.default_rng(7)
 

@@ -10,7 +10,7 @@ import pytest
 
 from plaidc.backends.npu_sim import NpuSimError
 
-from .test_npu_sim_support import default_machine, error_line, run
+from .support.npu_sim import default_machine, error_line, run
 
 RANGE = re.compile(r"bytes \[-?0x[0-9a-f]+, -?0x[0-9a-f]+\)")
 

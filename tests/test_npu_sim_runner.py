@@ -15,7 +15,7 @@ from plaidc.backends.npu_sim.runner import SIM_DIR, SIM_SOURCES
 from plaidc.diagnostics import CompileError
 from plaidc.targets import load_target
 
-from .test_npu_sim_support import default_machine
+from .support.npu_sim import default_machine
 
 TINY = """#include "plaidc_npu.h"
 void tiny(__gm__ float *X) {

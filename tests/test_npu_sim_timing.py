@@ -11,7 +11,7 @@ import pytest
 
 from plaidc.backends.npu_sim import NpuMachine
 
-from .test_npu_sim_support import default_machine, run
+from .support.npu_sim import default_machine, run
 
 
 def _ceil(a: int, b: int) -> int:

@@ -23,6 +23,9 @@ import pytest
 
 from . import oplib_reference as ref
 from .oplib_reference import REFERENCES, ManifestError, ProgramSpec, make_inputs
+from .support.oplib import (
+    assert_output_matches,
+)
 
 MANIFEST = ref.load_manifest()
 NAMES = sorted(MANIFEST)
@@ -48,19 +51,6 @@ def _signature(path: Path) -> tuple[dict[str, list[str]], list[str]]:
     }
     outputs = [o.split(":")[0].strip() for o in match["outputs"].split(",")]
     return inputs, outputs
-
-
-def assert_output_matches(
-    name: str, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float
-) -> None:
-    """Same shape and dtype; floats close, integers and bools exactly equal."""
-    actual = np.asarray(actual)
-    assert actual.shape == expected.shape, f"{name}: shape {actual.shape} != {expected.shape}"
-    assert actual.dtype == expected.dtype, f"{name}: dtype {actual.dtype} != {expected.dtype}"
-    if expected.dtype.kind == "f":
-        np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, err_msg=name)
-    else:
-        np.testing.assert_array_equal(actual, expected, err_msg=name)
 
 
 # --------------------------------------------------------------------------------------------

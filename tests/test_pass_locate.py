@@ -12,7 +12,7 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import format_location, print_stripe
 from plaidc.stripe.verify import verify
 
-from .test_passes_differential import PROGRAMS, load
+from .support.passes_differential import PROGRAMS, load
 
 PROGRAM = """\
 0: #program

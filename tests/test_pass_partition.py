@@ -12,7 +12,7 @@ from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 
 from .support import REFERENCE
-from .test_passes_differential import PROGRAMS, assert_same_meaning, load
+from .support.passes_differential import PROGRAMS, assert_same_meaning, load
 
 ROWSUM = """\
 0: #program

@@ -14,7 +14,7 @@ from plaidc.stripe.printer import print_stripe
 from plaidc.targets import parse_config
 
 from .support import REFERENCE
-from .test_passes_differential import PROGRAMS, assert_same_meaning, load
+from .support.passes_differential import PROGRAMS, assert_same_meaning, load
 
 CUBE = "m:16:*:*/0 n:16:1:0/1 k:16:0:1/*"
 

@@ -11,7 +11,7 @@ from plaidc.stripe.ir import Block
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 
-from .test_passes_differential import PROGRAMS, assert_same_meaning, load
+from .support.passes_differential import PROGRAMS, assert_same_meaning, load
 
 ROWS = """\
 0: #program

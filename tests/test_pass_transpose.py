@@ -165,7 +165,7 @@ def test_hot_index_rules() -> None:
 
 def test_bad_rule_is_one_clear_message() -> None:
     info = get_pass("transpose")
-    with pytest.raises(PassOptionError, match="option 'hot': expected one of output, largest"):
+    with pytest.raises(PassOptionError, match='option \'hot\': expected "output" or "largest"'):
         info.run(parse(REDUCE), make_options(info, {"hot": "fastest"}))
 
 

@@ -12,7 +12,7 @@ from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.uses import scalar_outputs
 from plaidc.stripe.verify import verify
 
-from .test_passes_differential import PROGRAMS, assert_same_meaning, load
+from .support.passes_differential import PROGRAMS, assert_same_meaning, load
 
 
 def run(program: Block, **options: object) -> Block:

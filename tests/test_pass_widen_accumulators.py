@@ -215,9 +215,13 @@ def test_sums_into_outputs_that_are_not_boxes(name: str, target: str) -> None:
 
 def test_bad_types_are_option_errors() -> None:
     info = get_pass("widen-accumulators")
-    with pytest.raises(PassOptionError, match="option 'accumulator': expected a float type"):
+    with pytest.raises(
+        PassOptionError, match='option \'accumulator\': expected "fp16", "fp32", "fp64" or "bf16"'
+    ):
         make_options(info, {"accumulator": "i32"})
-    with pytest.raises(PassOptionError, match="option 'narrow': unknown type 'fp17'"):
+    with pytest.raises(
+        PassOptionError, match='option \'narrow\': expected a list of "fp16" or "fp32"'
+    ):
         make_options(info, {"narrow": ["fp17"]})
 
 
@@ -262,7 +266,7 @@ def test_nested_aggregations_keep_their_inner_rounding() -> None:
 
 def test_bf16_is_not_widened_without_a_rounding_intrinsic() -> None:
     info = get_pass("widen-accumulators")
-    with pytest.raises(PassOptionError, match="bf16 values cannot be rounded"):
+    with pytest.raises(PassOptionError, match="the types a rounding intrinsic exists for"):
         make_options(info, {"narrow": ["bf16"]})
 
 

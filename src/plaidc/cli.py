@@ -10,6 +10,7 @@ import functools
 import json
 import statistics
 import sys
+import textwrap
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -636,12 +637,13 @@ def passes_cmd() -> None:
     """List the registered passes and their options: type, default, help, allowed values."""
     from plaidc.passes import all_passes
 
-    for info in all_passes():
-        click.echo(f"{info.name:20} {info.summary}")
+    for number, info in enumerate(all_passes()):
+        click.echo(("\n" if number else "") + f"{info.name:20} {info.summary}")
         for doc in info.option_docs():
-            allowed = f" [{', '.join(doc.allowed)}]" if doc.allowed else ""
-            help_text = f"  {doc.help}" if doc.help else ""
-            click.echo(f"    {doc.name}: {doc.type} = {doc.default}{allowed}{help_text}")
+            allowed = f"  (allowed: {', '.join(doc.allowed)})" if doc.allowed else ""
+            click.echo(f"    {doc.name}: {doc.type} = {doc.default}{allowed}")
+            for line in textwrap.wrap(doc.help, width=92):
+                click.echo(f"        {line}")
 
 
 # ---- plaidc-opt ---------------------------------------------------------------------------

@@ -7,6 +7,9 @@ its metadata carries the help text, a lower bound (`min`) and optionally what an
 expects (`expects`), as MLIR's pass options carry descriptions:
 
     max_tiles: int = field(default=4096, metadata={"help": "tiles of one kernel", "min": 1})
+    max_tiles: int = option(4096, "tiles of one kernel", min=1)  # the same, via `option`
+
+A `min` bounds every item of a list option too.
 
 A field the autotuner (`plaidc tune`) may search also says over what, in its metadata's `tune`:
 `True` (every value a `Literal`, `Enum` or `bool` field allows), a tuple of values, or a
@@ -30,7 +33,7 @@ import math
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -106,6 +109,27 @@ def tunable_fields(cls: type[Any]) -> dict[str, tuple[Any, ...]]:
     return {name: values for name, values in found.items() if values is not None}
 
 
+def option(
+    default: Any,
+    help: str,
+    *,
+    min: float | None = None,
+    expects: str | None = None,
+    tune: Any = None,
+) -> Any:
+    """A dataclass field with its default, one-line help, lower bound (`min`, for a number or
+    every item of a list), what an error says it expects (`expects`) and what `plaidc tune` may
+    search (`tune`: True, a tuple of values or a `PowersOfTwo`)."""
+    metadata: dict[str, Any] = {"help": help}
+    if tune is not None:
+        metadata["tune"] = tune
+    if min is not None:
+        metadata["min"] = min
+    if expects is not None:
+        metadata["expects"] = expects
+    return field(default=default, metadata=metadata)
+
+
 def read_options(cls: type[T], raw: Mapping[str, Any], *, text: bool = False) -> T:
     """An instance of the dataclass `cls` from `raw` (defaults for what it leaves out)."""
     fields = _fields(cls)
@@ -123,10 +147,21 @@ def read_options(cls: type[T], raw: Mapping[str, Any], *, text: bool = False) ->
             expected = fields[key].metadata.get("expects", err.expected)
             raise OptionError(key, expected, value) from None
         low = fields[key].metadata.get("min")
-        if low is not None and isinstance(values[key], (int, float)) and values[key] < low:
-            kind = "an integer" if isinstance(values[key], int) else "a number"
-            raise OptionError(key, f"{kind} >= {low}", value)
+        if low is not None:
+            _check_min(key, values[key], low, value)
     return cls(**values)
+
+
+def _check_min(key: str, converted: Any, low: float, value: Any) -> None:
+    """An OptionError unless `converted` (a number, or each number of a list) is >= `low`; it
+    shows the number (`-3`, not the command line's `"-3"`), or the list as given."""
+    items = converted if isinstance(converted, tuple) else (converted,)
+    for item in items:
+        if isinstance(item, (int, float)) and not isinstance(item, bool) and item < low:
+            kind = "an integer" if isinstance(item, int) else "a number"
+            if isinstance(converted, tuple):
+                raise OptionError(key, f"a list of {kind.split()[1]}s >= {low}", value)
+            raise OptionError(key, f"{kind} >= {low}", converted)
 
 
 def option_docs(cls: type[Any]) -> list[OptionDoc]:
@@ -233,6 +268,8 @@ def _scalar(value: Any, tp: Any, text: bool) -> Any:
 
 
 def _plural(tp: Any) -> str:
+    if allowed_values(tp):
+        return _alternatives(list(allowed_values(tp)))
     names = {str: "strings", int: "integers", float: "numbers", bool: "booleans"}
     return names.get(tp, f"{_type_name(tp)} values")
 

@@ -44,13 +44,14 @@ import heapq
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal, get_args, get_type_hints
 
 import numpy as np
 
 from plaidc.analysis.tiles import tile_extent
-from plaidc.options import PowersOfTwo
-from plaidc.passes.registry import PassOptionError
+from plaidc.options import PowersOfTwo, option
+from plaidc.passes.selection import EXCLUDE_HELP
 from plaidc.passes.tiling import tileable_range
 from plaidc.stripe.ir import Block, RefDir, Refinement
 
@@ -64,8 +65,7 @@ __all__ = [
     "search_tiles",
 ]
 
-COST_MODELS = ("density", "lines_per_output")
-FOOTPRINTS = ("view", "iterations")
+
 # What `plaidc tune` may try for the byte budgets and the cost weights (a config narrows them).
 _BUDGETS = PowersOfTwo(256, 1 << 26)
 _WEIGHTS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -75,70 +75,96 @@ _WEIGHTS = (0.25, 0.5, 1.0, 2.0, 4.0)
 class AutotileOptions:
     """Options of the `autotile` pass (PlaidML's AutotilePass, plus the search controls)."""
 
-    reqs: tuple[str, ...] = ("contraction",)
-    exclude: tuple[str, ...] = ()
-    # Tags for the blocks produced; the original tags stay on the outer block.
-    outer_set: tuple[str, ...] = ()
-    inner_set: tuple[str, ...] = ()
-    copy_tags: bool = False
-    clear_outer: bool = False
-    # Which indices may be split: all (empty) or those named; accumulation indices (those no
-    # output access uses) only with acc_idxs, the others only with out_idxs (false: split
-    # only the reduction, as for the K steps of a GEMM tile).
-    idxs: tuple[str, ...] = ()
-    acc_idxs: bool = True
-    out_idxs: bool = True
-    only_po2: bool = field(default=False, metadata={"tune": True})
-    only_even: bool = False
-    # Byte budgets of one tile (0: no limit); refinements named in ignore_refs do not count.
-    # max_each_input_size bounds every input on its own (operands that go to separate buffers).
-    max_total_size: int = field(default=16384, metadata={"tune": _BUDGETS})
-    max_input_size: int = 0
-    max_output_size: int = field(default=0, metadata={"tune": _BUDGETS})
-    max_each_input_size: int = field(default=0, metadata={"tune": _BUDGETS})
-    # What a refinement's bytes are: its tile of the `view` (halo included), or the
-    # `iterations` reading it: the element size times the tile sizes of the indices its
-    # access uses (a GEMM unit's operand matrix: a convolution's img2col, not its window).
-    footprint: str = "view"
-    ignore_refs: tuple[str, ...] = ()
-    cache_width: int = 0
-    cost_model: str = field(default="density", metadata={"tune": COST_MODELS})
-    input_cost: float = field(default=1.0, metadata={"tune": _WEIGHTS})
-    output_cost: float = field(default=1.0, metadata={"tune": _WEIGHTS})
-    split_factor: float = 0.001
-    min_size: int = 1
-    min_out_size: int = 1
-    min_count: int = 1
-    min_out_count: int = 1
-    # Skip the rewrite when the best tile is all-whole or all-ones.
-    elide_trivial: bool = False
-    # Search controls: exhaustive up to this many candidates, else best-first for this many.
-    max_exhaustive: int = 65536
-    max_evals: int = 512
-    verbose: bool = False
+    reqs: tuple[str, ...] = option(
+        ("contraction",),
+        'tile the outermost blocks with indices that carry all these tags ("all": every block)',
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    outer_set: tuple[str, ...] = option(
+        (), "tags added to the outer block (over the tiles), which keeps the original's tags"
+    )
+    inner_set: tuple[str, ...] = option((), "tags of the inner block (one tile)")
+    copy_tags: bool = option(False, "the inner block also gets the original block's tags")
+    clear_outer: bool = option(False, "the outer block drops the original's tags (keeps outer_set)")
+    idxs: tuple[str, ...] = option((), "split only the indices named here (empty: every index)")
+    acc_idxs: bool = option(
+        True, "split accumulation indices (those no output access uses); false: keep them whole"
+    )
+    out_idxs: bool = option(
+        True, "split indices an output access uses; false: split only the reduction (GEMM K steps)"
+    )
+    only_po2: bool = option(
+        False,
+        "candidate sizes are the powers of two below an index's range, and the range",
+        tune=True,
+    )
+    only_even: bool = option(False, "candidate sizes are the divisors of an index's range")
+    max_total_size: int = option(
+        16384,
+        "bytes of one tile's refinements together at most (0: no limit)",
+        tune=_BUDGETS,
+        min=0,
+    )
+    max_input_size: int = option(
+        0, "bytes of one tile's inputs together at most (0: no limit)", min=0
+    )
+    max_output_size: int = option(
+        0,
+        "bytes of one tile's outputs together at most (0: no limit)",
+        min=0,
+        tune=_BUDGETS,
+    )
+    max_each_input_size: int = option(
+        0,
+        "bytes of each input of one tile at most, operands in separate buffers (0: no limit)",
+        tune=_BUDGETS,
+        min=0,
+    )
+    footprint: Literal["view", "iterations"] = option(
+        "view",
+        "a refinement's bytes: its tile of the view (halo included), or the element size times "
+        "the tile sizes of the indices its access uses (a GEMM operand: img2col)",
+    )
+    ignore_refs: tuple[str, ...] = option(
+        (), "refinements (by name) that count in neither the byte budgets nor the cost"
+    )
+    cache_width: int = option(
+        0, "bytes of one cache line for the cost's line counts (0: count elements)", min=0
+    )
+    cost_model: Literal["density", "lines_per_output"] = option(
+        "density",
+        "PlaidML's cost per tile point plus split_factor, or the Stripe paper's cache lines "
+        "moved per output point",
+        tune=True,
+    )
+    input_cost: float = option(1.0, "weight of one input cache line in the cost", tune=_WEIGHTS)
+    output_cost: float = option(1.0, "weight of one output cache line in the cost", tune=_WEIGHTS)
+    split_factor: float = option(
+        0.001, "density: cost added per log2 of the tile count (favours fewer tiles)"
+    )
+    min_size: int = option(
+        1, "density: tiles of fewer points cost more, by min_size / points", min=1
+    )
+    min_out_size: int = option(
+        1, "density: tiles of fewer output points cost more, by min_out_size / points", min=1
+    )
+    min_count: int = option(
+        1, "density: fewer tiles than this cost more, by min_count / tiles", min=1
+    )
+    min_out_count: int = option(
+        1, "density: fewer output tiles than this cost more, by min_out_count / tiles", min=1
+    )
+    elide_trivial: bool = option(
+        False, "leave a block as it is when the best tile is all-whole or all-ones"
+    )
+    max_exhaustive: int = option(
+        65536, "search every candidate when there are at most this many (else best-first)", min=0
+    )
+    max_evals: int = option(512, "candidates a best-first search evaluates at most", min=1)
+    verbose: bool = option(False, "report the candidates' costs and the choice on stderr")
 
-    def __post_init__(self) -> None:
-        def bad(option: str, expected: str, got: object) -> PassOptionError:
-            shown = f'"{got}"' if isinstance(got, str) else repr(got)
-            return PassOptionError(f"pass 'autotile': option '{option}': {expected}, got {shown}")
 
-        if self.cost_model not in COST_MODELS:
-            expected = f"expected one of {', '.join(COST_MODELS)}"
-            raise bad("cost_model", expected, self.cost_model)
-        if self.footprint not in FOOTPRINTS:
-            raise bad("footprint", f"expected one of {', '.join(FOOTPRINTS)}", self.footprint)
-        for option in (
-            "max_total_size",
-            "max_input_size",
-            "max_output_size",
-            "max_each_input_size",
-            "cache_width",
-        ):
-            if getattr(self, option) < 0:
-                raise bad(option, "expected a byte count >= 0", getattr(self, option))
-        for option in ("min_size", "min_out_size", "min_count", "min_out_count", "max_evals"):
-            if getattr(self, option) < 1:
-                raise bad(option, "expected an integer >= 1", getattr(self, option))
+COST_MODELS: tuple[str, ...] = get_args(get_type_hints(AutotileOptions)["cost_model"])
 
 
 @dataclass(frozen=True)

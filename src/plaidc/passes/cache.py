@@ -64,6 +64,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import islpy as isl
 
@@ -77,8 +78,9 @@ from plaidc.analysis import (
     resolve_view,
     trace,
 )
+from plaidc.options import option
 from plaidc.passes.registry import PassOptionError, location_option, register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.passes.selection import EXCLUDE_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
     Block,
@@ -106,37 +108,40 @@ __all__ = [
     "shift_deps",
 ]
 
-_DIRS = ("in", "out", "inout")
+_DIRS: tuple[Literal["in", "out", "inout"], ...] = ("in", "out", "inout")
 
 
 @dataclass(frozen=True)
 class CacheOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    # Refinements to cache, by name or tag ("all": every view); empty: the pass does nothing.
-    ref: tuple[str, ...] = ()
-    dirs: tuple[str, ...] = _DIRS
-    mem_loc: str = "LOCAL"
-    xfer_loc: str = ""
-    # Location of the store transfers when it differs (e.g. another DMA engine); empty: xfer_loc.
-    store_loc: str = ""
-    load_set: tuple[str, ...] = ("xfer", "xfer_load")
-    store_set: tuple[str, ...] = ("xfer", "xfer_store")
-    # The copy's last len(pad) dimensions rounded up to multiples of these (the first of them
-    # for the first of those dimensions); a copy of fewer dimensions takes pad's last ones.
-    pad: tuple[int, ...] = ()
+    reqs: tuple[str, ...] = option(
+        ("all",),
+        'cache in the outermost blocks below the program that carry all these tags ("all")',
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    ref: tuple[str, ...] = option(
+        (),
+        'refinements to cache: by name, by a tag of theirs or of a view of them below ("all": '
+        "every view; empty: none)",
+    )
+    dirs: tuple[Literal["in", "out", "inout"], ...] = option(
+        _DIRS, "cache only refinements of these directions"
+    )
+    mem_loc: str = option(
+        "LOCAL",
+        "location of the local copies, e.g. UB or UB[1] (required; units take constants only)",
+    )
+    xfer_loc: str = option("", "location of the transfer blocks, e.g. a DMA engine (empty: none)")
+    store_loc: str = option("", "location of the store transfers when it differs (empty: xfer_loc)")
+    load_set: tuple[str, ...] = option(("xfer", "xfer_load"), "tags of the load transfer blocks")
+    store_set: tuple[str, ...] = option(("xfer", "xfer_store"), "tags of the store transfer blocks")
+    pad: tuple[int, ...] = option(
+        (),
+        "round the copy's last len(pad) dimensions up to multiples of these (e.g. [16, 16] for "
+        "16x16 fractals)",
+        min=1,
+    )
 
     def __post_init__(self) -> None:
-        if any(p < 1 for p in self.pad):
-            raise PassOptionError(
-                f"pass 'cache': option 'pad': {list(self.pad)}: every multiple must be at least 1"
-            )
-        for d in self.dirs:
-            if d not in _DIRS:
-                raise PassOptionError(
-                    f"pass 'cache': option 'dirs': unknown direction '{d}' (expected in, out, "
-                    "inout)"
-                )
         if location_option(self.mem_loc, "cache", "mem_loc") is None:
             raise PassOptionError("pass 'cache': option 'mem_loc': a memory location is required")
         location_option(self.xfer_loc, "cache", "xfer_loc")

@@ -16,8 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_all_blocks, rewrite_matching
+from plaidc.passes.selection import (
+    EXCLUDE_HELP,
+    REQS_SUBTREE_HELP,
+    map_all_blocks,
+    rewrite_matching,
+)
 from plaidc.stripe.ir import Block, Special, Store
 from plaidc.stripe.uses import (
     keep_statements,
@@ -29,8 +35,8 @@ from plaidc.stripe.uses import (
 
 @dataclass(frozen=True)
 class DeadCodeOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
 
 
 @register("dead-code", DeadCodeOptions, "remove unused statements and empty blocks")

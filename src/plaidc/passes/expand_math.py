@@ -59,14 +59,20 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import Literal, get_args
 
-from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_all_blocks, rewrite_matching
+from plaidc.passes.selection import (
+    EXCLUDE_HELP,
+    REQS_SUBTREE_HELP,
+    map_all_blocks,
+    rewrite_matching,
+)
 from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, Statement
 from plaidc.stripe.uses import scalar_inputs, scalar_outputs
 
-REWRITES: tuple[str, ...] = (
+ExpandedOp = Literal[
     "tanh",
     "pow",
     "sinh",
@@ -77,17 +83,23 @@ REWRITES: tuple[str, ...] = (
     "atan",
     "asin",
     "acos",
-)
-REWRITES += ("bit_left", "bit_right")
+    "bit_left",
+    "bit_right",
+]
+REWRITES: tuple[ExpandedOp, ...] = get_args(ExpandedOp)
 TRIGONOMETRY = ("sinh", "cosh", "sin", "cos", "tan", "atan", "asin", "acos")
 
 
 @dataclass(frozen=True)
 class ExpandMathOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    ops: tuple[str, ...] = REWRITES
-    max_power: int = 16
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    ops: tuple[ExpandedOp, ...] = option(REWRITES, "the intrinsics to rewrite (others stay)")
+    max_power: int = option(
+        16,
+        "pow(x, n) by repeated squaring for constant integers n up to this (1/x^n for -n)",
+        min=0,
+    )
 
 
 @register(
@@ -96,11 +108,6 @@ class ExpandMathOptions:
     "rewrite tanh, trigonometry and integer powers into exp/log/div/mul/round",
 )
 def expand_math(program: Block, opts: ExpandMathOptions) -> Block:
-    unknown = sorted(set(opts.ops) - set(REWRITES))
-    if unknown:
-        raise CompileError(
-            [Diagnostic(f"expand-math: unknown op(s) {unknown}; it rewrites {list(REWRITES)}")]
-        )
     return rewrite_matching(
         program, opts.reqs, lambda b: map_all_blocks(b, lambda x: _expand(x, opts)), opts.exclude
     )

@@ -51,8 +51,9 @@ from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, DomainCache, footprint, footprint_box
 from plaidc.analysis.fusion import IndexLink, fusion_violations
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.passes.selection import REQS_SUBTREE_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
     Block,
@@ -80,14 +81,24 @@ from plaidc.stripe.uses import (
 
 @dataclass(frozen=True)
 class FuseOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    parent_reqs: tuple[str, ...] = ("all",)
-    a_reqs: tuple[str, ...] = ("all",)
-    b_reqs: tuple[str, ...] = ("all",)
-    fused_set: tuple[str, ...] = ()
-    output_match: bool = False
-    no_inner: bool = False
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option(
+        (), "neither the parent nor the producer or consumer may carry any of these tags"
+    )
+    parent_reqs: tuple[str, ...] = option(
+        ("all",), "fuse only the children of blocks that carry all these tags"
+    )
+    a_reqs: tuple[str, ...] = option(("all",), "tags the producer (the first block) must carry")
+    b_reqs: tuple[str, ...] = option(("all",), "tags the consumer (the second block) must carry")
+    fused_set: tuple[str, ...] = option(
+        (), "tags added to the fused block, which otherwise carries the producer's"
+    )
+    output_match: bool = option(
+        False, "fuse only when every buffer the consumer writes has the shared buffer's shape"
+    )
+    no_inner: bool = option(
+        False, "fuse only when both parts are inlined (neither keeps indices nor has blocks)"
+    )
 
 
 @register("fuse", FuseOptions, "fuse adjacent producer/consumer blocks into one outer block")

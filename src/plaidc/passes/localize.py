@@ -36,17 +36,20 @@ from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, DomainCache
 from plaidc.analysis.fusion import cross_point_flow, relative_box
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import Affine, Block, RefDir, Refinement, Statement, TensorShape
 from plaidc.stripe.uses import statement_ref_names
 
 
 @dataclass(frozen=True)
 class LocalizeOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    ref_reqs: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    ref_reqs: tuple[str, ...] = option(
+        (), "move an allocation only when the child's view of it carries all these tags"
+    )
 
 
 @register("localize", LocalizeOptions, "move allocations used by one child into it, shrunk")

@@ -31,8 +31,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from plaidc.options import option
 from plaidc.passes.registry import location_option, register
-from plaidc.passes.selection import map_sub_blocks, matches, rewrite_matching
+from plaidc.passes.selection import (
+    EXCLUDE_HELP,
+    REQS_OUTERMOST_HELP,
+    map_sub_blocks,
+    matches,
+    rewrite_matching,
+)
 from plaidc.stripe.ir import Block, Location, Refinement
 from plaidc.stripe.uses import location_affines
 
@@ -52,10 +59,14 @@ def _is_constant(loc: Location) -> bool:
 
 @dataclass(frozen=True)
 class LocateMemoryOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    loc: str = ""
-    ref_reqs: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_OUTERMOST_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    loc: str = option(
+        "",
+        "location of the matched blocks' allocations and their views below, e.g. DRAM or "
+        "BANK[i] (empty: the pass does nothing)",
+    )
+    ref_reqs: tuple[str, ...] = option((), "locate only allocations carrying all these tags")
 
     def __post_init__(self) -> None:
         location_option(self.loc, "locate-memory")
@@ -106,9 +117,11 @@ def _with_location(ref: Refinement, loc: Location) -> Refinement:
 
 @dataclass(frozen=True)
 class LocateBlockOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    loc: str = ""
+    reqs: tuple[str, ...] = option(("all",), REQS_OUTERMOST_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    loc: str = option(
+        "", "location of the matched blocks, e.g. SRAM[0] (empty: the pass does nothing)"
+    )
 
     def __post_init__(self) -> None:
         location_option(self.loc, "locate-block")
@@ -130,10 +143,16 @@ def _set_block_location(block: Block, loc: Location) -> Block:
 
 @dataclass(frozen=True)
 class LocateInnerBlockOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    loc: str = ""
-    inner_reqs: tuple[str, ...] = ("all",)
+    reqs: tuple[str, ...] = option(
+        ("all",), 'search the outermost blocks that carry all these tags ("all": every block)'
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    loc: str = option(
+        "", "location of the blocks found inside them, e.g. A[0]/B[i] (empty: do nothing)"
+    )
+    inner_reqs: tuple[str, ...] = option(
+        ("all",), "locate the blocks at any depth inside a match that carry all these tags"
+    )
 
     def __post_init__(self) -> None:
         location_option(self.loc, "locate-inner-block")

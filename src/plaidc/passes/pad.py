@@ -62,9 +62,10 @@ from plaidc.analysis import (
     project_to_depth,
     trace,
 )
+from plaidc.options import option
 from plaidc.passes.registry import register
 from plaidc.passes.reorder_blocks import overlap, resolve_buffer, statement_effects
-from plaidc.passes.selection import matches
+from plaidc.passes.selection import EXCLUDE_HELP, matches
 from plaidc.passes.transpose import (
     dense_strides,
     layout_order,
@@ -93,9 +94,14 @@ __all__ = ["PadOptions", "mac_zero_factors"]
 
 @dataclass(frozen=True)
 class PadOptions:
-    reqs: tuple[str, ...] = ("main",)
-    exclude: tuple[str, ...] = ()
-    copy_set: tuple[str, ...] = ("eltwise", "eltwise_padding", "kernel")
+    reqs: tuple[str, ...] = option(
+        ("main",), "pad the MAC children of the outermost blocks that carry all these tags"
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    copy_set: tuple[str, ...] = option(
+        ("eltwise", "eltwise_padding", "kernel"),
+        "tags of the blocks copying a buffer into its zero-padded copy",
+    )
 
 
 @register("pad", PadOptions, "zero-pad MAC inputs so edge constraints can be dropped")

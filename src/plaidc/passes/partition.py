@@ -42,42 +42,36 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, resolve_view
-from plaidc.passes.registry import PassOptionError, register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.options import option
+from plaidc.passes.registry import register
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_OUTERMOST_HELP, map_sub_blocks, matches
 from plaidc.passes.tiling import TilingError, tile_block, tileable_range
 from plaidc.stripe.ir import Affine, Block, Index, Location, LocUnit, RefDir, Refinement, Special
 
 
 @dataclass(frozen=True)
 class PartitionOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    num_parts: int = 1
-    set_tags: tuple[str, ...] = ()
-    idx_tag: str = ""
-
-    def __post_init__(self) -> None:
-        _check_parts("partition-compute", self.num_parts)
+    reqs: tuple[str, ...] = option(("all",), REQS_OUTERMOST_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    num_parts: int = option(1, "units to split the work across (1: the pass does nothing)", min=1)
+    set_tags: tuple[str, ...] = option(
+        (), "tags of the outer block (one point per unit), replacing the original's"
+    )
+    idx_tag: str = option("", "tag of the outer indices that really split (empty: none)")
 
 
 @dataclass(frozen=True)
 class PartitionMemoryOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    num_parts: int = 1
-    set_tags: tuple[str, ...] = ()
-    idx_tag: str = ""
-    bank_unit: str = "BANK"
-
-    def __post_init__(self) -> None:
-        _check_parts("partition-memory", self.num_parts)
-
-
-def _check_parts(pass_name: str, num_parts: int) -> None:
-    if num_parts < 1:
-        raise PassOptionError(
-            f"pass '{pass_name}': option 'num_parts': expected an integer >= 1, got {num_parts}"
-        )
+    reqs: tuple[str, ...] = option(("all",), REQS_OUTERMOST_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    num_parts: int = option(1, "units to split the work across (1: the pass does nothing)", min=1)
+    set_tags: tuple[str, ...] = option(
+        (), "tags of the outer block (one point per unit), replacing the original's"
+    )
+    idx_tag: str = option("", "tag of the outer indices that really split (empty: none)")
+    bank_unit: str = option(
+        "BANK", "location unit <bank_unit>[index] the split views get, one bank per unit"
+    )
 
 
 @register("partition-compute", PartitionOptions, "split a block's work across N units")

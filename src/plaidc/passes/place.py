@@ -44,8 +44,9 @@ from plaidc.analysis.liveness import (
     peak_bytes,
 )
 from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.options import option
 from plaidc.passes.registry import PassOptionError, register
-from plaidc.passes.selection import rewrite_matching
+from plaidc.passes.selection import EXCLUDE_HELP, rewrite_matching
 from plaidc.stripe.ir import Block, Refinement, Statement
 
 __all__ = [
@@ -61,24 +62,23 @@ __all__ = [
 
 @dataclass(frozen=True)
 class PlaceOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    # The memory to place (a location name); empty: the pass does nothing.
-    mem_loc: str = ""
-    mem_size: int = 0
-    alignment: int = 1
-    # Each allocation takes its bytes rounded up to a multiple of this: a unit that works in
-    # whole granules (a vector unit's 256-B repeats) may touch the bytes up to the next one.
-    granule: int = 1
-    whole_block: bool = False
+    reqs: tuple[str, ...] = option(
+        ("all",), "place the allocations in the outermost blocks carrying all these tags, as one"
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    mem_loc: str = option(
+        "", "the memory to place, a location name such as UB (empty: the pass does nothing)"
+    )
+    mem_size: int = option(0, "bytes of that memory (0: unbounded)", min=0)
+    alignment: int = option(1, "every offset is a multiple of this many bytes", min=1)
+    granule: int = option(
+        1, "every allocation's bytes are rounded up to a multiple of this (a unit's repeat)", min=1
+    )
+    whole_block: bool = option(
+        False, "an allocation is live while its block runs (else from its first to its last use)"
+    )
 
     def __post_init__(self) -> None:
-        if self.alignment < 1:
-            raise PassOptionError("pass 'place': option 'alignment': must be at least 1")
-        if self.granule < 1:
-            raise PassOptionError("pass 'place': option 'granule': must be at least 1")
-        if self.mem_size < 0:
-            raise PassOptionError("pass 'place': option 'mem_size': must not be negative")
         if self.mem_loc and not self.mem_loc.isidentifier():
             raise PassOptionError(
                 f"pass 'place': option 'mem_loc': expected a memory name such as UB, "

@@ -18,16 +18,22 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_all_blocks_preorder, rewrite_matching
+from plaidc.passes.selection import (
+    EXCLUDE_HELP,
+    REQS_SUBTREE_HELP,
+    map_all_blocks_preorder,
+    rewrite_matching,
+)
 from plaidc.stripe.ir import Affine, Block
 from plaidc.stripe.uses import substitute_indices, trivially_true, used_index_names
 
 
 @dataclass(frozen=True)
 class PruneIdxsOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
 
 
 @register("prune-idxs", PruneIdxsOptions, "remove constant-zero and unused block indices")

@@ -17,16 +17,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import Block
 from plaidc.stripe.uses import is_program_buffer, used_ref_names
 
 
 @dataclass(frozen=True)
 class PruneRefsOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
 
 
 @register("prune-refs", PruneRefsOptions, "remove refinements that nothing uses")

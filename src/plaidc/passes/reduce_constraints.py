@@ -33,8 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, block_domain, implied_constraints, index_bounds
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import matches
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, matches
 from plaidc.stripe.ir import Affine, Block, Index, Statement
 from plaidc.stripe.uses import keep_statements, substitute_indices
 
@@ -43,8 +44,8 @@ __all__ = ["ReduceConstraintsOptions", "reduce_subtree", "shift_index_ranges"]
 
 @dataclass(frozen=True)
 class ReduceConstraintsOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
 
 
 @register(

@@ -33,8 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, resolve_view
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import matches
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, matches
 from plaidc.stripe.ir import Block, Load, Special, Statement, Store
 from plaidc.stripe.uses import scalar_inputs, scalar_outputs
 
@@ -51,8 +52,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReorderBlocksOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
 
 
 @register(

@@ -36,8 +36,14 @@ from typing import Union
 import numpy as np
 
 from plaidc.interp import Value, apply_intrinsic, numpy_dtype
+from plaidc.options import option
 from plaidc.passes.registry import register
-from plaidc.passes.selection import map_all_blocks, rewrite_matching
+from plaidc.passes.selection import (
+    EXCLUDE_HELP,
+    REQS_SUBTREE_HELP,
+    map_all_blocks,
+    rewrite_matching,
+)
 from plaidc.stripe.ir import (
     Block,
     Constant,
@@ -55,8 +61,8 @@ from plaidc.stripe.uses import scalar_outputs
 
 @dataclass(frozen=True)
 class ScalarizeOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
 
 
 @register("scalarize", ScalarizeOptions, "turn one-element local buffers into scalars")

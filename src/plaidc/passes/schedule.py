@@ -48,10 +48,11 @@ from dataclasses import dataclass
 from plaidc.analysis import AnalysisError, resolve_view
 from plaidc.analysis.liveness import allocation_bytes, live_ranges, peak_bytes
 from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.options import option
 from plaidc.passes.cache import copy_block, fresh_name, shift_deps
 from plaidc.passes.place import align_up, in_memory
 from plaidc.passes.registry import PassOptionError, location_option, register
-from plaidc.passes.selection import matches
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, matches
 from plaidc.stripe.ir import (
     Block,
     Load,
@@ -75,23 +76,20 @@ __all__ = ["ScheduleOptions", "schedule"]
 
 @dataclass(frozen=True)
 class ScheduleOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    # The local memory (a location name); empty: the pass does nothing.
-    mem_loc: str = ""
-    mem_size: int = 0
-    alignment: int = 1
-    swap_loc: str = ""
-    xfer_loc: str = ""
-    reorder: bool = True
-    swap_in_set: tuple[str, ...] = ("xfer", "swap_in")
-    swap_out_set: tuple[str, ...] = ("xfer", "swap_out")
+    reqs: tuple[str, ...] = option(("all",), REQS_SUBTREE_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    mem_loc: str = option(
+        "", "the local memory, a location name such as UB (empty: the pass does nothing)"
+    )
+    mem_size: int = option(0, "bytes of the local memory (0: no budget, only reorder)", min=0)
+    alignment: int = option(1, "sizes count rounded up to a multiple of this many bytes", min=1)
+    swap_loc: str = option("", "location of the swapped-out copies (empty: none)")
+    xfer_loc: str = option("", "location of the swap transfer blocks (empty: none)")
+    reorder: bool = option(True, "reorder statements when that lowers the peak of live bytes")
+    swap_in_set: tuple[str, ...] = option(("xfer", "swap_in"), "tags of the swap-in blocks")
+    swap_out_set: tuple[str, ...] = option(("xfer", "swap_out"), "tags of the swap-out blocks")
 
     def __post_init__(self) -> None:
-        if self.alignment < 1:
-            raise PassOptionError("pass 'schedule': option 'alignment': must be at least 1")
-        if self.mem_size < 0:
-            raise PassOptionError("pass 'schedule': option 'mem_size': must not be negative")
         if self.mem_loc and not self.mem_loc.isidentifier():
             raise PassOptionError(
                 f"pass 'schedule': option 'mem_loc': expected a memory name such as UB, "

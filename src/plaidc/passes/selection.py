@@ -7,6 +7,13 @@ from collections.abc import Callable, Sequence
 
 from plaidc.stripe.ir import Block, Statement
 
+# The one-line helps (`plaidc passes`) of the selection options most passes take: `reqs` for a
+# pass that rewrites the outermost matching blocks, or everything in and below a match, and
+# `exclude`, which every pass reads the same way.
+REQS_OUTERMOST_HELP = 'rewrite the outermost blocks that carry all these tags ("all": every block)'
+REQS_SUBTREE_HELP = 'work in the blocks that carry all these tags ("all": every block) and below'
+EXCLUDE_HELP = "a block carrying any of these tags does not match (blocks inside it still may)"
+
 
 def matches(block: Block, reqs: Sequence[str], exclude: Sequence[str] = ()) -> bool:
     """A block matches when it carries every tag in `reqs` (`all` matches any block) and none

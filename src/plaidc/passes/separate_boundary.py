@@ -55,9 +55,10 @@ from plaidc.analysis import (
     project_to_depth,
     sharing_points,
 )
+from plaidc.options import option
 from plaidc.passes.reduce_constraints import reduce_subtree, shift_index_ranges
 from plaidc.passes.registry import register
-from plaidc.passes.selection import matches
+from plaidc.passes.selection import EXCLUDE_HELP, matches
 from plaidc.stripe.ir import Affine, Block, Statement
 
 __all__ = ["SeparateBoundaryOptions", "splice_statements"]
@@ -65,11 +66,15 @@ __all__ = ["SeparateBoundaryOptions", "splice_statements"]
 
 @dataclass(frozen=True)
 class SeparateBoundaryOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    interior_set: tuple[str, ...] = ("interior",)
-    boundary_set: tuple[str, ...] = ("boundary",)
-    reduce: bool = True
+    reqs: tuple[str, ...] = option(
+        ("all",), 'split the blocks in and below blocks carrying all these tags ("all": every one)'
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    interior_set: tuple[str, ...] = option(("interior",), "tags of the interior piece")
+    boundary_set: tuple[str, ...] = option(("boundary",), "tags of the boundary pieces")
+    reduce: bool = option(
+        True, "run reduce-constraints on every piece (drops constraints that no longer cut it)"
+    )
 
 
 @register(

@@ -54,8 +54,9 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from plaidc.options import option
 from plaidc.passes.registry import PassOptionError, register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_OUTERMOST_HELP, map_sub_blocks, matches
 from plaidc.passes.tiling import TilingError, tile_block, tileable_range
 from plaidc.stripe.ir import Block, Index, RefDir, Refinement, Special
 
@@ -125,19 +126,32 @@ def _parse_all(texts: Sequence[str]) -> list[tuple[StencilRule, ...]]:
 
 @dataclass(frozen=True)
 class StencilOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    stencils: tuple[str, ...] = ()
-    startup_cost: int = 0
-    outer_set: tuple[str, ...] = ()
-    inner_set: tuple[str, ...] = ()
-    input_tags: tuple[str, ...] = ("A", "B")
-    output_tags: tuple[str, ...] = ("C",)
-    is_strict_dims: bool = False
-    # Take every index whole: the outer block is a one-point frame around the tagged inner
-    # block (a level at which `cache` can copy the block's whole views, e.g. the operand
-    # buffers of a matrix unit that runs the block as a sequence of stencil applications).
-    whole: bool = False
+    reqs: tuple[str, ...] = option(("all",), REQS_OUTERMOST_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    stencils: tuple[str, ...] = option(
+        (),
+        'stencils of space-separated rules name:size:outs:ins, e.g. "m:16:*:*/0 n:16:1:0/1" '
+        "(none: the pass does nothing)",
+    )
+    startup_cost: int = option(
+        0, "cost of one stencil application, added per tile to the padded points", min=0
+    )
+    outer_set: tuple[str, ...] = option(
+        (), "tags added to the outer block (over the tiles), which keeps the original's tags"
+    )
+    inner_set: tuple[str, ...] = option((), "tags of the inner block (one stencil application)")
+    input_tags: tuple[str, ...] = option(
+        ("A", "B"), "tags of the matched inputs of the inner block, in the stencil's order"
+    )
+    output_tags: tuple[str, ...] = option(
+        ("C",), "tags of the matched outputs of the inner block, in the stencil's order"
+    )
+    is_strict_dims: bool = option(
+        False, "refuse a match whose tile size does not divide its index's range"
+    )
+    whole: bool = option(
+        False, "keep every index whole: the outer block is a one-point frame (a level to cache)"
+    )
 
     def __post_init__(self) -> None:
         _parse_all(self.stencils)

@@ -26,26 +26,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plaidc.passes.registry import PassOptionError, register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.options import option
+from plaidc.passes.registry import register
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_OUTERMOST_HELP, map_sub_blocks, matches
 from plaidc.passes.tiling import TilingError, tile_block, tileable_range
 from plaidc.stripe.ir import Block, RefDir, Refinement, Special
 
 
 @dataclass(frozen=True)
 class ThreadInnerOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    threads: int = 0  # 0: the pass does nothing
-    outer_set: tuple[str, ...] = ()
-    inner_set: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.threads < 0:
-            raise PassOptionError(
-                f"pass 'thread-inner': option 'threads': expected an integer >= 0, "
-                f"got {self.threads}"
-            )
+    reqs: tuple[str, ...] = option(("all",), REQS_OUTERMOST_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    threads: int = option(
+        0, "points of the inner block at most: one work-group (0: the pass does nothing)", min=0
+    )
+    outer_set: tuple[str, ...] = option(
+        (), "tags added to the outer block (over the groups), which keeps the original's tags"
+    )
+    inner_set: tuple[str, ...] = option((), "tags of the inner block (one group of work-items)")
 
 
 @register("thread-inner", ThreadInnerOptions, "split so the inner block has <= N work-items")

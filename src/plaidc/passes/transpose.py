@@ -38,10 +38,12 @@ import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from plaidc.analysis import dim_name
-from plaidc.passes.registry import PassOptionError, register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.options import option
+from plaidc.passes.registry import register
+from plaidc.passes.selection import EXCLUDE_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import Affine, Block, Load, Refinement, Special, TensorShape
 
 __all__ = [
@@ -62,23 +64,21 @@ __all__ = [
 Path = tuple[int, ...]
 
 
-HOT_RULES = ("output", "largest")
-
-
 @dataclass(frozen=True)
 class TransposeOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    hot: str = "output"
+    reqs: tuple[str, ...] = option(
+        ("all",), 'restride allocations owned in or below blocks carrying all these tags ("all")'
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    hot: Literal["output", "largest"] = option(
+        "output",
+        "a consumer's hot index: the one its written views use with the smallest stride, or its "
+        "largest",
+    )
 
 
 @register("transpose", TransposeOptions, "restride temporaries so the hot index is stride 1")
 def transpose(program: Block, opts: TransposeOptions) -> Block:
-    if opts.hot not in HOT_RULES:
-        raise PassOptionError(
-            f"pass 'transpose': option 'hot': expected one of {', '.join(HOT_RULES)},"
-            f' got "{opts.hot}"'
-        )
     result = program
     for path, ref in allocations(program):
         owner = block_at(program, path)

@@ -50,8 +50,9 @@ from plaidc.analysis import (
     sharing_points,
 )
 from plaidc.analysis.space import dim_names
-from plaidc.passes.registry import PassOptionError, register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.options import option
+from plaidc.passes.registry import register
+from plaidc.passes.selection import EXCLUDE_HELP, REQS_OUTERMOST_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
     Block,
@@ -75,17 +76,12 @@ _COMBINABLE = frozenset(["add", "mul", "max", "min"])
 
 @dataclass(frozen=True)
 class UnrollOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    expand_idx: str = ""
-    max_copies: int = 0
-
-    def __post_init__(self) -> None:
-        if self.max_copies < 0:
-            raise PassOptionError(
-                f"pass 'unroll': option 'max_copies': expected an integer >= 0, "
-                f"got {self.max_copies}"
-            )
+    reqs: tuple[str, ...] = option(("all",), REQS_OUTERMOST_HELP)
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    expand_idx: str = option("", "unroll only the indices carrying this tag (empty: every index)")
+    max_copies: int = option(
+        0, "leave blocks that would need more copies than this alone (0: no limit)", min=0
+    )
 
 
 @register("unroll", UnrollOptions, "unroll block iterations into straight-line copies")

@@ -45,6 +45,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import islpy as isl
 
@@ -56,9 +57,10 @@ from plaidc.analysis.ranges import (
     minimal_constraints,
     projection_constraints,
 )
+from plaidc.options import option
 from plaidc.passes.cache import shift_deps
 from plaidc.passes.registry import PassOptionError, register
-from plaidc.passes.selection import map_sub_blocks, matches
+from plaidc.passes.selection import EXCLUDE_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import (
     Affine,
     Block,
@@ -83,38 +85,33 @@ WIDENED_OPS = ("add", "mul")
 
 @dataclass(frozen=True)
 class WidenAccumulatorsOptions:
-    reqs: tuple[str, ...] = ("all",)
-    exclude: tuple[str, ...] = ()
-    narrow: tuple[str, ...] = ("fp16",)
-    accumulator: str = "fp32"
-    # Tags of the block storing the wide buffer back (an elementwise kernel, for `fuse`).
-    cast_set: tuple[str, ...] = ("eltwise", "kernel")
-    # Widen only aggregations combining at least this many terms into one element (the
-    # product of the ranges of the child's indices that its output access does not use).
-    min_terms: int = 0
+    reqs: tuple[str, ...] = option(
+        ("all",), "widen the aggregations of blocks (at any depth) that carry all these tags"
+    )
+    exclude: tuple[str, ...] = option((), EXCLUDE_HELP)
+    narrow: tuple[Literal["fp16", "fp32"], ...] = option(
+        ("fp16",),
+        "buffer types whose add/mul aggregations get a wide accumulator",
+        expects='a list of "fp16" or "fp32" (the types a rounding intrinsic exists for)',
+    )
+    accumulator: Literal["fp16", "fp32", "fp64", "bf16"] = option(
+        "fp32", "type of the wide accumulator (wider than every narrow type)"
+    )
+    cast_set: tuple[str, ...] = option(
+        ("eltwise", "kernel"), "tags of the block storing the wide buffer back (for fuse)"
+    )
+    min_terms: int = option(
+        0, "widen only aggregations combining at least this many terms into one element", min=0
+    )
 
-    def __post_init__(self) -> None:  # bad types are option errors, before the pass runs
-        if not _dtype("accumulator", self.accumulator).is_float:
-            raise PassOptionError(
-                f"pass 'widen-accumulators': option 'accumulator': expected a float type, got"
-                f" '{self.accumulator}'"
-            )
+    def __post_init__(self) -> None:  # checked with the options, before the pass runs
+        wide_bits = 8 * DType(self.accumulator).byte_size
         for name in self.narrow:
-            if _dtype("narrow", name) not in _ROUNDING_BITS:
-                raise PassOptionError(
-                    f"pass 'widen-accumulators': option 'narrow': {name} values cannot be"
-                    " rounded by an intrinsic (only fp16 and fp32 can be widened exactly)"
-                )
-            if _ROUNDING_BITS[DType(name)] >= 8 * _dtype("accumulator", self.accumulator).byte_size:
+            if _ROUNDING_BITS[DType(name)] >= wide_bits:
                 raise PassOptionError(
                     f"pass 'widen-accumulators': option 'narrow': {name} is not narrower than"
                     f" the accumulator {self.accumulator}"
                 )
-        if self.min_terms < 0:
-            raise PassOptionError(
-                f"pass 'widen-accumulators': option 'min_terms': expected >= 0, got"
-                f" {self.min_terms}"
-            )
 
 
 @register(
@@ -126,16 +123,6 @@ def widen_accumulators(program: Block, opts: WidenAccumulatorsOptions) -> Block:
     accumulator = DType(opts.accumulator)
     narrow = {DType(n) for n in opts.narrow}
     return _walk((program,), opts, narrow, accumulator, DomainCache())
-
-
-def _dtype(option: str, name: str) -> DType:
-    try:
-        return DType(name)
-    except ValueError:
-        known = " ".join(d.value for d in DType)
-        raise PassOptionError(
-            f"pass 'widen-accumulators': option '{option}': unknown type '{name}' ({known})"
-        ) from None
 
 
 def _walk(

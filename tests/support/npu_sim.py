@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
 
@@ -11,7 +10,9 @@ from plaidc.backends.npu_sim import NpuKernel, NpuMachine, NpuRun, compile_kerne
 from plaidc.backends.npu_sim.runner import DEFAULT_CFLAGS
 from plaidc.targets import load_target
 
-KERNELS = Path(__file__).resolve().parent / "npu_kernels"
+from .paths import TESTS
+
+KERNELS = TESTS / "npu_kernels"
 
 
 def default_machine() -> NpuMachine:

@@ -27,11 +27,9 @@ from plaidc.stripe.ir import (
 )
 
 F32 = DType.FP32
+
+
 AccessLike = Affine | int | str
-
-
-# --------------------------------------------------------------------------------------------
-# Builders
 
 
 def aff(const: int = 0, **terms: int) -> Affine:
@@ -141,6 +139,3 @@ def contraction(m: int, n: int, k: int, agg: str = "add") -> Block:
     return program(
         [param("in", "A", [m, k]), param("in", "B", [k, n]), param("out", "C", [m, n])], [kernel]
     )
-
-
-# --------------------------------------------------------------------------------------------
