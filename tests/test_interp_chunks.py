@@ -18,7 +18,7 @@ from plaidc.stripe.ir import Block, DType, sub_blocks
 from plaidc.tile import compile_tile
 
 from .support.cli import run_cli
-from .test_interp_support import aff, copy_kernel, idx, param, program, ref
+from .support.interp import aff, copy_kernel, idx, param, program, ref
 
 RNG = np.random.default_rng(18)
 _DTYPES = {np.dtype(np.float32): DType.FP32, np.dtype(np.int8): DType.I8}
@@ -212,7 +212,7 @@ def test_chunk_results_are_combined_as_they_come() -> None:
     from plaidc.interp.aggregate import Partials
     from plaidc.interp.frames import Buffer, View, Writes
 
-    from .test_interp_support import ref as make_ref
+    from .support.interp import ref as make_ref
 
     out = make_ref("out", "O", [0], [100], agg="add")
     view = View(out, Buffer("O", DType.FP32, np.zeros(100, np.float32)), np.zeros(1, np.int64))
