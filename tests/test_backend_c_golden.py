@@ -22,11 +22,13 @@ from .support.backend_c_golden import (
     GOLDEN,
     KERNELS,
     check_golden,
+    pin_golden_host,
 )
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))
-def test_c_golden(name: str) -> None:
+def test_c_golden(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pin_golden_host(monkeypatch)
     program = load_program(KERNELS[name])
     artifact = get_backend("c").compile(program, load_target("c"))
     golden = GOLDEN / "c" / f"{name}.c"

@@ -14,11 +14,12 @@ from plaidc.interp import program_io, run_program
 from plaidc.targets import load_target
 
 from .support.backend_c import load_program
-from .support.backend_c_golden import GOLDEN, KERNELS, check_golden
+from .support.backend_c_golden import GOLDEN, KERNELS, check_golden, pin_golden_host
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))
-def test_llvm_golden(name: str) -> None:
+def test_llvm_golden(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pin_golden_host(monkeypatch)
     program = load_program(KERNELS[name])
     artifact = get_backend("llvm").compile(program, load_target("llvm"))
     golden = GOLDEN / "llvm" / f"{name}.ll"

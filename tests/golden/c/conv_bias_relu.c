@@ -102,7 +102,7 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
 /* kernel_0 */
 static void kernel_0(const float *restrict X_I_1, const float *restrict X_I_2, const float *restrict X_I_0, float *restrict X_T6) {
   /* kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
-  #pragma omp parallel for schedule(static) num_threads(2)
+  #pragma omp parallel for schedule(static)
   for (int64_t y = 0; y < 14; ++y) {
     {
       float gemm_scratch[128] __attribute__((aligned(64)));

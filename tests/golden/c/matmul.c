@@ -217,7 +217,7 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
 /* kernel_0 */
 static void kernel_0(const float *restrict X_I_0, const float *restrict X_I_1, float *restrict X_T2) {
   /* kernel_0(X_I_0,X_I_1): X_T2[m, n : _T0, _T1] = +(X_I_0[m, k] * X_I_1[k, n]) */
-  #pragma omp parallel for schedule(static) num_threads(2)
+  #pragma omp parallel for schedule(static)
   for (int64_t m = 0; m < 2; ++m) {
     {
       float gemm_scratch[4608] __attribute__((aligned(64)));

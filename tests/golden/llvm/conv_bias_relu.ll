@@ -446,7 +446,7 @@ start:
   store ptr %"X_I_0", ptr %".16"
   %".18" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 5
   store ptr %"X_T6", ptr %".18"
-  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"y.ctx", i32 2, i32 0)
+  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"y.ctx", i32 0, i32 0)
   ret void
 }
 

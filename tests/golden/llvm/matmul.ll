@@ -913,7 +913,7 @@ start:
   store ptr %"X_I_1", ptr %".13"
   %".15" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 4
   store ptr %"X_T2", ptr %".15"
-  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"m.ctx", i32 2, i32 0)
+  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"m.ctx", i32 0, i32 0)
   ret void
 }
 
