@@ -14,12 +14,13 @@ import pytest
 from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
+from plaidc.diagnostics import CompileError
 from plaidc.interp import run_program
 from plaidc.stripe.ir import DType
 from plaidc.targets import TargetConfig, parse_config
 from plaidc.tile import compile_tile
 
-from .support.backend_c import PROGRAMS, load_program, program_inputs
+from .support.backend_c import NPU_REFUSED, PROGRAMS, load_program, program_inputs
 
 SMALL = {"ub_bytes": 64 * 1024, "l1_bytes": 256 * 1024}
 
@@ -43,6 +44,10 @@ def test_small_chip_runs_every_program(program_id: str) -> None:
     cfg = small_chip()
     program = load_program(program_id)
     compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    if program_id in NPU_REFUSED:
+        with pytest.raises(CompileError, match=NPU_REFUSED[program_id]):
+            get_backend("npu").compile(compiled, cfg)
+        return
     artifact = get_backend("npu").compile(compiled, cfg)
     assert isinstance(artifact, NpuArtifact)
     inputs = program_inputs(program_id, program)

@@ -269,11 +269,17 @@ def test_registered_and_reqs() -> None:
 @pytest.mark.parametrize(
     "dump", sorted(REFERENCE.glob("*/stripe/02_prune_refs.stripe")), ids=lambda p: p.parts[-3]
 )
-def test_plaidml_dumps_need_no_padding(dump: Path) -> None:
-    # PlaidML's own pad (04_pad) found no input edge constraint in these programs (a valid
-    # convolution, a cumulative sum's `i - k >= 0`): neither does this one.
+def test_plaidml_dumps_are_padded_where_plaidml_padded_them(dump: Path) -> None:
+    # Where PlaidML's own pad (04_pad) found no input edge constraint (a valid convolution, a
+    # cumulative sum's `i - k >= 0`) neither does this one; where it padded (a "same"
+    # convolution: `zero()` into a padded copy), this one pads too, keeping the meaning.
     before = parse_stripe(dump.read_text(), str(dump))
-    assert pad(before, DEFAULT) is before
+    after_plaidml = dump.with_name("04_pad.stripe").read_text()
+    plaidml_padded = after_plaidml.count("zero") > dump.read_text().count("zero")
+    after = pad(before, DEFAULT)
+    assert (after is not before) == plaidml_padded
+    if plaidml_padded:
+        assert not driver.check_equivalent(before, after, seed=0)
 
 
 def test_tile_view_sticking_out_is_not_copied() -> None:
