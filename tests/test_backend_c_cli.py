@@ -104,7 +104,7 @@ def test_missing_compiler_says_how_to_install() -> None:
 
 
 def test_unknown_codegen_key_is_an_error() -> None:
-    text = load_target("c").source.replace("[codegen]", "[codegen]\nvectorize = true")
+    text = load_target("c").source.replace("\n[codegen]\n", "\n[codegen]\nvectorize = true\n", 1)
     cfg = parse_config(text, "bad.toml")
     program = parse_stripe(PRNG.replace("O = prng_step(X)", "O = copy(X)"), "copy.stripe")
     with pytest.raises(CompileError, match="unknown key 'vectorize'"):

@@ -80,7 +80,7 @@ def test_space_of_the_c_target_starts_at_the_configured_point():
         ("[tune.tile_contrct]\ncost_model = true", "no step of the config is named 'tile_contrct'"),
         ("[tune.tile_contract]\nreqs = true", "'reqs': not tunable"),
         ("[tune.tile_contract]\nmax_totl = true", "'max_totl': no such option"),
-        ("[tune.tile_contract]\ncost_model = [1, 2]", "1 is not a string"),
+        ("[tune.tile_contract]\ncost_model = [1, 2]", '1 is not "density" or "lines_per_output"'),
         ("[tune.codegen]\ngemm_rows = 4", "must be true"),
     ],
 )

@@ -227,6 +227,7 @@ def compile_cmd(
             steps,
             dump_dir=Path(dump_dir) if dump_dir else None,
             verify_each=verify_each,
+            tuning_notes=tuned.notes,
         )
     if emit in ("stripe", "stripe-opt"):
         _write_text(output, print_stripe(block))
@@ -734,12 +735,16 @@ def plaidc_opt_main(
     text = driver.read_program(session, source, language)
     _check_tile_options(text, dims, shape_options, entry)
     program = driver.build_program(session, text, bindings(dims, shape_options, {}), entry)
+    notes = None
     if cfg is not None:
-        steps = tuned_pipeline(
-            session, program, cfg, stage or "default", db, no_tuning, dump_dir
-        ).steps
+        tuned = tuned_pipeline(session, program, cfg, stage or "default", db, no_tuning, dump_dir)
+        steps, notes = tuned.steps, tuned.notes
     result = driver.run_pipeline(
-        program, steps, dump_dir=Path(dump_dir) if dump_dir else None, verify_each=verify_each
+        program,
+        steps,
+        dump_dir=Path(dump_dir) if dump_dir else None,
+        verify_each=verify_each,
+        tuning_notes=notes,
     )
     _write_text(output, print_stripe(result))
     if check:

@@ -8,6 +8,7 @@ value are usage errors; errors in the files the user names are input errors (exi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from tokenize import TokenError
@@ -327,9 +328,7 @@ def tuned_pipeline(
         tuned = driver.apply_tuning(
             program, cfg, stage, Path(db) if db else None, lambda line: click.echo(line, err=True)
         )
-    if dump_dir is not None:
-        with driver.writing(dump_dir):
-            Path(dump_dir).mkdir(parents=True, exist_ok=True)
+    if dump_dir is not None:  # written with the dumps, by run_pipeline
         text = "# --no-tuning: the config's options\n" if no_tuning else None
-        driver.write_text(Path(dump_dir) / "tuning.txt", text or driver.describe_tuning(tuned))
+        tuned = dataclasses.replace(tuned, notes=text or driver.describe_tuning(tuned))
     return tuned

@@ -200,6 +200,7 @@ class TunedPipeline:
     steps: list[PipelineStep]
     record: dict[str, Any] | None = None
     key: str | None = None
+    notes: str | None = None  # what `--dump-dir` writes to tuning.txt (None: no such file)
 
 
 def apply_tuning(
@@ -257,16 +258,19 @@ def run_pipeline(
     *,
     dump_dir: Path | None = None,
     verify_each: bool = False,
+    tuning_notes: str | None = None,
 ) -> Block:
     """Run passes in order; optionally dump `NN_<name>.stripe` after each (replacing the dumps
-    an earlier run left in `dump_dir`, so two runs' folders diff as their pipelines do) and
-    verify each."""
+    and the `tuning.txt` an earlier run left in `dump_dir`, so two runs' folders diff as their
+    pipelines do; `tuning_notes` is this run's `tuning.txt`) and verify each."""
     if dump_dir is not None:
         with writing(dump_dir):
             dump_dir.mkdir(parents=True, exist_ok=True)
-            for old in dump_dir.glob("[0-9][0-9]_*.stripe"):
-                old.unlink()
+            for old in [*dump_dir.glob("[0-9][0-9]_*.stripe"), dump_dir / "tuning.txt"]:
+                old.unlink(missing_ok=True)
         write_text(dump_dir / "00_initial.stripe", print_stripe(program))
+        if tuning_notes is not None:
+            write_text(dump_dir / "tuning.txt", tuning_notes)
     for number, step in enumerate(steps, 1):
         try:
             program = step.info.run(program, step.options)
