@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError, decode_source
+from plaidc.interp.memory import available_memory
 from plaidc.passes import PassInfo, PassOptionError, get_pass, make_options
 from plaidc.stripe.ir import Block, DType, Special, TensorShape
 from plaidc.stripe.parser import parse_stripe
@@ -313,18 +314,6 @@ def check_memory(parameters: Mapping[str, TensorShape]) -> None:
                 )
             ]
         )
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (Linux's MemAvailable), or None."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
 
 
 def random_inputs(shapes: Mapping[str, TensorShape], seed: int) -> dict[str, np.ndarray]:

@@ -16,7 +16,7 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +29,12 @@ from plaidc.backends.c.build import (
 )
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
-from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options, pinned_threads
+from plaidc.backends.loopnest.options import (
+    CpuRuntimeCodegen,
+    LoopnestCodegen,
+    lowering_options,
+    pinned_threads,
+)
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.stripe.ir import Block
@@ -37,7 +42,7 @@ from plaidc.targets import TargetConfig
 
 
 @dataclass(frozen=True)
-class CCodegen:
+class CCodegen(CpuRuntimeCodegen):
     """The C backend's own `[codegen]` keys."""
 
     cc: str | None = field(
@@ -46,14 +51,6 @@ class CCodegen:
     )
     cflags: tuple[str, ...] = field(
         default=(), metadata={"help": 'flags added to the defaults, e.g. ["-O2"]'}
-    )
-    vector_math: Literal["libmvec"] | None = field(
-        default=None,
-        metadata={"help": "vectorised loops call glibc's vector math library (else libm's)"},
-    )
-    omp_wait_policy: Literal["active", "passive"] | None = field(
-        default=None,
-        metadata={"help": "libgomp's OMP_WAIT_POLICY unless the environment sets it"},
     )
 
 

@@ -23,7 +23,12 @@ from plaidc.backends.c.build import find_compiler, openmp_wait_policy
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
 from plaidc.backends.loopnest import lower_program
-from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options, pinned_threads
+from plaidc.backends.loopnest.options import (
+    CpuRuntimeCodegen,
+    LoopnestCodegen,
+    lowering_options,
+    pinned_threads,
+)
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.diagnostics import CompileError, Diagnostic
@@ -32,19 +37,11 @@ from plaidc.targets import TargetConfig
 
 
 @dataclass(frozen=True)
-class LLVMCodegen:
+class LLVMCodegen(CpuRuntimeCodegen):
     """The LLVM backend's own `[codegen]` keys."""
 
     opt_level: Literal[0, 1, 2, 3] = field(
         default=3, metadata={"help": "LLVM's optimisation level (-O0 .. -O3)"}
-    )
-    vector_math: Literal["libmvec"] | None = field(
-        default=None,
-        metadata={"help": "vectorised loops call glibc's vector math library (else libm's)"},
-    )
-    omp_wait_policy: Literal["active", "passive"] | None = field(
-        default=None,
-        metadata={"help": "libgomp's OMP_WAIT_POLICY unless the environment sets it"},
     )
 
 

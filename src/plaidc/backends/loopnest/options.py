@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from plaidc.backends.loopnest.scope import LoweringOptions
 from plaidc.diagnostics import CompileError, Diagnostic
@@ -19,6 +19,21 @@ from plaidc.targets import TargetConfig
 from plaidc.targets.host import host_facts
 
 BackendT = TypeVar("BackendT")
+
+
+@dataclass(frozen=True)
+class CpuRuntimeCodegen:
+    """The `[codegen]` keys of the backends whose code runs on this CPU with libgomp and glibc
+    (c, llvm); each backend's own keys extend them."""
+
+    vector_math: Literal["libmvec"] | None = field(
+        default=None,
+        metadata={"help": "vectorised loops call glibc's vector math library (else libm's)"},
+    )
+    omp_wait_policy: Literal["active", "passive"] | None = field(
+        default=None,
+        metadata={"help": "libgomp's OMP_WAIT_POLICY unless the environment sets it"},
+    )
 
 
 @dataclass(frozen=True)
