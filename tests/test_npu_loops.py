@@ -185,3 +185,19 @@ def test_looped_kernel_from_a_sample_is_the_kernel_lowered_in_full() -> None:
     got = artifact.run(inputs)
     loose = artifact.reduced_precision
     assert not driver.compare_outputs(run_program(program, inputs), got, loose)
+
+
+def test_report_counts_the_instructions_of_each_intrinsic() -> None:
+    program, compiled, target = _matmul(48, 1024, 40)
+    artifact = get_backend("npu").compile(compiled, target)
+    assert isinstance(artifact, NpuArtifact)
+    artifact.run(driver.random_inputs(program_io(program).inputs, seed=3))
+    report = artifact.report_json()
+    assert report is not None
+    counts = report["instructions_by_intrinsic"]
+    assert counts["mad"] == report["instructions"]["PIPE_M"] > 0
+    assert (
+        counts["load_cbuf_to_ca"] + counts["load_cbuf_to_cb"] == report["instructions"]["PIPE_MTE1"]
+    )
+    assert sum(counts.values()) == sum(report["instructions"].values())
+    assert "mad" in (artifact.report() or "")
