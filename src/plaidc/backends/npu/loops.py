@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,17 +124,23 @@ def _map(node: Any, fn: Callable[[Any], Any]) -> Any:
     return fn(node)
 
 
-def skeleton(stmts: tuple[c.Stmt, ...]) -> tuple[tuple[c.Stmt, ...], list[Any]]:
-    """The statements with holes for their integer literals and comments, and those values
-    in order."""
-    values: list[Any] = []
-    return tuple(_skeleton(s, values) for s in stmts), values
-
-
 _HOLES = {kind: _Hole(kind) for kind in ("int", "hex", "event", "comment")}
+# id(loop) -> (the loop, its skeleton, its values): a rolled loop is met again by each loop
+# around it, its skeleton computed once (per `build`)
+_Memo = dict[int, tuple[c.For, Any, list[Any]]]
 
 
-def _skeleton(node: Any, values: list[Any]) -> Any:
+def skeleton(
+    stmts: tuple[c.Stmt, ...], memo: _Memo | None = None
+) -> tuple[tuple[Any, ...], list[Any]]:
+    """The statements' shape (nested tuples: what must be equal for two statements to be one
+    statement of a loop) with holes for their integer literals and comments, and the values
+    in the holes, in order (the order `_refill` puts values back in)."""
+    values: list[Any] = []
+    return tuple(_skeleton(s, values, memo) for s in stmts), values
+
+
+def _skeleton(node: Any, values: list[Any], memo: _Memo | None = None) -> Any:
     """`_leaf` applied top-down, spelled out for the node types the backend prints (the
     rolling's hot path); `_map` for the others."""
     kind = type(node)
@@ -146,41 +152,51 @@ def _skeleton(node: Any, values: list[Any]) -> Any:
         if _INT.fullmatch(text):
             values.append(int(text, 16))
             return _HOLES["hex"]
-        return node
+        return ("L", text)
     if kind is c.Ident:
         if node.name.startswith("EVENT_ID") and node.name[8:].isdigit():
             values.append(int(node.name[8:]))
             return _HOLES["event"]
-        return node
+        return ("I", node.name)
     if kind is c.Binary:
-        return c.Binary(node.op, _skeleton(node.left, values), _skeleton(node.right, values))
+        return (
+            "B",
+            node.op,
+            _skeleton(node.left, values, memo),
+            _skeleton(node.right, values, memo),
+        )
     if kind is c.CallExpr:
-        return c.CallExpr(node.func, tuple(_skeleton(a, values) for a in node.args))
+        return ("C", node.func, *(_skeleton(a, values, memo) for a in node.args))
     if kind is c.ExprStmt:
-        return c.ExprStmt(_skeleton(node.expr, values))
+        return ("E", _skeleton(node.expr, values, memo))
     if kind is c.Cast:
-        return c.Cast(node.type, _skeleton(node.operand, values))
+        return ("T", node.type, _skeleton(node.operand, values, memo))
     if kind is c.Unary:
         leaf = _leaf(node)
         if leaf is not None:
             values.append(leaf[1])
             return _HOLES[leaf[0]]
-        return c.Unary(node.op, _skeleton(node.operand, values))
+        return ("U", node.op, _skeleton(node.operand, values, memo))
     if kind is c.Ternary:
-        return c.Ternary(
-            _skeleton(node.cond, values),
-            _skeleton(node.then, values),
-            _skeleton(node.orelse, values),
-        )
+        parts = (node.cond, node.then, node.orelse)
+        return ("?", *(_skeleton(e, values, memo) for e in parts))
     if kind is c.For:
-        init, limit = _skeleton(node.init, values), _skeleton(node.limit, values)
-        body = tuple(_skeleton(s, values) for s in node.body)
-        return dataclasses.replace(node, init=init, limit=limit, body=body)
+        known = memo.get(id(node)) if memo is not None else None
+        if known is None or known[0] is not node:
+            mine: list[Any] = []
+            init, limit = _skeleton(node.init, mine, memo), _skeleton(node.limit, mine, memo)
+            body = tuple(_skeleton(s, mine, memo) for s in node.body)
+            shape = ("F", node.var, init, limit, body, node.step, node.type, node.pragmas)
+            known = (node, shape, mine)
+            if memo is not None:
+                memo[id(node)] = known
+        values.extend(known[2])
+        return known[1]
     if kind is c.If:
-        cond = _skeleton(node.cond, values)
-        then = tuple(_skeleton(s, values) for s in node.then)
-        orelse = tuple(_skeleton(s, values) for s in node.orelse)
-        return c.If(cond, then, orelse)
+        cond = _skeleton(node.cond, values, memo)
+        then = tuple(_skeleton(s, values, memo) for s in node.then)
+        orelse = tuple(_skeleton(s, values, memo) for s in node.orelse)
+        return ("If", cond, then, orelse)
     if kind is c.Comment:
         values.append(node.text)
         return _HOLES["comment"]
@@ -192,28 +208,48 @@ def _skeleton(node: Any, values: list[Any]) -> Any:
         values.append(leaf[1])
         return _HOLES[leaf[0]]
 
-    return _map(node, hole)
+    return ("X", _map(node, hole))
 
 
-def _fill(skel: tuple[c.Stmt, ...], fill: Callable[[str], Any]) -> tuple[c.Stmt, ...]:
-    def put(node: Any) -> Any:
-        return fill(node.kind) if isinstance(node, _Hole) else node
+def _refill(node: Any, fill: Callable[[], Any]) -> Any:
+    """`node` with the values of its holes (in `_skeleton`'s order) taken from `fill`: a C
+    expression, or for a comment a Comment or None (dropped)."""
+    kind = type(node)
+    if kind is c.Literal:
+        return fill() if _INT.fullmatch(node.text) else node
+    if kind is c.Ident:
+        is_event = node.name.startswith("EVENT_ID") and node.name[8:].isdigit()
+        return fill() if is_event else node
+    if kind is c.Binary:
+        return c.Binary(node.op, _refill(node.left, fill), _refill(node.right, fill))
+    if kind is c.CallExpr:
+        return c.CallExpr(node.func, tuple(_refill(a, fill) for a in node.args))
+    if kind is c.ExprStmt:
+        return c.ExprStmt(_refill(node.expr, fill))
+    if kind is c.Cast:
+        return c.Cast(node.type, _refill(node.operand, fill))
+    if kind is c.Unary:
+        if _leaf(node) is not None:
+            return fill()
+        return c.Unary(node.op, _refill(node.operand, fill))
+    if kind is c.Ternary:
+        cond = _refill(node.cond, fill)
+        return c.Ternary(cond, _refill(node.then, fill), _refill(node.orelse, fill))
+    if kind is c.For:
+        init, limit = _refill(node.init, fill), _refill(node.limit, fill)
+        body = _kept(_refill(st, fill) for st in node.body)
+        return dataclasses.replace(node, init=init, limit=limit, body=body)
+    if kind is c.If:
+        cond = _refill(node.cond, fill)
+        then = _kept(_refill(st, fill) for st in node.then)
+        return c.If(cond, then, _kept(_refill(st, fill) for st in node.orelse))
+    if kind is c.Comment:
+        return fill()
+    return _map(node, lambda n: fill() if _leaf(n) is not None else n)
 
-    filled = _map(skel, put)
-    return _drop_none(filled)
 
-
-def _drop_none(stmts: tuple[Any, ...]) -> tuple[c.Stmt, ...]:
-    out = []
-    for stmt in stmts:
-        if stmt is None:
-            continue
-        if isinstance(stmt, c.For):
-            stmt = dataclasses.replace(stmt, body=_drop_none(stmt.body))
-        elif isinstance(stmt, c.If):
-            stmt = dataclasses.replace(stmt, then=_drop_none(stmt.then))
-        out.append(stmt)
-    return tuple(out)
+def _kept(stmts: Iterable[Any]) -> tuple[c.Stmt, ...]:
+    return tuple(st for st in stmts if st is not None)
 
 
 def fit(points: Sequence[tuple[int, int]]) -> tuple[int, int, int] | None:
@@ -265,12 +301,14 @@ def _literal(kind: str, value: int) -> c.Expr:
 # Rolling
 
 
-def roll(iterations: list[tuple[int, tuple[c.Stmt, ...]]], count: int, var: str) -> list[c.Stmt]:
+def roll(
+    iterations: list[tuple[int, tuple[c.Stmt, ...]]], count: int, var: str, memo: _Memo
+) -> list[c.Stmt]:
     """The statements of a loop of `count` whose lowered iterations are `(index, stmts)`:
     a `for` over `var` with guarded ends, or iterations printed one by one (see the module)."""
     complete = [i for i, _ in iterations] == list(range(count))
     by_index = dict(iterations)
-    shapes = {i: _shapes(stmts) for i, stmts in iterations}
+    shapes = {i: _shapes(stmts, memo) for i, stmts in iterations}
     # The flags' event ids settle into their steady pattern after a few iterations: the `for`
     # is fitted from HEAD - 2 on where it can (the same for every instance of a nested loop,
     # whatever the parity it starts on), else from the first iteration the rest are alike.
@@ -297,15 +335,16 @@ def roll(iterations: list[tuple[int, tuple[c.Stmt, ...]]], count: int, var: str)
     return [s for _, it in iterations for s in it]
 
 
-_Shape = list[tuple[c.Stmt, list[Any]]]  # per statement (comments left out): skeleton, values
+# per statement (comments left out): its skeleton, its values, the statement
+_Shape = list[tuple[Any, list[Any], c.Stmt]]
 
 
-def _shapes(stmts: tuple[c.Stmt, ...]) -> _Shape:
-    out = []
+def _shapes(stmts: tuple[c.Stmt, ...], memo: _Memo) -> _Shape:
+    out: _Shape = []
     for stmt in stmts:
         if not isinstance(stmt, c.Comment):
-            (skel,), values = skeleton((stmt,))
-            out.append((skel, values))
+            (skel,), values = skeleton((stmt,), memo)
+            out.append((skel, values, stmt))
     return out
 
 
@@ -313,8 +352,14 @@ class _Body:
     """A loop body: the statements' skeletons, each integer leaf's `a + b*i + c*(i & 1)` and
     its exceptions (iteration -> value), and the iterations each statement is absent from."""
 
-    def __init__(self, skels: list[c.Stmt], formulas: list[list[Any]], kinds: list[list[str]]):
-        self.skels, self.formulas, self.kinds = skels, formulas, kinds
+    def __init__(
+        self,
+        skels: list[Any],
+        templates: list[c.Stmt],
+        formulas: list[list[Any]],
+        kinds: list[list[str]],
+    ):
+        self.skels, self.templates, self.formulas, self.kinds = skels, templates, formulas, kinds
         self.absent: list[set[int]] = [set() for _ in skels]
         self.exceptions: list[list[dict[int, Any]]] = [[{} for _ in f] for f in formulas]
 
@@ -324,10 +369,10 @@ class _Body:
         if any(len(s) != len(first) for s in shapes):
             return None
         formulas, kinds = [], []
-        for k, (skel, _) in enumerate(first):
+        for k, (skel, _, _) in enumerate(first):
             if any(s[k][0] != skel for s in shapes[1:]):
                 return None
-            stmt_kinds = _kinds((skel,))
+            stmt_kinds = _kinds(skel)
             stmt_formulas: list[Any] = []
             for h, kind in enumerate(stmt_kinds):
                 column = [s[k][1][h] for s in shapes]
@@ -340,7 +385,7 @@ class _Body:
                 stmt_formulas.append(coeffs)
             formulas.append(stmt_formulas)
             kinds.append(stmt_kinds)
-        return _Body([skel for skel, _ in first], formulas, kinds)
+        return _Body([skel for skel, _, _ in first], [t for _, _, t in first], formulas, kinds)
 
     def merge(self, index: int, shape: _Shape) -> bool:
         """Make iteration `index` (lowered as `shape`) one of the loop's, when its statements
@@ -348,14 +393,14 @@ class _Body:
         exceptions. Any embedding is exact, the statements matched being alike."""
         matched: list[int] = []
         j = 0
-        for skel, _ in shape:
+        for skel, _, _ in shape:
             while j < len(self.skels) and self.skels[j] != skel:
                 j += 1
             if j == len(self.skels):
                 return False
             matched.append(j)
             j += 1
-        for (_, values), k in zip(shape, matched, strict=True):
+        for (_, values, _), k in zip(shape, matched, strict=True):
             for h, value in enumerate(values):
                 formula = self.formulas[k][h]
                 if self.kinds[k][h] == "comment":
@@ -369,7 +414,7 @@ class _Body:
 
     def statements(self, var: str, lo: int, hi: int) -> tuple[c.Stmt, ...]:
         out: list[c.Stmt] = []
-        for k, skel in enumerate(self.skels):
+        for k, template in enumerate(self.templates):
             exprs = iter(
                 [
                     _leaf_expr(kind, formula, exceptions, var)
@@ -378,10 +423,9 @@ class _Body:
                     )
                 ]
             )
-            filled = _fill((skel,), _taking(exprs))
-            if not filled:
+            stmt = _refill(template, exprs.__next__)
+            if stmt is None:
                 continue
-            stmt = filled[0]
             guard = _guard(self.absent[k], var, lo, hi)
             if guard is None:
                 out.append(stmt)
@@ -390,11 +434,6 @@ class _Body:
             else:
                 out.append(c.If(guard, (stmt,)))
         return tuple(out)
-
-
-def _taking(values: Iterator[Any]) -> Callable[[str], Any]:
-    """A `_fill` function putting `values` in the holes, in order."""
-    return lambda _kind: next(values)
 
 
 def _value(coeffs: tuple[int, int, int], i: int) -> int:
@@ -433,20 +472,34 @@ def _guard(absent: set[int], var: str, lo: int, hi: int) -> c.Expr | None:
     return cond
 
 
-def _kinds(skel: tuple[c.Stmt, ...]) -> list[str]:
+def _kinds(skel: Any) -> list[str]:
+    """The kinds of the holes of a skeleton, in order."""
     kinds: list[str] = []
 
-    def visit(node: Any) -> Any:
+    def hole(node: Any) -> Any:
         if isinstance(node, _Hole):
             kinds.append(node.kind)
         return node
 
-    _map(skel, visit)
+    def visit(node: Any) -> None:
+        if isinstance(node, _Hole):
+            kinds.append(node.kind)
+        elif isinstance(node, tuple):
+            for part in node:
+                visit(part)
+        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+            _map(node, hole)
+
+    visit(skel)
     return kinds
 
 
-def build(items: Sequence[c.Stmt | LoopMark], depth: int = 0) -> list[c.Stmt]:
+def build(items: Sequence[c.Stmt | LoopMark]) -> list[c.Stmt]:
     """Statements and loop marks -> statements with every marked loop rolled."""
+    return _build(items, 0, {})
+
+
+def _build(items: Sequence[c.Stmt | LoopMark], depth: int, memo: _Memo) -> list[c.Stmt]:
     out: list[c.Stmt] = []
     pos = 0
     while pos < len(items):
@@ -462,10 +515,10 @@ def build(items: Sequence[c.Stmt | LoopMark], depth: int = 0) -> list[c.Stmt]:
             start = pos
             while not (isinstance(items[pos], LoopMark) and items[pos].loop == mark.loop):  # type: ignore[union-attr]
                 pos += 1
-            iterations.append((mark.index, tuple(build(items[start:pos], depth + 1))))
+            iterations.append((mark.index, tuple(_build(items[start:pos], depth + 1, memo))))
             mark = items[pos]  # type: ignore[assignment]
             pos += 1
-        out.extend(roll(iterations, mark.count, f"i_{depth}"))
+        out.extend(roll(iterations, mark.count, f"i_{depth}", memo))
     return out
 
 
@@ -477,7 +530,7 @@ def roll_runs(stmts: tuple[c.Stmt, ...], depth: int = 0) -> tuple[c.Stmt, ...]:
         dataclasses.replace(s, body=roll_runs(s.body, depth + 1)) if isinstance(s, c.For) else s
         for s in stmts
     )
-    shapes = [(skel, values) for s in stmts for (skel,), values in [skeleton((s,))]]
+    shapes = [(skel, values, st) for st in stmts for (skel,), values in [skeleton((st,))]]
     out: list[c.Stmt] = []
     k = 0
     while k < len(stmts):
