@@ -13,9 +13,18 @@ from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu import NpuArtifact, _generate
-from plaidc.backends.npu.loops import LoopMark, NotRollable, build, fit, roll_runs, sample
+from plaidc.backends.npu.loops import (
+    LoopMark,
+    NotRollable,
+    build,
+    fit,
+    roll_runs,
+    sample,
+    steady,
+)
 from plaidc.backends.npu.ops import call
 from plaidc.interp import program_io, run_program
+from plaidc.stripe.ir import Affine
 from plaidc.targets import load_target
 
 from .support import EXAMPLES
@@ -201,3 +210,28 @@ def test_report_counts_the_instructions_of_each_intrinsic() -> None:
     )
     assert sum(counts.values()) == sum(report["instructions"].values())
     assert "mad" in (artifact.report() or "")
+
+
+def test_loops_whose_addresses_are_not_affine_are_lowered_in_full() -> None:
+    """A conv's K steps run over kernel rows and channel blocks: the input's address jumps a
+    row every 8 steps, which a sample of the steps cannot see (4, 5, 20 and 21 fit a line).
+    `steady` keeps such a loop from being sampled: the C is the one lowered in full."""
+    dims = {"N": 1, "H": 30, "W": 30, "CI": 64, "KH": 3, "KW": 3, "CO": 64}
+    program = driver.load_program(
+        driver.Session(), str(EXAMPLES / "conv2d_bias_relu.tile"), driver.Bindings(dims=dims)
+    )
+    target = load_target("npu")
+    compiled = driver.run_pipeline(program, driver.resolve_steps(target.stage("default")))
+    assert _generate(compiled, target, sampling=True).source == (
+        _generate(compiled, target, sampling=False).source
+    )
+
+
+def test_steady_needs_affine_forms_at_the_middle_starts() -> None:
+    k, k_1 = Affine.var("k", 512), Affine.var("k_1")
+    boxes = [{"k": (t // 16, 1), "k_1": (32 * (t % 16), 32)} for t in range(32)]
+    assert steady(boxes, [k + k_1])  # 512 * k + k_1 = 32 * t
+    assert not steady(boxes, [Affine.var("k", 3712) + k_1])  # a row every 16 steps
+    assert not steady(boxes)  # the starts themselves are not affine
+    ragged = [{"m": (16 * t, 16)} for t in range(9)] + [{"m": (144, 5)}]
+    assert steady(ragged)  # the last (ragged) tile is an end, not the middle

@@ -47,7 +47,7 @@ from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox
 from plaidc.backends.npu.kernels import Kernel
-from plaidc.backends.npu.loops import sample
+from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.ops import Op, OutOfMemory, begin_iteration, comment, end_loop
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS
@@ -146,12 +146,13 @@ def _lower_tiled(
             # for the tiles of one, the first of which loads it) around a loop over their N
             # blocks, so that every address is affine in the two loop indices.
             uses = len(inners)
+            forms = con.forms
             outer_loop = ctx.new_loop()
-            for oi in sample(len(outers), ctx.sampling):
+            for oi in sample(len(outers), ctx.sampling and steady(outers, forms)):
                 ops.append(begin_iteration(outer_loop, oi, len(outers)))
                 resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
                 inner_loop = ctx.new_loop()
-                for nj in sample(uses, ctx.sampling):
+                for nj in sample(uses, ctx.sampling and steady(inners, forms)):
                     ops.append(begin_iteration(inner_loop, nj, uses))
                     k, tile = oi * uses + nj, outers[oi] | inners[nj]
                     if count > 1:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.kernels import Access, Kernel
-from plaidc.backends.npu.loops import sample
+from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.moves import Placement, Space
 from plaidc.backends.npu.ops import (
     Arena,
@@ -138,7 +138,7 @@ class Gemm:
         parts = 2 if con.split else 1
         accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
         loop = ctx.new_loop()
-        for step in sample(len(k_tiles), ctx.sampling):
+        for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
             ctx.tiles = parity + step
             self._k_step(k_tiles[step], step, accumulators)

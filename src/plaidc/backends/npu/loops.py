@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plaidc.backends.c import ast as c
+from plaidc.stripe.ir import Affine
 
 HEAD = 6  # iterations lowered at the start of a sampled loop
 TAIL = 4  # ... and at its end (one more when needed to keep the parity)
@@ -63,6 +64,36 @@ def sample(count: int, sampled: bool) -> list[int]:
         return list(range(count))
     start = count - TAIL if (count - TAIL) % 2 == HEAD % 2 else count - TAIL - 1
     return list(range(HEAD)) + list(range(start, count))
+
+
+def steady(boxes: Sequence[dict[str, tuple[int, int]]], forms: Sequence[Affine] = ()) -> bool:
+    """Whether a loop over these tiles (index -> (start, extent)) may be sampled: its middle
+    tiles (all but `PEEL` at each end) have one shape, and `forms` (the kernel's accesses and
+    constraints; none: the starts themselves) at their starts are affine in the loop index, so
+    that their addresses are. (A loop over the K steps of a conv's kernel rows and channels is
+    not: lowered in full, it rolls only where alike.)"""
+    middle = boxes[PEEL : len(boxes) - PEEL]
+    if len(middle) < 2:
+        return True
+    first = middle[0]
+    if any(box.keys() != first.keys() for box in middle):
+        return False
+    if any(box[v][1] != first[v][1] for box in middle for v in first):
+        return False
+
+    def values(box: dict[str, tuple[int, int]]) -> list[int]:
+        if not forms:
+            return [start for start, _ in box.values()]
+        return [
+            form.const + sum(k * box[v][0] for v, k in form.terms if v in box) for form in forms
+        ]
+
+    rows = [values(box) for box in middle]
+    steps = [b - a for a, b in zip(rows[0], rows[1], strict=True)]
+    return all(
+        row == [a + t * d for a, d in zip(rows[0], steps, strict=True)]
+        for t, row in enumerate(rows)
+    )
 
 
 # --------------------------------------------------------------------------------------------
