@@ -46,7 +46,7 @@ def test_npu_golden(name: str) -> None:
     check_golden(golden, artifact.source)
     params = [artifact.c_names[n] for n in sorted(artifact.buffers)]
     text = golden.read_text()
-    from_golden = dataclasses.replace(artifact, source=text, kernel=build(text, params))
+    from_golden = dataclasses.replace(artifact, source=text, built=build(text, params))
     inputs = program_inputs(KERNELS[name], program)
     got = from_golden.run(inputs)
     assert not driver.compare_outputs(run_program(program, inputs), got)

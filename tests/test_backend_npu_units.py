@@ -31,6 +31,7 @@ from .support.backend_c import load_program, program_inputs
 from .support.backend_npu_units import (
     run_checked,
     tile_program,
+    unrolled,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -463,7 +464,7 @@ def test_every_flag_is_needed(program_id: str) -> None:
         flag = lines[wait].strip().removeprefix("wait_").removesuffix(";")
         setter = max(k for k in range(wait) if lines[k].strip() == f"set_{flag};")
         source = "\n".join(line for k, line in enumerate(lines) if k not in (wait, setter))
-        bare = dataclasses.replace(artifact, source=source, kernel=build(source + "\n", params))
+        bare = dataclasses.replace(artifact, source=source, built=build(source + "\n", params))
         with pytest.raises(NpuSimError, match="hazard"):
             bare.run(inputs)
 
@@ -791,6 +792,9 @@ def test_the_pipelines_output_tiles_are_the_cubes_tiles() -> None:
     assert f"block [{step}]" in print_stripe(kernel)
     artifact = run_checked(tiled, target)
     assert "tiles chosen by the pass pipeline (tagged inner blocks) */" in artifact.source
+    report = artifact.report_json()
+    assert report is not None and report["instructions"]["PIPE_M"] == 3 * kernel.count
+    artifact = run_checked(tiled, unrolled())
     assert artifact.source.count("/* tile ") == 16
     assert artifact.source.count("mad(") == 3 * kernel.count
     # fp32 on the Cube: hi*hi, hi*lo and lo*hi products of the fp16 split

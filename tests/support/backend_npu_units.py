@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import Block, DType
-from plaidc.targets import TargetConfig
+from plaidc.targets import TargetConfig, load_target
 from plaidc.tile import compile_tile
 
 
@@ -24,3 +26,10 @@ def run_checked(program: Block, target: TargetConfig, seed: int = 3) -> NpuArtif
     mismatches = driver.compare_outputs(run_program(program, inputs), got)
     assert not mismatches, mismatches[0].message
     return artifact
+
+
+def unrolled() -> TargetConfig:
+    """The npu target writing one copy of the code per tile and K step (`loops = false`),
+    for tests that read the addresses each one uses off the C."""
+    target = load_target("npu")
+    return dataclasses.replace(target, codegen={**dict(target.codegen), "loops": False})

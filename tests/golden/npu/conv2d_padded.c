@@ -133,13 +133,13 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1200), (__ubuf__ half *)(UB_BASE + 0x4700), 0, 48, 1, 1, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 2, 3, 0, 0);
-  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x400), (__cbuf__ half *)(L1_BASE + 0x0), 1, 2, 3, 0, 0);
-  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x800), (__cbuf__ half *)(L1_BASE + 0x0), 2, 2, 3, 0, 0);
+  for (int64_t i_s0 = 0; i_s0 < 3; ++i_s0) {
+    load_cbuf_to_ca((__ca__ half *)(L0A_BASE + (0x0 + 1024 * i_s0)), (__cbuf__ half *)(L1_BASE + 0x0), 0 + i_s0, 2, 3, 0, 0);
+  }
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
-  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0xc00), (__cbuf__ half *)(L1_BASE + 0xc00), 0, 2, 3, 0, 0);
-  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x1000), (__cbuf__ half *)(L1_BASE + 0xc00), 1, 2, 3, 0, 0);
-  load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x1400), (__cbuf__ half *)(L1_BASE + 0xc00), 2, 2, 3, 0, 0);
+  for (int64_t i_s0 = 0; i_s0 < 3; ++i_s0) {
+    load_cbuf_to_ca((__ca__ half *)(L0A_BASE + (0xc00 + 1024 * i_s0)), (__cbuf__ half *)(L1_BASE + 0xc00), 0 + i_s0, 2, 3, 0, 0);
+  }
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x2ee0), (__ubuf__ float *)(UB_BASE + 0x1ae0), 8, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x32e0), (__ubuf__ half *)(UB_BASE + 0x2ee0), 8, 1, 1, 8, 4);

@@ -5,10 +5,13 @@
     reindex   aggregating stores several points share (`C[i + j]`) made one-to-one (`reindex`)
     lower     each kernel to pipe operations with exact footprints: the Cube for contractions
               (`cube`), the vector unit for everything else (`vector`, `valops`, `moves`)
+              the scalar unit for `gather`'s data-dependent rows (`gather`); a Cube
+              contraction's tiles and K steps as loops, lowered from a sample of their
+              iterations (`loops`)
     sync      a set_flag/wait_flag on every cross-pipe dependence (`sync`)
-              the scalar unit for `gather`'s data-dependent rows (`gather`)
-    emit      CCE-like C against plaidc_npu.h (`emit`, `clib`)
-    run       compile with the system C compiler against the simulator, run, report
+    emit      CCE-like C against plaidc_npu.h, the loops rolled (`emit`, `loops`, `clib`)
+    run       compile with the system C compiler against the simulator (on first run, not
+              at compile), run, report
 
 Correctness never depends on the pass pipeline: the backend tiles, places and synchronises
 whatever Stripe it is given, choosing every on-chip address within the capacities of the target
@@ -37,6 +40,7 @@ from plaidc.backends.npu.cube_match import converted_on_the_way_out, epilogue_fo
 from plaidc.backends.npu.emit import ENTRY, emit_kernel
 from plaidc.backends.npu.gather import lower_gather
 from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program
+from plaidc.backends.npu.loops import NotRollable
 from plaidc.backends.npu.ops import Op, comment
 from plaidc.backends.npu.placement import uncache
 from plaidc.backends.npu.reindex import reindex_stores
@@ -51,10 +55,11 @@ from plaidc.targets import TargetConfig
 
 @dataclass
 class NpuArtifact:
-    """A compiled program: the CCE-like C, its simulator library, the report of the last run."""
+    """A compiled program: the CCE-like C, its simulator library (built by the C compiler on
+    first use: `compile -t npu` wants only the C), the report of the last run."""
 
     source: str
-    kernel: NpuKernel
+    params: list[str]  # the kernel's GM parameters, in order
     machine: NpuMachine
     buffers: dict[str, Buffer]
     storage: dict[str, np.dtype]
@@ -64,6 +69,13 @@ class NpuArtifact:
     # compares them at fp16 tolerance, as NPU.md allows.
     reduced_precision: frozenset[str] = frozenset()
     last_report: NpuReport | None = field(default=None)
+    built: NpuKernel | None = field(default=None)
+
+    @property
+    def kernel(self) -> NpuKernel:
+        if self.built is None:
+            self.built = build(self.source, self.params)
+        return self.built
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         arrays = {}
@@ -132,13 +144,24 @@ def _has_no_points(kernel: Kernel | GatherKernel) -> bool:
 
 
 def generate(program: Block, target: TargetConfig) -> Generated:
-    """Stripe -> CCE-like C (a CompileError for what the NPU cannot do); nothing is built."""
+    """Stripe -> CCE-like C (a CompileError for what the NPU cannot do); nothing is built.
+    Long loops are lowered from a sample of their iterations (`loops`); when one's
+    iterations are not alike, the program is lowered again with every iteration."""
+    if not target.codegen.get("loops", True):
+        return _generate(program, target, sampling=False)
+    try:
+        return _generate(program, target, sampling=True)
+    except NotRollable:
+        return _generate(program, target, sampling=False)
+
+
+def _generate(program: Block, target: TargetConfig, sampling: bool) -> Generated:
     machine = NpuMachine.from_hardware(target.hardware)
     options = Options.from_codegen(dict(target.codegen))
     options.check_machine(machine)
     program, placements = uncache(program, "UB", options.tile_tag)
     kernels = lower_program(program, options.tile_tag, placements)
-    ctx = Context(machine, kernels.buffers, options)
+    ctx = Context(machine, kernels.buffers, options, sampling=sampling)
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())
     todo = [
@@ -214,11 +237,10 @@ class NpuBackend:
         gen = generate(program, target)
         ctx = gen.ctx
         names = sorted(gen.buffers)
-        library = build(gen.source, [ctx.gm_names[n] for n in names])
         storage = {n: numpy_dtype(ctx.gm_type[n]) for n in names}
         return NpuArtifact(
             gen.source,
-            library,
+            [ctx.gm_names[n] for n in names],
             ctx.machine,
             gen.buffers,
             storage,

@@ -116,6 +116,13 @@ class Options:
             "tune": True,
         },
     )
+    loops: bool = field(
+        default=True,
+        metadata={
+            "help": "a Cube kernel's tiles and K steps as for loops (false: one copy of the "
+            "code per iteration, unrolled)"
+        },
+    )
     serialise: bool = field(
         default=False,
         metadata={
@@ -171,6 +178,10 @@ class Context:
     used: set[tuple[str, DType]] = field(default_factory=set)
     tiles: int = 0
     groups: int = 0  # groups of tiles sharing a resident operand so far (`cube`)
+    # Lower only a sample of each long loop's iterations (`loops.sample`); off when a sampled
+    # loop's iterations turned out not alike and the program is lowered again in full.
+    sampling: bool = True
+    loops: int = 0  # loops marked so far (their ids)
 
     def __post_init__(self) -> None:
         # Lane type each buffer computes in, and its element type in GM (they differ for
@@ -179,6 +190,10 @@ class Context:
         self.gm_type = {name: buf.dtype for name, buf in self.buffers.items()}
         self.gm_names = {name: c_param_name(name) for name in self.buffers}
         self.mover = Mover(self.machine.vector_repeat_bytes, self.used)
+
+    def new_loop(self) -> int:
+        self.loops += 1
+        return self.loops
 
     @property
     def repeat_bytes(self) -> int:

@@ -47,7 +47,8 @@ from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox
 from plaidc.backends.npu.kernels import Kernel
-from plaidc.backends.npu.ops import Op, OutOfMemory, comment
+from plaidc.backends.npu.loops import sample, steady
+from plaidc.backends.npu.ops import Op, OutOfMemory, begin_iteration, comment, end_loop
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS
 from plaidc.backends.npu.vector import (
@@ -106,23 +107,25 @@ def _lower_tiled(
     def fits(mi: int, ni: int, ki: int) -> bool:
         m, n, k = extent(m_tilings, mi), extent(n_tilings, ni), extent(k_tilings, ki)
         uses = len(n_tilings[ni])
-        resident = _resident_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses) is not None
+        resident = _resident_step_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses)
         tile = {**m_tilings[mi][0], **n_tilings[ni][0], **k_tilings[ki][0]}
         sizes = {v: n for v, (_, n) in tile.items()}
-        return _fits(ctx, con, m, n, k, resident) and _windows_fit(ctx, con, sizes)
+        return _fits(ctx, con, m, n, k, resident is not None) and _windows_fit(ctx, con, sizes)
 
     fitting = [(mi, ni, ki) for mi, ni, ki in choices if fits(mi, ni, ki)]
     for mi, ni, ki in fitting[:MAX_ATTEMPTS]:
         count = len(batches) * len(m_tilings[mi]) * len(n_tilings[ni])
         if count * len(k_tilings[ki]) > ctx.options.max_tiles:
             continue
-        first = ctx.tiles
-        tiles = [
-            ({v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt, nt)
+        first, groups = ctx.tiles, ctx.groups
+        outers = [
+            {v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt
             for batch in batches
-            for mt, nt in itertools.product(m_tilings[mi], n_tilings[ni])
+            for mt in m_tilings[mi]
         ]
-        first_tile = tiles[0][0] | tiles[0][1] | k_tilings[ki][0]
+        inners, k_tiles = n_tilings[ni], k_tilings[ki]
+        count = len(outers) * len(inners)
+        first_tile = outers[0] | inners[0] | k_tiles[0]
         sizes = {v: n for v, (_, n) in first_tile.items() if v not in con.batch}
         cut = cut_further(sizes, ranges, pinned)
         # the pipeline's placements hold for its own tiles; a fused epilogue plans UB its own
@@ -133,29 +136,41 @@ def _lower_tiled(
             for name, at in kernel.placed
             if own and (epilogue is None or at.mem in CUBE_MEMS)
         }
+        # Each tile takes one UB/L1/L0 half per K step and one for its store (`Gemm.lower`):
+        # tile k's first half is the parity of `first + k * steps`.
+        steps = len(k_tiles) + 1
         try:
             ops: list[Op] = []
-            honoured: set[tuple[str, str]] = set()
-            resident: Resident | None = None
-            for k, (outer, nt) in enumerate(tiles):
-                tile = outer | nt
-                if len(tiles) > 1:
-                    starts = {v: s for v, (s, _) in tile.items()}
-                    sizes = {v: n for v, (_, n) in tile.items()}
-                    ops.append(tile_comment(k, len(tiles), starts, sizes, ranges))
-                if resident is None or resident.outer != outer:
-                    resident = _resident(ctx, con, outer, k_tilings[ki], len(n_tilings[ni]))
-                gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
-                ops.extend(gemm.lower(k_tilings[ki]))
-                if k == 0:
-                    honoured = gemm.honoured
-            if placed:  # after "tile 1 of N", where the vector unit's note goes too
-                ops.insert(1 if len(tiles) > 1 else 0, comment(placement_note(kernel, honoured)))
+
+            # A loop over the output tiles' rows (batch points and M blocks: A resident in L1
+            # for the tiles of one, the first of which loads it) around a loop over their N
+            # blocks, so that every address is affine in the two loop indices.
+            uses = len(inners)
+            forms = con.forms
+            outer_loop = ctx.new_loop()
+            for oi in sample(len(outers), ctx.sampling and steady(outers, forms)):
+                ops.append(begin_iteration(outer_loop, oi, len(outers)))
+                resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
+                inner_loop = ctx.new_loop()
+                for nj in sample(uses, ctx.sampling and steady(inners, forms)):
+                    ops.append(begin_iteration(inner_loop, nj, uses))
+                    k, tile = oi * uses + nj, outers[oi] | inners[nj]
+                    if count > 1:
+                        starts = {v: s for v, (s, _) in tile.items()}
+                        sizes = {v: n for v, (_, n) in tile.items()}
+                        ops.append(tile_comment(k, count, starts, sizes, ranges))
+                    gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
+                    ops.extend(gemm.lower(k_tiles, first + k * steps))
+                    if k == 0 and placed:  # after "tile 1 of N", where the vector unit's note
+                        ops.append(comment(placement_note(kernel, gemm.honoured)))
+                ops.append(end_loop(inner_loop, uses))
+            ops.append(end_loop(outer_loop, len(outers)))
+            ctx.tiles, ctx.groups = first + count * steps, groups + len(outers)
             return ops, cut
         except OutOfMemory:
-            ctx.tiles = first
+            ctx.tiles, ctx.groups = first, groups
         except NotCube:
-            ctx.tiles = first
+            ctx.tiles, ctx.groups = first, groups
             return None
     return None
 
@@ -202,23 +217,26 @@ def _windows_fit(ctx: Context, con: Contraction, sizes: dict[str, int]) -> bool:
 
 
 def _resident(
-    ctx: Context, con: Contraction, outer: TileBox, k_tiles: list[TileBox], uses: int
+    ctx: Context, con: Contraction, outer: TileBox, k_tiles: list[TileBox], uses: int, group: int
 ) -> Resident | None:
-    """A residency for the left operand of the tiles sharing `outer`, when `[codegen] reuse`
-    is on, more than one tile uses it and all its K steps fit a quarter of L1 (an eighth
-    with single buffering: half of L1 stays for the tiles' own transfers)."""
-    half = _resident_bytes(ctx, con, outer, k_tiles, uses)
-    if half is None:
+    """A residency for the left operand of the tiles sharing `outer` (the `group`th such
+    set of tiles), when `[codegen] reuse` is on, more than one tile uses it and all its K
+    steps fit a quarter of L1 (an eighth with single buffering: half of L1 stays for the
+    tiles' own transfers). Groups alternate between the halves of that quarter."""
+    stride = _resident_step_bytes(ctx, con, outer, k_tiles, uses)
+    if stride is None:
         return None
-    arena = ctx.arena("L1", parity=ctx.groups, hi=half)
-    ctx.groups += 1
-    return Resident(outer, arena, half)
+    size, align = ctx.capacity("L1")
+    half = size // 2 // align * align
+    arena = ctx.arena("L1", parity=group, hi=half)
+    return Resident(outer, arena.base, stride, align, half)
 
 
-def _resident_bytes(
+def _resident_step_bytes(
     ctx: Context, con: Contraction, outer: TileBox, k_tiles: list[TileBox], uses: int
 ) -> int | None:
-    """Where L1's residencies end (its half), or None when the left operand of the tiles
+    """The L1 bytes each K step of the resident left operand takes (K step `s` at `s` times
+    them, the first step being the largest), or None when the left operand of the tiles
     sharing `outer` is not to be resident (see `_resident`)."""
     if not ctx.options.reuse or uses < 2:
         return None
@@ -227,8 +245,7 @@ def _resident_bytes(
     f = ctx.machine.cube_m
     rows = up(count_points(con.m, {v: n for v, (_, n) in outer.items() if v in con.m}), f)
     parts = 2 if con.split else 1
-    need = sum(
-        up(parts * rows * up(count_points(con.k, {v: n for v, (_, n) in kt.items()}), f) * 2, align)
-        for kt in k_tiles
-    )
-    return half if need <= half // ctx.options.buffering // align * align else None
+    cols = up(count_points(con.k, {v: n for v, (_, n) in k_tiles[0].items()}), f)
+    stride = parts * up(rows * cols * 2, align)
+    fits = stride * len(k_tiles) <= half // ctx.options.buffering // align * align
+    return stride if fits else None

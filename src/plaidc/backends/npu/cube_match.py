@@ -40,6 +40,12 @@ class Contraction:
     split: bool
     out: DType  # of the output: the operands' type, or fp32 for fp16 operands (L0C's type)
 
+    @property
+    def forms(self) -> tuple[Affine, ...]:
+        """Every affine form a tile's code depends on: the accesses and the constraints."""
+        accesses = (self.a.offset, self.b.offset, self.store.access.offset)
+        return accesses + self.a_cons + self.b_cons + self.out_cons
+
 
 def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     """The kernel as a Cube contraction, or None when it is not one (or the options say no)."""

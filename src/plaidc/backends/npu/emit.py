@@ -2,7 +2,8 @@
 
 The kernel is one function taking every program buffer as a `__gm__` pointer (sorted by name),
 whose body is the synced op list: for each op its waits, its instructions and the flags it
-sets, ending with `pipe_barrier(PIPE_ALL)`; with `[codegen] serialise` (the naive schedule
+sets, with the marked loops rolled into `for` loops (`loops`), ending with
+`pipe_barrier(PIPE_ALL)`; with `[codegen] serialise` (the naive schedule
 benchmarks compare against) a barrier follows every op instead. The helpers it calls (`clib`)
 come first.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.clib import library
 from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.loops import LoopMark, build, roll_runs, simplify
 from plaidc.backends.npu.ops import C_TYPES, call
 from plaidc.backends.npu.sync import Flag, Synced
 
@@ -24,16 +26,22 @@ def _flag(kind: str, flag: Flag) -> c.Stmt:
 
 def emit_kernel(ctx: Context, synced: Synced, title: str) -> str:
     """The C source of the whole program."""
-    body: list[c.Stmt] = []
+    items: list[c.Stmt | LoopMark] = []
     for op, waits, sets in zip(synced.ops, synced.waits_before, synced.sets_after, strict=True):
+        if op.mark is not None:
+            items.append(op.mark)
         if ctx.options.serialise:  # the naive schedule: each op after everything before it
-            body.extend(op.stmts)
+            items.extend(op.stmts)
             if op.pipe:
-                body.append(call("pipe_barrier", "PIPE_ALL"))
+                items.append(call("pipe_barrier", "PIPE_ALL"))
             continue
-        body.extend(_flag("wait_flag", f) for f in waits)
-        body.extend(op.stmts)
-        body.extend(_flag("set_flag", f) for f in sets)
+        items.extend(_flag("wait_flag", f) for f in waits)
+        items.extend(op.stmts)
+        items.extend(_flag("set_flag", f) for f in sets)
+    if ctx.options.loops:
+        body = list(simplify(roll_runs(tuple(build(items)))))
+    else:
+        body = [item for item in items if not isinstance(item, LoopMark)]
     body.append(call("pipe_barrier", "PIPE_ALL"))
     if ctx.machine.cores > 1:
         # Cores share GM and nothing orders them, so kernels that depend on each other cannot

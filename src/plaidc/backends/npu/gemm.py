@@ -12,14 +12,17 @@ from dataclasses import dataclass
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.kernels import Access, Kernel
+from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.moves import Placement, Space
 from plaidc.backends.npu.ops import (
     Arena,
     Buf,
     Op,
     OutOfMemory,
+    begin_iteration,
     call,
     elems_per_block,
+    end_loop,
     lit,
     offset_buf,
 )
@@ -39,14 +42,20 @@ TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
 class Resident:
     """The left operand's fp16 parts in L1 for every K step of the output tiles that share
     it (one batch point and M block, `outer`): the first of them loads and converts it, the
-    others only bring its fractals from L1 to L0A. Groups alternate between the halves of
-    the lower half of L1 (`arena`), so the next group's operand loads while this one's last
-    tile computes; the tiles' own L1 buffers live in the upper half."""
+    others only bring its fractals from L1 to L0A. K step `s` lives at `base + s * stride`
+    (in a half of the lower half of L1 that alternates between groups, so the next group's
+    operand loads while this one's last tile computes); the tiles' own L1 buffers live in
+    the upper half, from `streaming`."""
 
     outer: TileBox
-    arena: Arena
-    streaming: int  # where the tiles' own L1 buffers start
+    base: int
+    stride: int
+    align: int
+    streaming: int
     steps: dict[int, tuple[Matrix, list[Buf]]] = dataclasses.field(default_factory=dict)
+
+    def arena(self, step: int) -> Arena:
+        return Arena("L1", self.base + step * self.stride, self.stride, self.align)
 
 
 def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> Affine:
@@ -118,18 +127,24 @@ class Gemm:
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
 
-    def lower(self, k_tiles: list[dict]) -> list[Op]:
+    def lower(self, k_tiles: list[dict], parity: int) -> list[Op]:
+        """The tile's ops: K step `s` in the buffer halves of `parity + s`, its store in
+        those of `parity + len(k_tiles)` (and its L0C accumulators in those of `parity`).
+        The K steps are a loop (`loops`)."""
         con, ctx = self.con, self.ctx
-        l0c = ctx.arena("L0C", parity=self.ctx.tiles)
+        l0c = ctx.arena("L0C", parity=parity)
         mo, no = self.rows_m // self.frac, self.rows_n // self.frac
         c_bytes = mo * no * self.frac * self.frac * 4
         parts = 2 if con.split else 1
         accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
-        for step, k_tile in enumerate(k_tiles):
-            self._k_step(k_tile, step, accumulators)
-            ctx.tiles += 1
+        loop = ctx.new_loop()
+        for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
+            self.ops.append(begin_iteration(loop, step, len(k_tiles)))
+            ctx.tiles = parity + step
+            self._k_step(k_tiles[step], step, accumulators)
+        self.ops.append(end_loop(loop, len(k_tiles)))
+        ctx.tiles = parity + len(k_tiles)
         self._store(accumulators)
-        ctx.tiles += 1
         return self.ops
 
     def _at(self, tiler: Tiler, name: str) -> Placed | None:
@@ -361,7 +376,7 @@ class Gemm:
         """Step `step` of the left operand into its L1 residency."""
         assert self.resident is not None
         mat = self._matrix(tiler, read)
-        parts = self._fp16_to_l1(tiler, "a", mat, self.resident.arena, None)
+        parts = self._fp16_to_l1(tiler, "a", mat, self.resident.arena(step), None)
         self.resident.steps[step] = (mat, parts)
 
     def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf]) -> None:

@@ -1,6 +1,7 @@
 """The backend's machine-level program: pipe operations with exact memory footprints.
 
-The code generators produce a straight-line list of `Op`s. Each runs on one pipe and holds the C
+The code generators produce a straight-line list of `Op`s (with marks where the iterations of
+a loop begin and end, `loops`). Each runs on one pipe and holds the C
 statements that issue its instructions (possibly a loop of instructions, all on that pipe) and
 the byte ranges it may read and write in each memory (`Region`s: a superset of what its
 instructions touch). Nothing else orders pipes, so `sync.insert_sync` can derive every
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from plaidc.backends.c import ast as c
+from plaidc.backends.npu.loops import LoopMark
 from plaidc.backends.npu_sim import isa
 from plaidc.stripe.ir import DType
 
@@ -72,11 +74,21 @@ class Op:
     reads: tuple[Region, ...] = ()
     writes: tuple[Region, ...] = ()
     note: str = ""
+    mark: LoopMark | None = None  # no instructions: where a loop's iteration begins or ends
 
 
 def comment(text: str) -> Op:
     """An op holding only a comment (no pipe, no memory)."""
     return Op("", (c.Comment(text),))
+
+
+def begin_iteration(loop: int, index: int, count: int) -> Op:
+    """Iteration `index` of loop `loop` (of `count`) starts here (`loops`)."""
+    return Op("", (), mark=LoopMark(loop, index, count))
+
+
+def end_loop(loop: int, count: int) -> Op:
+    return Op("", (), mark=LoopMark(loop, -1, count))
 
 
 class OutOfMemory(Exception):

@@ -382,7 +382,9 @@ int64_t plaidc_npu_block_num(void);
 #define pipe_barrier(pipe) plaidc_npu_pipe_barrier(PLAIDC_SITE("pipe_barrier"), (pipe))
 
 /* ---- Host interface (used by the Python runner through ctypes) ------------------------------- */
-/* Every field is a uint64_t so that the ctypes mirror has no padding to get wrong. */
+/* Every field is a uint64_t (or whole 32-byte names) so that the ctypes mirror has no padding
+ * to get wrong. */
+#define PLAIDC_INTRINSIC_SLOTS 64
 typedef struct plaidc_npu_machine {
   uint64_t capacity[PLAIDC_NMEM]; /* bytes of each on-chip memory (GM: ignored)         */
   uint64_t align[PLAIDC_NMEM];    /* required alignment of every operand, in bytes       */
@@ -404,6 +406,9 @@ typedef struct plaidc_npu_report {
   uint64_t touched[PLAIDC_NMEM];         /* distinct bytes accessed (32-B granules)   */
   uint64_t macs;                         /* Cube multiply-accumulates                 */
   uint64_t unwaited_flags;               /* flags set and never waited for            */
+  uint64_t intrinsics;                   /* distinct intrinsics issued (<= the slots)  */
+  uint64_t intrinsic_count[PLAIDC_INTRINSIC_SLOTS];      /* instructions issued of each */
+  char intrinsic_name[PLAIDC_INTRINSIC_SLOTS][32];       /* ... and its name            */
 } plaidc_npu_report;
 
 typedef struct plaidc_npu_error {

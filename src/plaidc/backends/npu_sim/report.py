@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -21,6 +21,7 @@ class NpuReport:
     macs: int  # Cube multiply-accumulates
     cube_macs_per_cycle: int  # cube_m * cube_n * cube_k
     unwaited_flags: int  # flags raised and never waited for (a sync-insertion smell)
+    by_intrinsic: dict[str, int] = field(default_factory=dict)  # intrinsic -> instructions
 
     @property
     def cube_utilisation(self) -> float:
@@ -34,6 +35,7 @@ class NpuReport:
             "cores": self.cores,
             "busy_cycles": dict(self.busy_cycles),
             "instructions": dict(self.instructions),
+            "instructions_by_intrinsic": dict(sorted(self.by_intrinsic.items())),
             "cube_macs": self.macs,
             "cube_utilisation": self.cube_utilisation,
             "bytes_moved": dict(self.bytes_moved),
@@ -51,6 +53,12 @@ class NpuReport:
         for pipe, busy in self.busy_cycles.items():
             share = busy / (total * self.cores) if total else 0.0
             lines.append(f"{pipe:9} {busy:>6} {share:6.1%} {self.instructions[pipe]:>7}")
+        if self.by_intrinsic:
+            lines.append("")
+            lines.append("intrinsic              instrs")
+            lines.extend(
+                f"{name:22} {count:>7}" for name, count in sorted(self.by_intrinsic.items())
+            )
         lines.append("")
         lines.append(f"Cube: {self.macs} MACs, utilisation {self.cube_utilisation:.1%}")
         lines.append("")

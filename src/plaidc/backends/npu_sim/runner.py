@@ -48,6 +48,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 _U64 = ctypes.c_uint64
 NMEM, NPIPES, NPATHS = len(MEMORIES), len(PIPES), len(PATHS)
+INTRINSIC_SLOTS = 64  # PLAIDC_INTRINSIC_SLOTS: distinct intrinsics the report counts
 
 
 class _Machine(ctypes.Structure):
@@ -76,6 +77,9 @@ class _Report(ctypes.Structure):
         ("touched", _U64 * NMEM),
         ("macs", _U64),
         ("unwaited_flags", _U64),
+        ("intrinsics", _U64),
+        ("intrinsic_count", _U64 * INTRINSIC_SLOTS),
+        ("intrinsic_name", (ctypes.c_char * 32) * INTRINSIC_SLOTS),
     ]
 
 
@@ -387,4 +391,8 @@ def _report(r: _Report, machine: NpuMachine) -> NpuReport:
         macs=int(r.macs),
         cube_macs_per_cycle=machine.cube_macs_per_cycle,
         unwaited_flags=int(r.unwaited_flags),
+        by_intrinsic={
+            r.intrinsic_name[k].value.decode(): int(r.intrinsic_count[k])
+            for k in range(int(r.intrinsics))
+        },
     )

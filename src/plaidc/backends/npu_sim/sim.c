@@ -164,6 +164,18 @@ void npu_check_range(npu_sim *s, plaidc_npu_site site, const char *what, int64_t
 
 /* ---- Instructions, hazards, timing ----------------------------------------------------------- */
 
+/* One more instruction of intrinsic `name` in the report (names past the slots are not kept). */
+static void count_intrinsic(plaidc_npu_report *r, const char *name) {
+  uint64_t k = 0;
+  while (k < r->intrinsics && strncmp(r->intrinsic_name[k], name, 31) != 0) k++;
+  if (k == r->intrinsics) {
+    if (k == PLAIDC_INTRINSIC_SLOTS) return;
+    strncpy(r->intrinsic_name[k], name, 31);
+    r->intrinsics++;
+  }
+  r->intrinsic_count[k]++;
+}
+
 uint32_t npu_issue(npu_sim *s, plaidc_npu_site site, int pipe) {
   if (s->log_len + 1 >= s->log_cap) {
     uint64_t cap = s->log_cap ? 2 * s->log_cap : 4096;
@@ -178,6 +190,7 @@ uint32_t npu_issue(npu_sim *s, plaidc_npu_site site, int pipe) {
   s->log[id].pipe = pipe;
   s->last_id[pipe] = id;
   s->report->instructions[pipe]++;
+  count_intrinsic(s->report, site.name);
   return id;
 }
 
