@@ -30,6 +30,9 @@ class LoweringOptions:
     # Float max/min reductions as a NaN-ignoring reduction plus a NaN flag (what gcc's
     # vectoriser can reduce); the backend decides.
     nan_flagged_minmax: bool = False
+    # GEMM tiles cut short by constraints (edge tiles) as micro-kernels with run-time extents
+    # (integer parameters of a function other than a kernel, which the backend must support).
+    ragged_gemm: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,377 @@
+"""The register-blocked GEMM micro-kernel: a plan function per kernel shape (see `gemm`).
+
+Per call the kernel computes `C[i*c_row + j] (+)= sum_k A[i*a_row + k*a_k] * B[k*b_k + j*b_j]`
+for `i < m`, `j < n`, `k < k`. It packs B into zero-padded panels of `NR = gemm_vectors *
+lanes` columns (when the panels are reused by several row blocks, a panel is partial or B's
+columns are strided) and A into `MR x K` row blocks (when several panels reuse them, or the
+rows are padded), keeps an `MR x NR` block of C in vector registers across the whole k loop
+and updates it with fused multiply-adds.
+
+The sizes are compile-time constants, except in a ragged kernel (the edge tiles of a tiling
+whose tile does not divide the extent): there any of `m`, `n`, `k` may be a run-time extent
+(an integer parameter, at most the shape's constant, which sizes the scratch buffers). The
+k loop then simply stops early; rows past the last full register block are padded with zero
+rows in the packed A block and columns past the last full panel are zero in the packed B
+panel, both computed into a small C tile of which only the valid part is copied to C, so no
+element outside the extents is read or written.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from plaidc.backends.loopnest.optimise import hoist_scratch
+from plaidc.backends.loopnest.plan import (
+    Alloc,
+    AssignVar,
+    BufferParam,
+    DeclVar,
+    Function,
+    IBin,
+    ICmp,
+    IConst,
+    If,
+    IntExpr,
+    IntParam,
+    IVar,
+    LetScalar,
+    Loop,
+    ScalarType,
+    SCast,
+    SConst,
+    SExpr,
+    SFma,
+    SLoad,
+    Stmt,
+    Store,
+    SVar,
+    iadd,
+    imul,
+)
+from plaidc.stripe.ir import DType
+
+if TYPE_CHECKING:
+    from plaidc.backends.loopnest.lower import Lowering
+
+
+@dataclass(frozen=True)
+class GemmShape:
+    """A micro-kernel's constants: element type, sizes, strides, and whether it overwrites C.
+
+    `runtime` names the sizes among `m`, `n`, `k` that are run-time extents (parameters of
+    the kernel, in that order, each at most the constant, which sizes the scratch)."""
+
+    dtype: DType
+    m: int
+    n: int
+    k: int
+    a_row: int
+    a_k: int
+    b_k: int
+    b_j: int
+    c_row: int
+    overwrite: bool
+    parallel: bool = False
+    runtime: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The register tile: `mr` rows by `nv` vectors of `lanes` elements."""
+
+    lanes: int
+    nv: int
+    mr: int
+
+    @property
+    def nr(self) -> int:
+        return self.nv * self.lanes
+
+
+def layout(lowering: Lowering, shape: GemmShape) -> Layout:
+    lanes = max(lowering.options.vector_bytes // shape.dtype.byte_size, 1)
+    nv = max(1, min(lowering.options.gemm_vectors, math.ceil(shape.n / lanes)))
+    mr = max(1, min(lowering.options.gemm_rows, shape.m))
+    return Layout(lanes, nv, mr)
+
+
+def pack_b_size(shape: GemmShape, lay: Layout) -> int:
+    """Elements of the packed B panels (0: B is read in place)."""
+    panels = math.ceil(shape.n / lay.nr)
+    partial = "n" in shape.runtime or shape.n % lay.nr != 0
+    if shape.m > lay.mr or partial or shape.b_j != 1:
+        return panels * shape.k * lay.nr
+    return 0
+
+
+def _pdiv(a: IntExpr, d: int) -> IntExpr:
+    """`a / d` for a non-negative `a`, folding constants."""
+    if isinstance(a, IConst):
+        return IConst(a.value // d)
+    return a if d == 1 else IBin("pdiv", a, IConst(d))
+
+
+def _sub(a: IntExpr, b: IntExpr) -> IntExpr:
+    if isinstance(a, IConst) and isinstance(b, IConst):
+        return IConst(a.value - b.value)
+    return a if b == IConst(0) else IBin("-", a, b)
+
+
+def _is(a: IntExpr, value: int) -> bool:
+    return isinstance(a, IConst) and a.value == value
+
+
+def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
+    """`body` if `count > 0` (decided now for constants)."""
+    if isinstance(count, IConst):
+        return body if count.value > 0 else []
+    return [If(ICmp(">", count, IConst(0)), tuple(body))]
+
+
+class Kernel:
+    """Builds the plan function of one micro-kernel shape."""
+
+    def __init__(self, lowering: Lowering, shape: GemmShape, lay: Layout) -> None:
+        self.lw = lowering
+        self.s = shape
+        self.lay = lay
+        self.t = ScalarType(shape.dtype)
+        self.vt = ScalarType(shape.dtype, lay.lanes)
+        names = lowering.names
+        self.a, self.b, self.c = names.fresh("A"), names.fresh("B"), names.fresh("C")
+        self.scratch = names.fresh("scratch")
+        self.ext: dict[str, IntExpr] = {}
+        for dim, size in (("m", shape.m), ("n", shape.n), ("k", shape.k)):
+            runtime = dim in shape.runtime
+            self.ext[dim] = IVar(names.fresh(f"{dim}_ext")) if runtime else IConst(size)
+        self.pack_b = pack_b_size(shape, lay) > 0
+        # A row blocks are packed when several panels reuse them.
+        self.pack_a = math.ceil(shape.n / lay.nr) > 1 and shape.k > 1
+
+    def fresh(self, hint: str) -> str:
+        return self.lw.names.fresh(hint)
+
+    def build(self, name: str) -> Function:
+        s, lay = self.s, self.lay
+        m = self.ext["m"]
+        body: list[Stmt] = []
+        if self.pack_b:
+            body += self._pack_b()
+        full_rows = imul(_pdiv(m, lay.mr), lay.mr)
+        if not _is(full_rows, 0):
+            row = self.fresh("i0")
+            block = self._row_block(IVar(row), lay.mr, None)
+            # Row blocks write disjoint rows of C: they may run on threads.
+            body.append(
+                Loop(row, IConst(0), full_rows, tuple(block), step=lay.mr, parallel=s.parallel)
+            )
+        if isinstance(m, IConst):
+            if s.m % lay.mr:
+                body += self._row_block(full_rows, s.m % lay.mr, None)
+        else:
+            left = _sub(m, full_rows)
+            body += _when_positive(left, self._row_block(full_rows, lay.mr, left))
+        params: list[BufferParam | IntParam] = [
+            BufferParam(self.a, s.dtype, False),
+            BufferParam(self.b, s.dtype, False),
+            BufferParam(self.c, s.dtype, True),
+            BufferParam(self.scratch, s.dtype, True),
+        ]
+        params += [IntParam(e.name) for e in self.ext.values() if isinstance(e, IVar)]
+        what = "C = A B" if s.overwrite else "C += A B"
+        sizes = "x".join(
+            f"{dim}<={size}" if dim in s.runtime else str(size)
+            for dim, size in (("m", s.m), ("n", s.n), ("k", s.k))
+        )
+        comment = (
+            f"micro-kernel {what}: {sizes} {s.dtype}, A strides ({s.a_row}, {s.a_k}),"
+            f" B strides ({s.b_k}, {s.b_j}), C row stride {s.c_row}; {lay.mr}x{lay.nr} register"
+            " block"
+        )
+        return Function(name, tuple(params), hoist_scratch(tuple(body)), comment, contract=True)
+
+    def _pack_b(self) -> list[Stmt]:
+        """B's row k of panel p goes to scratch[(p*K + k)*NR ...], zero-padded to NR columns
+        (vector copies when B's columns are contiguous, element copies otherwise)."""
+        s, lay = self.s, self.lay
+        n, kext = self.ext["n"], self.ext["k"]
+        out: list[Stmt] = []
+        full = _pdiv(n, lay.nr)
+
+        def dst(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(imul(iadd(imul(p, s.k), k), lay.nr), j)
+
+        def src(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(imul(k, s.b_k), imul(iadd(imul(p, lay.nr), j), s.b_j))
+
+        if not _is(full, 0) and s.b_j == 1:
+            p, k = self.fresh("p"), self.fresh("k")
+            body: list[Stmt] = []
+            for v in range(lay.nv):
+                lane = IConst(v * lay.lanes)
+                load = SLoad(self.b, src(IVar(p), IVar(k), lane), self.vt)
+                body.append(Store(self.scratch, dst(IVar(p), IVar(k), lane), load))
+            inner = Loop(k, IConst(0), kext, tuple(body))
+            out.append(Loop(p, IConst(0), full, (inner,)))
+        elif not _is(full, 0):
+            p, j, k = self.fresh("p"), self.fresh("j"), self.fresh("k")
+            load = SLoad(self.b, src(IVar(p), IVar(k), IVar(j)), self.t)
+            copy = Store(self.scratch, dst(IVar(p), IVar(k), IVar(j)), load)
+            inner = Loop(j, IConst(0), IConst(lay.nr), (Loop(k, IConst(0), kext, (copy,)),))
+            out.append(Loop(p, IConst(0), full, (inner,)))
+        width = _sub(n, imul(full, lay.nr))
+        if _is(width, 0):
+            return out
+        k, j, pad = self.fresh("k"), self.fresh("j"), self.fresh("j")
+        load = SLoad(self.b, src(full, IVar(k), IVar(j)), self.t)
+        copy = Store(self.scratch, dst(full, IVar(k), IVar(j)), load)
+        zero = Store(self.scratch, dst(full, IVar(k), IVar(pad)), SConst(0.0, self.t))
+        rows = (
+            Loop(j, IConst(0), width, (copy,), vector=s.b_j == 1),
+            Loop(pad, width, IConst(lay.nr), (zero,), vector=True),
+        )
+        return out + _when_positive(width, [Loop(k, IConst(0), kext, rows)])
+
+    def _row_block(self, i0: IntExpr, rows: int, valid: IntExpr | None) -> list[Stmt]:
+        """Rows i0..i0+rows-1 of C; with `valid`, only the first `valid` of them exist (the
+        others are zero rows of the packed A block, computed and dropped)."""
+        s, lay = self.s, self.lay
+        kext = self.ext["k"]
+        out: list[Stmt] = []
+        apack = None
+        if self.pack_a or valid is not None:
+            # A rows i0..i0+rows-1, k-major ([k][r]), in a buffer of their own (one per thread).
+            apack = self.fresh("apack")
+            k = self.fresh("k")
+            if valid is None:
+                body = []
+                for r in range(rows):
+                    src = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
+                    dst = iadd(IConst(r), imul(IVar(k), rows))
+                    body.append(Store(apack, dst, SLoad(self.a, src, self.t)))
+                out.append(Loop(k, IConst(0), kext, tuple(body)))
+            else:
+                e, row = self.fresh("e"), self.fresh("r")
+                zero = Store(apack, IVar(e), SConst(0.0, self.t))
+                out.append(Loop(e, IConst(0), IConst(rows * s.k), (zero,), vector=True))
+                src = iadd(imul(iadd(i0, IVar(row)), s.a_row), imul(IVar(k), s.a_k))
+                dst = iadd(IVar(row), imul(IVar(k), rows))
+                copy = Store(apack, dst, SLoad(self.a, src, self.t))
+                out.append(Loop(k, IConst(0), kext, (Loop(row, IConst(0), valid, (copy,)),)))
+        full = _pdiv(self.ext["n"], lay.nr)
+        if not _is(full, 0):
+            p = self.fresh("p")
+            body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, valid)
+            out.append(Loop(p, IConst(0), full, tuple(body2)))
+        width = _sub(self.ext["n"], imul(full, lay.nr))
+        if not _is(width, 0):
+            out += _when_positive(width, self._panel(i0, rows, full, width, apack, valid))
+        if apack is None:
+            return out
+        nbytes = rows * s.k * s.dtype.byte_size
+        heap = nbytes > self.lw.options.stack_bytes
+        return [Alloc(apack, s.dtype, rows * s.k, tuple(out), heap=heap, scratch=True)]
+
+    def _panel(
+        self,
+        i0: IntExpr,
+        rows: int,
+        p: IntExpr,
+        width: IntExpr,
+        apack: str | None,
+        valid: IntExpr | None,
+    ) -> list[Stmt]:
+        """One `rows x NR` block of C at rows i0, panel p, of which `width` columns (and
+        `valid` rows, None: all) are C's; a partial block goes through a small tile, as
+        vectors cannot stop early."""
+        s, lay, vt = self.s, self.lay, self.vt
+        tile = self.fresh("ctile") if valid is not None or not _is(width, lay.nr) else None
+
+        def c_element(r: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(iadd(imul(iadd(i0, r), s.c_row), imul(p, lay.nr)), j)
+
+        def tile_element(r: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(imul(r, lay.nr), j)
+
+        def copy_columns(src: str, dst: str, r: IntExpr) -> Loop:
+            """Columns 0..width-1 of row r between C and the tile."""
+            j = self.fresh("j")
+            at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
+            load = SLoad(src, at_c if src == self.c else at_tile, self.t)
+            store = Store(dst, at_tile if src == self.c else at_c, load)
+            return Loop(j, IConst(0), width, (store,), vector=True)
+
+        def copy_rows(src: str, dst: str) -> list[Stmt]:
+            if valid is None:
+                return [copy_columns(src, dst, IConst(r)) for r in range(rows)]
+            row = self.fresh("r")
+            return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row)),))]
+
+        body: list[Stmt] = []
+        if tile is not None and not s.overwrite:
+            if valid is not None:
+                # rows past `valid` start at zero rather than undefined
+                e = self.fresh("e")
+                zero = Store(tile, IVar(e), SConst(0.0, self.t))
+                body.append(Loop(e, IConst(0), IConst(rows * lay.nr), (zero,), vector=True))
+            body += copy_rows(self.c, tile)
+        accs = [[self.fresh(f"c{r}_{v}") for v in range(lay.nv)] for r in range(rows)]
+        for r in range(rows):
+            for v in range(lay.nv):
+                lane = IConst(v * lay.lanes)
+                init: SExpr
+                if s.overwrite:
+                    init = SCast(SConst(0.0, self.t), vt)
+                elif tile is not None:
+                    init = SLoad(tile, tile_element(IConst(r), lane), vt)
+                else:
+                    init = SLoad(self.c, c_element(IConst(r), lane), vt)
+                body.append(DeclVar(accs[r][v], vt, init))
+        body.append(self._k_loop(i0, rows, p, apack, accs))
+        for r in range(rows):
+            for v in range(lay.nv):
+                lane = IConst(v * lay.lanes)
+                value = SVar(accs[r][v], vt)
+                if tile is not None:
+                    body.append(Store(tile, tile_element(IConst(r), lane), value))
+                else:
+                    body.append(Store(self.c, c_element(IConst(r), lane), value))
+        if tile is None:
+            return body
+        body += copy_rows(tile, self.c)
+        return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
+
+    def _k_loop(
+        self, i0: IntExpr, rows: int, p: IntExpr, apack: str | None, accs: list[list[str]]
+    ) -> Loop:
+        """The register-blocked reduction: per k, NV vectors of B, one broadcast A element per
+        row, and `rows x NV` fused multiply-adds into the accumulators."""
+        s, lay, vt = self.s, self.lay, self.vt
+        k = self.fresh("k")
+        body: list[Stmt] = []
+        bvals = []
+        for v in range(lay.nv):
+            name = self.fresh(f"b{v}")
+            lane = IConst(v * lay.lanes)
+            if self.pack_b:
+                load = SLoad(
+                    self.scratch, iadd(imul(iadd(imul(p, s.k), IVar(k)), lay.nr), lane), vt
+                )
+            else:
+                load = SLoad(self.b, iadd(iadd(imul(IVar(k), s.b_k), imul(p, lay.nr)), lane), vt)
+            body.append(LetScalar(name, load))
+            bvals.append(SVar(name, vt))
+        for r in range(rows):
+            name = self.fresh(f"a{r}")
+            if apack is not None:
+                element = SLoad(apack, iadd(IConst(r), imul(IVar(k), rows)), self.t)
+            else:
+                offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
+                element = SLoad(self.a, offset, self.t)
+            body.append(LetScalar(name, SCast(element, vt)))
+            for v in range(lay.nv):
+                acc = SVar(accs[r][v], vt)
+                body.append(AssignVar(accs[r][v], SFma(SVar(name, vt), bvals[v], acc, vt)))
+        return Loop(k, IConst(0), self.ext["k"], tuple(body))
