@@ -8,6 +8,8 @@ the interpreter, and each checks that the ragged kernel (its comment reads `m<=1
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.parser import parse_stripe
-from plaidc.targets import load_target
+from plaidc.targets import TargetConfig, load_target, parse_config
 from plaidc.tile import compile_tile
 
 from .support import EXAMPLES
@@ -184,3 +186,42 @@ def test_matmul_pipeline_ragged_sizes(backend: str, size: tuple[int, int, int]) 
     assert not driver.compare_outputs(run_program(program, inputs), got)
     if m > 1:
         assert "micro-kernel" in artifact.source
+
+
+# --------------------------------------------------------------------------------------------
+# The register block against the register file
+
+
+def with_codegen(backend: str, **keys: object) -> TargetConfig:
+    """The backend's config with [codegen] keys replaced or added."""
+    text = load_target(backend).source
+    lines = []
+    for line in text.splitlines():
+        if line.split("=")[0].strip() not in keys:
+            lines.append(line)
+        if line.strip() == "[codegen]":
+            lines += [f"{k} = {json.dumps(v)}" for k, v in keys.items()]
+    return parse_config("\n".join(lines) + "\n", f"{backend}.toml")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("keys", "block"),
+    [
+        ({"vector_bytes": 64}, "8x32"),  # AVX-512: 32 registers hold 8 x 2 (19)
+        ({"vector_bytes": 32}, "6x16"),  # AVX2: 16 registers, 8 x 2 would spill
+        ({"vector_bytes": 32, "vector_registers": 32}, "8x16"),  # AVX-512VL's ymm0-31
+        ({"vector_bytes": 64, "vector_registers": 8}, "2x32"),  # 2*2 + 2 + 1 <= 8 < 3*2 + 3
+    ],
+)
+def test_register_block_fits_the_register_file(
+    backend: str, keys: dict[str, int], block: str
+) -> None:
+    program = parse_stripe(tiled(40, 64, 32, (16, 64, 16)), "regs.stripe")
+    inputs = driver.random_inputs(program_io(program).inputs, seed=6)
+    cfg = with_codegen(backend, gemm_rows=8, gemm_vectors=2, **keys)
+    artifact = get_backend(backend).compile(program, cfg)
+    comments = [line for line in artifact.source.splitlines() if "micro-kernel" in line]
+    assert comments and all(f"; {block} register block" in line for line in comments), comments
+    got = artifact.run(inputs)
+    np.testing.assert_allclose(got["C"], inputs["A"] @ inputs["B"], rtol=1e-4, atol=1e-4)

@@ -91,9 +91,15 @@ class Layout:
 
 
 def layout(lowering: Lowering, shape: GemmShape) -> Layout:
-    lanes = max(lowering.options.vector_bytes // shape.dtype.byte_size, 1)
-    nv = max(1, min(lowering.options.gemm_vectors, math.ceil(shape.n / lanes)))
-    mr = max(1, min(lowering.options.gemm_rows, shape.m))
+    """The configured `gemm_rows x gemm_vectors` block, cut to the shape and to the register
+    file: `mr * nv` accumulators, `nv` B vectors and one broadcast A element must fit in
+    `vector_registers`, or the compiler spills accumulators in the k loop (8 x 2 takes 19
+    registers: fine with AVX-512's 32, 6 x 2 with AVX2's 16)."""
+    opts = lowering.options
+    lanes = max(opts.vector_bytes // shape.dtype.byte_size, 1)
+    regs = opts.vector_registers
+    nv = max(1, min(opts.gemm_vectors, math.ceil(shape.n / lanes), (regs - 1) // 2))
+    mr = max(1, min(opts.gemm_rows, shape.m, (regs - nv - 1) // nv))
     return Layout(lanes, nv, mr)
 
 

@@ -20,6 +20,8 @@ class LoweringOptions:
     vector_bytes: int = 16
     gemm_rows: int = 8
     gemm_vectors: int = 2
+    # registers the micro-kernel's register block must fit in (see `gemm_kernel.layout`)
+    vector_registers: int = 32
     threads: int = 1
     # threads fixed in the generated code; False: the OpenMP runtime's count at run time
     # (`threads` is then this machine's count, which the lowering plans for)
