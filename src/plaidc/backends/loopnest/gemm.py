@@ -28,6 +28,8 @@ initialisation is skipped: it writes every element of the `I x J` box.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -152,25 +154,26 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     if fa.get(j, 0) != 0:
         a_name, b_name = b_name, a_name
         fa, fb = fb, fa
-    by_role = {"j": j}
+    rows: list[str] = []
+    sums: list[str] = []
     for name in moving:
         if name == j:
             continue
         ca, cb, cc = fa.get(name, 0), fb.get(name, 0), fc.get(name, 0)
         if cb == 0 and ca != 0 and cc != 0:
-            role = "i"
+            rows.append(name)
         elif cc == 0 and ca != 0 and cb != 0:
-            role = "k"
+            sums.append(name)
         else:
             return None
-        if role in by_role:
-            return None
-        by_role[role] = name
-    i, k = by_role.get("i"), by_role.get("k")
     ranges = {idx.name: idx.range for idx in block.idxs}
-    if i is not None and abs(fc[i]) < _widest(lowering, scope.chain, j, bool(constraints)):
+    row_dims = _merge([(ranges[n], fa[n], fc[n], n) for n in rows])
+    k_dims = _merge([(ranges[n], fa[n], fb[n], n) for n in sums])
+    if not _rows_apart(row_dims, _widest(lowering, scope.chain, j, bool(constraints))):
         # rows of C overlap (`C[2*i + j]` with 3 columns): a row's register tile would
         # overwrite or lose another row's sums, so the generic loops aggregate them
+        return None
+    if len(k_dims) > 1 and fb[j] != 1:
         return None
     # Where the first point (every index at its start) places each view's element 0.
     local = scope.var_affine(scope.depth)
@@ -178,8 +181,14 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         idx.name: idx.affine.substitute(scope.var_affine(scope.depth - 1)) for idx in block.idxs
     }
     origin = {local_name: starts[local_name] for local_name in local}
-    roles = {"m": i, "n": j, "k": k}
-    by_name = {name: role for role, name in roles.items() if name}
+    # Constraints may bound a role that is one index of the block (not several, merged or not).
+    single = {"m": row_dims, "k": k_dims}
+    roles = {"n": j}
+    for role, dims in single.items():
+        if len(dims) == 1 and len(dims[0].names) == 1:
+            roles[role] = dims[0].names[0]
+    by_name: dict[str, str] = {name: "" for name in rows + sums}
+    by_name.update({name: role for role, name in roles.items()})
     read = _read_constraints(block, constraints, starts, by_name)
     if read is None:
         return None
@@ -193,24 +202,26 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     w = written[c_name]
     opts = lowering.options
     threads = bool(opts.parallel_tags) and not lowering.in_parallel and opts.threads > 1
+    m_dim = row_dims[0] if len(row_dims) == 1 else None
+    k_dim = k_dims[0] if len(k_dims) == 1 else None
     shape = GemmShape(
         dtype=dtype,
-        m=ranges[i] if i else 1,
+        m=math.prod(d.range for d in row_dims),
         n=ranges[j],
-        k=ranges[k] if k else 1,
-        a_row=fa.get(i, 0) if i else 0,
-        a_k=fa.get(k, 0) if k else 0,
-        b_k=fb.get(k, 0) if k else 0,
+        k=math.prod(d.range for d in k_dims),
+        a_row=m_dim.a if m_dim else 0,
+        a_k=k_dim.a if k_dim else 0,
+        b_k=k_dim.other if k_dim else 0,
         b_j=fb[j],
-        c_row=fc.get(i, 0) if i else 0,
+        c_row=m_dim.other if m_dim else 0,
         # a tile cut short writes less than its box: the generic initialisation runs
         overwrite=w.init and not constraints,
         parallel=threads and work(block) >= opts.parallel_min_work,
+        row_dims=tuple((d.range, d.a, d.other) for d in row_dims) if len(row_dims) > 1 else (),
+        k_dims=tuple((d.range, d.a, d.other) for d in k_dims) if len(k_dims) > 1 else (),
     )
     steps = {
-        role: (fa.get(name, 0), fb.get(name, 0), fc.get(name, 0))
-        for role, name in roles.items()
-        if name
+        role: (fa.get(name, 0), fb.get(name, 0), fc.get(name, 0)) for role, name in roles.items()
     }
     return GemmCall(
         shape,
@@ -221,6 +232,44 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         tuple((role, bounds[role], steps[role]) for role in ("m", "n", "k") if role in bounds),
         guards,
     )
+
+
+@dataclass(frozen=True)
+class _Dim:
+    """Indices playing one role, merged into one dimension: `range` values, moving A by `a`
+    and the other operand (C for rows, B for the reduction) by `other` per step."""
+
+    range: int
+    a: int
+    other: int
+    names: tuple[str, ...]
+
+
+def _merge(dims: list[tuple[int, int, int, str]]) -> list[_Dim]:
+    """A role's indices, outermost (largest stride in the other operand) first, with an index
+    merged into the next inner one when both operands step over it as one (`C[8*x + y]` with
+    `y:8`): a conv's `(j, ci)` window becomes one contiguous reduction."""
+    order = sorted(dims, key=lambda d: (-abs(d[2]), -abs(d[1])))
+    out: list[_Dim] = []
+    for size, a, other, name in reversed(order):  # innermost first
+        if out and a == out[-1].a * out[-1].range and other == out[-1].other * out[-1].range:
+            last = out.pop()
+            out.append(_Dim(last.range * size, last.a, last.other, (name, *last.names)))
+        else:
+            out.append(_Dim(size, a, other, (name,)))
+    return out[::-1]
+
+
+def _rows_apart(rows: list[_Dim], width: int) -> bool:
+    """Whether distinct rows start at least `width` elements of C apart (one row does not
+    overlap the next): one dimension by its stride; several, positive strides, each outer one
+    stepping over the whole of the next inner."""
+    if len(rows) <= 1:
+        return not rows or abs(rows[0].other) >= width
+    inner = sorted(rows, key=lambda d: d.other)
+    if inner[0].other < width:
+        return False
+    return all(o.other >= i.other * i.range for i, o in itertools.pairwise(inner))
 
 
 def _widest(lowering: Lowering, chain: tuple[Block, ...], name: str, cut: bool) -> int:
@@ -289,6 +338,8 @@ def _read_constraints(
             return None
         name, coeff = offsets[0]
         role = roles[name[len(_OFFSET) :]]
+        if not role:  # an index of a role that several indices play
+            return None
         if coeff < 0:  # rest - offset >= 0
             highs.setdefault(role, []).append(rest)
         else:  # offset + rest >= 0

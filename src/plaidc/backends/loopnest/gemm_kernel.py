@@ -19,6 +19,7 @@ element outside the extents is read or written.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,6 +76,11 @@ class GemmShape:
     overwrite: bool
     parallel: bool = False
     runtime: tuple[str, ...] = ()
+    # Rows or the reduction spanning several indices (a convolution's output pixels `x, y`,
+    # its window `i, j, ci`): `(range, A stride, C or B stride)` per index, outermost first,
+    # flattened in that order; `a_row`/`c_row` or `a_k`/`b_k` are then unused.
+    row_dims: tuple[tuple[int, int, int], ...] = ()
+    k_dims: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ def pack_b_size(shape: GemmShape, lay: Layout) -> int:
     """Elements of the packed B panels (0: B is read in place)."""
     panels = math.ceil(shape.n / lay.nr)
     partial = "n" in shape.runtime or shape.n % lay.nr != 0
-    if shape.m > lay.mr or partial or shape.b_j != 1:
+    if shape.m > lay.mr or partial or shape.b_j != 1 or shape.k_dims:
         return panels * shape.k * lay.nr
     return 0
 
@@ -117,6 +123,13 @@ def _pdiv(a: IntExpr, d: int) -> IntExpr:
     if isinstance(a, IConst):
         return IConst(a.value // d)
     return a if d == 1 else IBin("pdiv", a, IConst(d))
+
+
+def _rem(a: IntExpr, d: int) -> IntExpr:
+    """`a % d` for a non-negative `a`, folding constants."""
+    if isinstance(a, IConst):
+        return IConst(a.value % d)
+    return IConst(0) if d == 1 else IBin("rem", a, IConst(d))
 
 
 def _sub(a: IntExpr, b: IntExpr) -> IntExpr:
@@ -153,11 +166,50 @@ class Kernel:
             runtime = dim in shape.runtime
             self.ext[dim] = IVar(names.fresh(f"{dim}_ext")) if runtime else IConst(size)
         self.pack_b = pack_b_size(shape, lay) > 0
-        # A row blocks are packed when several panels reuse them.
-        self.pack_a = math.ceil(shape.n / lay.nr) > 1 and shape.k > 1
+        # A row blocks are packed when several panels reuse them, and always when rows or
+        # the reduction span several indices (the k loop then reads packed operands only).
+        multi = bool(shape.row_dims or shape.k_dims)
+        self.pack_a = multi or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
 
     def fresh(self, hint: str) -> str:
         return self.lw.names.fresh(hint)
+
+    def _row_offset(self, row: IntExpr, operand: int) -> IntExpr:
+        """Where row `row` starts in A (`operand` 1) or C (2), relative to row 0."""
+        s = self.s
+        if not s.row_dims:
+            return imul(row, s.a_row if operand == 1 else s.c_row)
+        out: IntExpr = IConst(0)
+        rest = row
+        for pos, dim in enumerate(reversed(s.row_dims)):  # innermost first
+            size, stride = dim[0], dim[operand]
+            outermost = pos == len(s.row_dims) - 1
+            here = rest if outermost else _rem(rest, size)
+            out = iadd(out, imul(here, stride))
+            rest = _pdiv(rest, size)
+        return out
+
+    def _k_nest(
+        self, body: Callable[[IntExpr, IntExpr, IntExpr], list[Stmt]], k: str | None = None
+    ) -> list[Stmt]:
+        """Loops over the reduction around `body(flat k, A offset, B offset)` (one loop named
+        `k`, else one per index of `k_dims`, outermost first)."""
+        s = self.s
+        if not s.k_dims:
+            var = IVar(k if k is not None else self.fresh("k"))
+            inner = body(var, imul(var, s.a_k), imul(var, s.b_k))
+            return [Loop(var.name, IConst(0), self.ext["k"], tuple(inner))]
+        names = [self.fresh("k") for _ in s.k_dims]
+        flat: IntExpr = IConst(0)
+        a_off: IntExpr = IConst(0)
+        b_off: IntExpr = IConst(0)
+        for name, (size, a, b) in zip(names, s.k_dims, strict=True):
+            flat = iadd(imul(flat, size), IVar(name))
+            a_off, b_off = iadd(a_off, imul(IVar(name), a)), iadd(b_off, imul(IVar(name), b))
+        stmts = body(flat, a_off, b_off)
+        for name, (size, _, _) in reversed(list(zip(names, s.k_dims, strict=True))):
+            stmts = [Loop(name, IConst(0), IConst(size), tuple(stmts))]
+        return stmts
 
     def build(self, name: str) -> Function:
         s, lay = self.s, self.lay
@@ -191,10 +243,14 @@ class Kernel:
             f"{dim}<={size}" if dim in s.runtime else str(size)
             for dim, size in (("m", s.m), ("n", s.n), ("k", s.k))
         )
+        rows = f"rows {list(s.row_dims)}" if s.row_dims else f"C row stride {s.c_row}"
+        if s.k_dims:
+            strides = f"reduction {list(s.k_dims)}, B column stride {s.b_j}"
+        else:
+            strides = f"A strides ({s.a_row}, {s.a_k}), B strides ({s.b_k}, {s.b_j})"
         comment = (
-            f"micro-kernel {what}: {sizes} {s.dtype}, A strides ({s.a_row}, {s.a_k}),"
-            f" B strides ({s.b_k}, {s.b_j}), C row stride {s.c_row}; {lay.mr}x{lay.nr} register"
-            " block"
+            f"micro-kernel {what}: {sizes} {s.dtype}, {strides}, {rows}; {lay.mr}x{lay.nr}"
+            " register block"
         )
         return Function(name, tuple(params), hoist_scratch(tuple(body)), comment, contract=True)
 
@@ -202,70 +258,89 @@ class Kernel:
         """B's row k of panel p goes to scratch[(p*K + k)*NR ...], zero-padded to NR columns
         (vector copies when B's columns are contiguous, element copies otherwise)."""
         s, lay = self.s, self.lay
-        n, kext = self.ext["n"], self.ext["k"]
+        n = self.ext["n"]
         out: list[Stmt] = []
         full = _pdiv(n, lay.nr)
 
         def dst(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(imul(iadd(imul(p, s.k), k), lay.nr), j)
 
-        def src(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
-            return iadd(imul(k, s.b_k), imul(iadd(imul(p, lay.nr), j), s.b_j))
+        def src(p: IntExpr, b_off: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(b_off, imul(iadd(imul(p, lay.nr), j), s.b_j))
 
         if not _is(full, 0) and s.b_j == 1:
-            p, k = self.fresh("p"), self.fresh("k")
-            body: list[Stmt] = []
-            for v in range(lay.nv):
-                lane = IConst(v * lay.lanes)
-                load = SLoad(self.b, src(IVar(p), IVar(k), lane), self.vt)
-                body.append(Store(self.scratch, dst(IVar(p), IVar(k), lane), load))
-            inner = Loop(k, IConst(0), kext, tuple(body))
-            out.append(Loop(p, IConst(0), full, (inner,)))
+            p = IVar(self.fresh("p"))
+
+            def vectors(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+                body: list[Stmt] = []
+                for v in range(lay.nv):
+                    lane = IConst(v * lay.lanes)
+                    load = SLoad(self.b, src(p, b_off, lane), self.vt)
+                    body.append(Store(self.scratch, dst(p, k, lane), load))
+                return body
+
+            out.append(Loop(p.name, IConst(0), full, tuple(self._k_nest(vectors))))
         elif not _is(full, 0):
-            p, j, k = self.fresh("p"), self.fresh("j"), self.fresh("k")
-            load = SLoad(self.b, src(IVar(p), IVar(k), IVar(j)), self.t)
-            copy = Store(self.scratch, dst(IVar(p), IVar(k), IVar(j)), load)
-            inner = Loop(j, IConst(0), IConst(lay.nr), (Loop(k, IConst(0), kext, (copy,)),))
-            out.append(Loop(p, IConst(0), full, (inner,)))
+            p, j = IVar(self.fresh("p")), IVar(self.fresh("j"))
+
+            def elements(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+                return [Store(self.scratch, dst(p, k, j), SLoad(self.b, src(p, b_off, j), self.t))]
+
+            inner = Loop(j.name, IConst(0), IConst(lay.nr), tuple(self._k_nest(elements)))
+            out.append(Loop(p.name, IConst(0), full, (inner,)))
         width = _sub(n, imul(full, lay.nr))
         if _is(width, 0):
             return out
-        k, j, pad = self.fresh("k"), self.fresh("j"), self.fresh("j")
-        load = SLoad(self.b, src(full, IVar(k), IVar(j)), self.t)
-        copy = Store(self.scratch, dst(full, IVar(k), IVar(j)), load)
-        zero = Store(self.scratch, dst(full, IVar(k), IVar(pad)), SConst(0.0, self.t))
-        rows = (
-            Loop(j, IConst(0), width, (copy,), vector=s.b_j == 1),
-            Loop(pad, width, IConst(lay.nr), (zero,), vector=True),
-        )
-        return out + _when_positive(width, [Loop(k, IConst(0), kext, rows)])
+        k0 = self.fresh("k") if not s.k_dims else None
+        j, pad = IVar(self.fresh("j")), IVar(self.fresh("j"))
+
+        def last(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+            copy = Store(self.scratch, dst(full, k, j), SLoad(self.b, src(full, b_off, j), self.t))
+            zero = Store(self.scratch, dst(full, k, pad), SConst(0.0, self.t))
+            return [
+                Loop(j.name, IConst(0), width, (copy,), vector=s.b_j == 1),
+                Loop(pad.name, width, IConst(lay.nr), (zero,), vector=True),
+            ]
+
+        return out + _when_positive(width, self._k_nest(last, k0))
 
     def _row_block(self, i0: IntExpr, rows: int, valid: IntExpr | None) -> list[Stmt]:
         """Rows i0..i0+rows-1 of C; with `valid`, only the first `valid` of them exist (the
         others are zero rows of the packed A block, computed and dropped)."""
         s, lay = self.s, self.lay
-        kext = self.ext["k"]
         out: list[Stmt] = []
         apack = None
         if self.pack_a or valid is not None:
             # A rows i0..i0+rows-1, k-major ([k][r]), in a buffer of their own (one per thread).
-            apack = self.fresh("apack")
-            k = self.fresh("k")
+            pack = self.fresh("apack")
+            apack = pack
+            k0 = self.fresh("k") if not s.k_dims else None
             if valid is None:
-                body = []
-                for r in range(rows):
-                    src = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
-                    dst = iadd(IConst(r), imul(IVar(k), rows))
-                    body.append(Store(apack, dst, SLoad(self.a, src, self.t)))
-                out.append(Loop(k, IConst(0), kext, tuple(body)))
+                starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
+
+                def copy_rows(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
+                    return [
+                        Store(
+                            pack,
+                            iadd(IConst(r), imul(k, rows)),
+                            SLoad(self.a, iadd(start, a_off), self.t),
+                        )
+                        for r, start in enumerate(starts)
+                    ]
+
+                out += self._k_nest(copy_rows, k0)
             else:
-                e, row = self.fresh("e"), self.fresh("r")
-                zero = Store(apack, IVar(e), SConst(0.0, self.t))
+                e, row = self.fresh("e"), IVar(self.fresh("r"))
+                zero = Store(pack, IVar(e), SConst(0.0, self.t))
                 out.append(Loop(e, IConst(0), IConst(rows * s.k), (zero,), vector=True))
-                src = iadd(imul(iadd(i0, IVar(row)), s.a_row), imul(IVar(k), s.a_k))
-                dst = iadd(IVar(row), imul(IVar(k), rows))
-                copy = Store(apack, dst, SLoad(self.a, src, self.t))
-                out.append(Loop(k, IConst(0), kext, (Loop(row, IConst(0), valid, (copy,)),)))
+                start = self._row_offset(iadd(i0, row), 1)
+
+                def copy_valid(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
+                    load = SLoad(self.a, iadd(start, a_off), self.t)
+                    copy = Store(pack, iadd(row, imul(k, rows)), load)
+                    return [Loop(row.name, IConst(0), valid, (copy,))]
+
+                out += self._k_nest(copy_valid, k0)
         full = _pdiv(self.ext["n"], lay.nr)
         if not _is(full, 0):
             p = self.fresh("p")
@@ -296,7 +371,7 @@ class Kernel:
         tile = self.fresh("ctile") if valid is not None or not _is(width, lay.nr) else None
 
         def c_element(r: IntExpr, j: IntExpr) -> IntExpr:
-            return iadd(iadd(imul(iadd(i0, r), s.c_row), imul(p, lay.nr)), j)
+            return iadd(iadd(self._row_offset(iadd(i0, r), 2), imul(p, lay.nr)), j)
 
         def tile_element(r: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(imul(r, lay.nr), j)
