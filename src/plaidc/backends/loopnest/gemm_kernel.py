@@ -34,9 +34,11 @@ from plaidc.backends.loopnest.plan import (
     ICmp,
     IConst,
     If,
+    ILogic,
     IntExpr,
     IntParam,
     IVar,
+    LetInt,
     LetScalar,
     Loop,
     ScalarType,
@@ -217,20 +219,20 @@ class Kernel:
         body: list[Stmt] = []
         if self.pack_b:
             body += self._pack_b()
-        full_rows = imul(_pdiv(m, lay.mr), lay.mr)
-        if not _is(full_rows, 0):
-            row = self.fresh("i0")
-            block = self._row_block(IVar(row), lay.mr, None)
-            # Row blocks write disjoint rows of C: they may run on threads.
-            body.append(
-                Loop(row, IConst(0), full_rows, tuple(block), step=lay.mr, parallel=s.parallel)
-            )
-        if isinstance(m, IConst):
-            if s.m % lay.mr:
-                body += self._row_block(full_rows, s.m % lay.mr, None)
+        if "m" in s.runtime or "n" in s.runtime:
+            body.append(self._ragged_rows())
         else:
-            left = _sub(m, full_rows)
-            body += _when_positive(left, self._row_block(full_rows, lay.mr, left))
+            full_rows = imul(_pdiv(m, lay.mr), lay.mr)
+            if not _is(full_rows, 0):
+                row = self.fresh("i0")
+                block = self._row_block(IVar(row), lay.mr)
+                # Row blocks write disjoint rows of C: they may run on threads.
+                loop = Loop(
+                    row, IConst(0), full_rows, tuple(block), step=lay.mr, parallel=s.parallel
+                )
+                body.append(loop)
+            if s.m % lay.mr:
+                body += self._row_block(full_rows, s.m % lay.mr)
         params: list[BufferParam | IntParam] = [
             BufferParam(self.a, s.dtype, False),
             BufferParam(self.b, s.dtype, False),
@@ -304,56 +306,100 @@ class Kernel:
 
         return out + _when_positive(width, self._k_nest(last, k0))
 
-    def _row_block(self, i0: IntExpr, rows: int, valid: IntExpr | None) -> list[Stmt]:
-        """Rows i0..i0+rows-1 of C; with `valid`, only the first `valid` of them exist (the
-        others are zero rows of the packed A block, computed and dropped)."""
+    def _row_block(self, i0: IntExpr, rows: int) -> list[Stmt]:
+        """Rows i0..i0+rows-1 of C (a kernel of constant `m` and `n`)."""
         s, lay = self.s, self.lay
         out: list[Stmt] = []
         apack = None
-        if self.pack_a or valid is not None:
-            # A rows i0..i0+rows-1, k-major ([k][r]), in a buffer of their own (one per thread).
-            pack = self.fresh("apack")
-            apack = pack
-            k0 = self.fresh("k") if not s.k_dims else None
-            if valid is None:
-                starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
-
-                def copy_rows(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
-                    return [
-                        Store(
-                            pack,
-                            iadd(IConst(r), imul(k, rows)),
-                            SLoad(self.a, iadd(start, a_off), self.t),
-                        )
-                        for r, start in enumerate(starts)
-                    ]
-
-                out += self._k_nest(copy_rows, k0)
-            else:
-                e, row = self.fresh("e"), IVar(self.fresh("r"))
-                zero = Store(pack, IVar(e), SConst(0.0, self.t))
-                out.append(Loop(e, IConst(0), IConst(rows * s.k), (zero,), vector=True))
-                start = self._row_offset(iadd(i0, row), 1)
-
-                def copy_valid(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
-                    load = SLoad(self.a, iadd(start, a_off), self.t)
-                    copy = Store(pack, iadd(row, imul(k, rows)), load)
-                    return [Loop(row.name, IConst(0), valid, (copy,))]
-
-                out += self._k_nest(copy_valid, k0)
+        if self.pack_a:
+            apack = self.fresh("apack")
+            out += self._pack_a(apack, i0, rows, None)
         full = _pdiv(self.ext["n"], lay.nr)
         if not _is(full, 0):
             p = self.fresh("p")
-            body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, valid)
+            body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, None)
             out.append(Loop(p, IConst(0), full, tuple(body2)))
         width = _sub(self.ext["n"], imul(full, lay.nr))
         if not _is(width, 0):
-            out += _when_positive(width, self._panel(i0, rows, full, width, apack, valid))
+            out += _when_positive(width, self._panel(i0, rows, full, width, apack, None))
         if apack is None:
             return out
         nbytes = rows * s.k * s.dtype.byte_size
         heap = nbytes > self.lw.options.stack_bytes
         return [Alloc(apack, s.dtype, rows * s.k, tuple(out), heap=heap, scratch=True)]
+
+    def _pack_a(self, pack: str, i0: IntExpr, rows: int, valid: IntExpr | None) -> list[Stmt]:
+        """A rows i0..i0+rows-1, k-major ([k][r]), into `pack` (a buffer of the row block's
+        own, one per thread); with `valid`, the rows from `valid` on are zero."""
+        s = self.s
+        k0 = self.fresh("k") if not s.k_dims else None
+        if valid is None:
+            starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
+
+            def copy_rows(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
+                return [
+                    Store(
+                        pack,
+                        iadd(IConst(r), imul(k, rows)),
+                        SLoad(self.a, iadd(start, a_off), self.t),
+                    )
+                    for r, start in enumerate(starts)
+                ]
+
+            return self._k_nest(copy_rows, k0)
+        e, row = self.fresh("e"), IVar(self.fresh("r"))
+        zero = Store(pack, IVar(e), SConst(0.0, self.t))
+        start = self._row_offset(iadd(i0, row), 1)
+
+        def copy_valid(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
+            load = SLoad(self.a, iadd(start, a_off), self.t)
+            copy = Store(pack, iadd(row, imul(k, rows)), load)
+            return [Loop(row.name, IConst(0), valid, (copy,))]
+
+        return [
+            Loop(e, IConst(0), IConst(rows * s.k), (zero,), vector=True),
+            *self._k_nest(copy_valid, k0),
+        ]
+
+    def _ragged_rows(self) -> Loop:
+        """Every row block of a kernel with run-time `m` or `n`: a block of MR rows on full
+        panels runs on registers straight from and to C, any other (the last rows, the last
+        panel) through the zero-padded A block and a C tile. Two copies of the register block
+        in all, where separate loops for full and partial blocks would take four."""
+        s, lay = self.s, self.lay
+        m, n = self.ext["m"], self.ext["n"]
+        i0 = IVar(self.fresh("i0"))
+        rows = IVar(self.fresh("rows"))
+        apack = self.fresh("apack")
+        full_rows = ICmp("==", rows, IConst(lay.mr))
+        packs = If(
+            full_rows,
+            tuple(self._pack_a(apack, i0, lay.mr, None)),
+            tuple(self._pack_a(apack, i0, lay.mr, rows)),
+        )
+        p, width = IVar(self.fresh("p")), IVar(self.fresh("width"))
+        whole = ILogic("and", full_rows, ICmp("==", width, IConst(lay.nr)))
+        direct = self._panel(i0, lay.mr, p, IConst(lay.nr), apack, None)
+        tiled = self._panel(i0, lay.mr, p, width, apack, rows)
+        panel = (
+            LetInt(width.name, IBin("min", IConst(lay.nr), _sub(n, imul(p, lay.nr)))),
+            If(whole, tuple(direct), tuple(tiled)),
+        )
+        panels = _pdiv(iadd(n, IConst(lay.nr - 1)), lay.nr)
+        heap = lay.mr * s.k * s.dtype.byte_size > self.lw.options.stack_bytes
+        block = (
+            LetInt(rows.name, IBin("min", IConst(lay.mr), _sub(m, i0))),
+            Alloc(
+                apack,
+                s.dtype,
+                lay.mr * s.k,
+                (packs, Loop(p.name, IConst(0), panels, panel)),
+                heap=heap,
+                scratch=True,
+            ),
+        )
+        # Row blocks write disjoint rows of C: they may run on threads.
+        return Loop(i0.name, IConst(0), m, block, step=lay.mr, parallel=s.parallel)
 
     def _panel(
         self,
