@@ -69,7 +69,7 @@ def test_space_of_the_c_target_starts_at_the_configured_point():
     names = [p.name for p in space.params]
     assert "tile_contract.max_total_size" in names and "codegen.gemm_rows" in names
     default = space.default_point()
-    assert default["tile_contract.max_total_size"] == cfg.hardware["l1_bytes"]
+    assert default["tile_contract.max_total_size"] == cfg.hardware["l2_bytes"] // 4
     assert default["codegen.gemm_rows"] == cfg.codegen["gemm_rows"]
     assert space.contains(default)
 

@@ -87,7 +87,7 @@ class CBackend:
         openmp_wait_policy(own.omp_wait_policy)
         # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
         # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
-        plan = lower_program(program, replace(options, nan_flagged_minmax=True))
+        plan = lower_program(program, replace(options, nan_flagged_minmax=True, ragged_gemm=True))
         source = emit_c(plan, vector_math=own.vector_math == "libmvec")
         libs = ["-lmvec"] if own.vector_math == "libmvec" else []
         library = build_library(source, compiler, flags, libs)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import subprocess
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -90,7 +90,7 @@ class LLVMBackend:
         options, own = lowering_options(target.codegen, where, LLVMCodegen, pinned_threads(target))
         opt = own.opt_level
         mvec = own.vector_math == "libmvec"
-        plan = lower_program(program, options)
+        plan = lower_program(program, replace(options, ragged_gemm=True))
         module, uses_threads = emit_llvm(plan, mvec)
         source = str(module)
         openmp_wait_policy(own.omp_wait_policy)

@@ -1,7 +1,7 @@
 """GEMM-like blocks as register-blocked micro-kernels (plaidc's own; no BLAS).
 
 A block the config's `gemm_tags` select (PlaidML's stencil pass tags them `#mac_inner`) is
-run as a micro-kernel when its shape allows: a leaf block without constraints whose body is
+run as a micro-kernel (`gemm_kernel`) when its shape allows: a leaf block whose body is
 `load A, load B, mul, store C` in one float type, C accumulating with `add`, and whose indices
 play three roles, read off the flat strides of the accesses:
 
@@ -11,77 +11,69 @@ play three roles, read off the flat strides of the accesses:
   C must not overlap (its `i` stride at least the `j` extent);
 * `k` moves A and B but not C: the reduction.
 
-Per execution the kernel computes `C[i*c_row + j] (+)= sum_k A[i*a_row + k*a_k] *
-B[k*b_k + j*b_j]`, all sizes and strides compile-time constants. It packs B into zero-padded
-panels of `NR = gemm_vectors * lanes` columns (when the panels are reused by several row
-blocks or a panel is partial) and A into `MR x K` row blocks (when several panels reuse them),
-keeps an `MR x NR` block of C in vector registers across the whole k loop and updates it with
-fused multiply-adds. The result is the same sum as the generic loops (up to rounding order),
-which is what Definition 2 asks of an `add` aggregation.
+Constraints are allowed when each bounds one role index alone, `c + outer - idx >= 0` or
+`idx + c + outer >= 0` with `outer` affine in the enclosing indices (autotile's overflow
+tiles: `998 - k - ko >= 0`), or mentions none (the whole tile runs or not). They make the
+tile's extents run-time values, `lo = max(0, lower bounds)` to `hi = min(range - 1, upper
+bounds)` per index, passed to a ragged kernel (`gemm_kernel`); an empty tile calls nothing.
+Constraints that no point of the tile's box violates (a bound the tile size divides) are
+dropped first (isl), so they cost nothing.
 
-When the block is the top reducing level of C, the kernel writes C instead of accumulating
-and the footprint initialisation is skipped: it writes every element of the `I x J` box.
+Per execution the kernel computes `C[i*c_row + j] (+)= sum_k A[i*a_row + k*a_k] *
+B[k*b_k + j*b_j]`: the same sum as the generic loops (up to rounding order), which is what
+Definition 2 asks of an `add` aggregation. When the block is the top reducing level of C and
+has no constraints, the kernel writes C instead of accumulating and the footprint
+initialisation is skipped: it writes every element of the `I x J` box.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from plaidc.analysis import aff_from_affine, extend_domain
 from plaidc.backends.loopnest.aggregation import WrittenRef
-from plaidc.backends.loopnest.optimise import hoist_scratch, work
+from plaidc.backends.loopnest.gemm_kernel import GemmShape, Kernel, layout, pack_b_size
+from plaidc.backends.loopnest.optimise import work
 from plaidc.backends.loopnest.plan import (
     Alloc,
-    AssignVar,
     BufferArg,
-    BufferParam,
     Call,
-    DeclVar,
-    Function,
+    IBin,
+    ICmp,
     IConst,
+    If,
+    ILogic,
     IntExpr,
     IVar,
-    LetScalar,
-    Loop,
-    ScalarType,
-    SCast,
-    SConst,
-    SExpr,
-    SFma,
-    SLoad,
+    LetInt,
     Stmt,
-    Store,
-    SVar,
     affine_expr,
     iadd,
     imul,
 )
 from plaidc.backends.loopnest.scope import Scope
-from plaidc.stripe.ir import Affine, Block, DType, Intrinsic, Load
+from plaidc.stripe.ir import Affine, Block, Constraint, DType, Intrinsic, Load
 from plaidc.stripe.ir import Store as StripeStore
 
 if TYPE_CHECKING:
     from plaidc.backends.loopnest.lower import Lowering
 
 _FLOATS = (DType.FP32, DType.FP64)
+# Names standing for a role index's offset within the tile while constraints are read; plan
+# variables never contain '%'.
+_OFFSET = "%"
 
 
 @dataclass(frozen=True)
-class GemmShape:
-    """A micro-kernel's constants: element type, sizes, strides, and whether it overwrites C."""
+class TileBounds:
+    """A role index's run-time bounds within its tile (offsets from the tile's first point,
+    affine over plan variables): it runs over `max(0, lows) .. min(range - 1, highs)`."""
 
-    dtype: DType
-    m: int
-    n: int
-    k: int
-    a_row: int
-    a_k: int
-    b_k: int
-    b_j: int
-    c_row: int
-    overwrite: bool
-    parallel: bool = False
+    lows: tuple[Affine, ...] = ()
+    highs: tuple[Affine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +85,10 @@ class GemmCall:
     b: tuple[str, Affine]
     c: tuple[str, Affine]
     c_ref: str
+    # per role ("m", "n", "k") with constraints: its bounds, and how far one step of it moves
+    # A, B and C; `guards`: constraints on no role index (the whole tile runs or not)
+    bounds: tuple[tuple[str, TileBounds, tuple[int, int, int]], ...] = ()
+    guards: tuple[Affine, ...] = ()
 
 
 def _flat(scope: Scope, name: str) -> dict[str, int]:
@@ -129,7 +125,10 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     """The micro-kernel form of `scope`'s block, or None when it is not GEMM-like."""
     block = scope.chain[-1]
     tags = lowering.options.gemm_tags
-    if not tags or not block.tags.has_any(tags) or block.constraints:
+    if not tags or not block.tags.has_any(tags):
+        return None
+    constraints = _needed_constraints(lowering, scope.chain)
+    if constraints and not lowering.options.ragged_gemm:
         return None
     if any(r.from_ is None for r in block.refs):
         return None
@@ -155,25 +154,26 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     if fa.get(j, 0) != 0:
         a_name, b_name = b_name, a_name
         fa, fb = fb, fa
-    by_role = {"j": j}
+    rows: list[str] = []
+    sums: list[str] = []
     for name in moving:
         if name == j:
             continue
         ca, cb, cc = fa.get(name, 0), fb.get(name, 0), fc.get(name, 0)
         if cb == 0 and ca != 0 and cc != 0:
-            role = "i"
+            rows.append(name)
         elif cc == 0 and ca != 0 and cb != 0:
-            role = "k"
+            sums.append(name)
         else:
             return None
-        if role in by_role:
-            return None
-        by_role[role] = name
-    i, k = by_role.get("i"), by_role.get("k")
     ranges = {idx.name: idx.range for idx in block.idxs}
-    if i is not None and abs(fc[i]) < ranges[j]:
+    row_dims = _merge([(ranges[n], fa[n], fc[n], n) for n in rows])
+    k_dims = _merge([(ranges[n], fa[n], fb[n], n) for n in sums])
+    if not _rows_apart(row_dims, _widest(lowering, scope.chain, j, bool(constraints))):
         # rows of C overlap (`C[2*i + j]` with 3 columns): a row's register tile would
         # overwrite or lose another row's sums, so the generic loops aggregate them
+        return None
+    if len(k_dims) > 1 and fb[j] != 1:
         return None
     # Where the first point (every index at its start) places each view's element 0.
     local = scope.var_affine(scope.depth)
@@ -181,6 +181,18 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         idx.name: idx.affine.substitute(scope.var_affine(scope.depth - 1)) for idx in block.idxs
     }
     origin = {local_name: starts[local_name] for local_name in local}
+    # Constraints may bound a role that is one index of the block (not several, merged or not).
+    single = {"m": row_dims, "k": k_dims}
+    roles = {"n": j}
+    for role, dims in single.items():
+        if len(dims) == 1 and len(dims[0].names) == 1:
+            roles[role] = dims[0].names[0]
+    by_name: dict[str, str] = {name: "" for name in rows + sums}
+    by_name.update({name: role for role, name in roles.items()})
+    read = _read_constraints(block, constraints, starts, by_name)
+    if read is None:
+        return None
+    bounds, guards = read
 
     def at_origin(name: str) -> Affine:
         return scope.views[name].base.substitute(
@@ -190,297 +202,230 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     w = written[c_name]
     opts = lowering.options
     threads = bool(opts.parallel_tags) and not lowering.in_parallel and opts.threads > 1
+    m_dim = row_dims[0] if len(row_dims) == 1 else None
+    k_dim = k_dims[0] if len(k_dims) == 1 else None
     shape = GemmShape(
         dtype=dtype,
-        m=ranges[i] if i else 1,
+        m=math.prod(d.range for d in row_dims),
         n=ranges[j],
-        k=ranges[k] if k else 1,
-        a_row=fa.get(i, 0) if i else 0,
-        a_k=fa.get(k, 0) if k else 0,
-        b_k=fb.get(k, 0) if k else 0,
+        k=math.prod(d.range for d in k_dims),
+        a_row=m_dim.a if m_dim else 0,
+        a_k=k_dim.a if k_dim else 0,
+        b_k=k_dim.other if k_dim else 0,
         b_j=fb[j],
-        c_row=fc.get(i, 0) if i else 0,
-        overwrite=w.init,
+        c_row=m_dim.other if m_dim else 0,
+        # a tile cut short writes less than its box: the generic initialisation runs
+        overwrite=w.init and not constraints,
         parallel=threads and work(block) >= opts.parallel_min_work,
+        row_dims=tuple((d.range, d.a, d.other) for d in row_dims) if len(row_dims) > 1 else (),
+        k_dims=tuple((d.range, d.a, d.other) for d in k_dims) if len(k_dims) > 1 else (),
     )
+    steps = {
+        role: (fa.get(name, 0), fb.get(name, 0), fc.get(name, 0)) for role, name in roles.items()
+    }
     return GemmCall(
         shape,
         (scope.views[a_name].buffer, at_origin(a_name)),
         (scope.views[b_name].buffer, at_origin(b_name)),
         (scope.views[c_name].buffer, at_origin(c_name)),
         c_name,
+        tuple((role, bounds[role], steps[role]) for role in ("m", "n", "k") if role in bounds),
+        guards,
     )
-
-
-# --------------------------------------------------------------------------------------------
-# The kernel
 
 
 @dataclass(frozen=True)
-class _Layout:
-    lanes: int
-    nv: int
-    mr: int
+class _Dim:
+    """Indices playing one role, merged into one dimension: `range` values, moving A by `a`
+    and the other operand (C for rows, B for the reduction) by `other` per step."""
 
-    @property
-    def nr(self) -> int:
-        return self.nv * self.lanes
-
-
-def _layout(lowering: Lowering, shape: GemmShape) -> _Layout:
-    lanes = max(lowering.options.vector_bytes // shape.dtype.byte_size, 1)
-    nv = max(1, min(lowering.options.gemm_vectors, math.ceil(shape.n / lanes)))
-    mr = max(1, min(lowering.options.gemm_rows, shape.m))
-    return _Layout(lanes, nv, mr)
+    range: int
+    a: int
+    other: int
+    names: tuple[str, ...]
 
 
-def _pack_b_size(shape: GemmShape, lay: _Layout) -> int:
-    """Elements of the packed B panels (0: B is read in place)."""
-    panels = math.ceil(shape.n / lay.nr)
-    if shape.m > lay.mr or shape.n % lay.nr != 0 or shape.b_j != 1:
-        return panels * shape.k * lay.nr
-    return 0
+def _merge(dims: list[tuple[int, int, int, str]]) -> list[_Dim]:
+    """A role's indices, outermost (largest stride in the other operand) first, with an index
+    merged into the next inner one when both operands step over it as one (`C[8*x + y]` with
+    `y:8`): a conv's `(j, ci)` window becomes one contiguous reduction."""
+    order = sorted(dims, key=lambda d: (-abs(d[2]), -abs(d[1])))
+    out: list[_Dim] = []
+    for size, a, other, name in reversed(order):  # innermost first
+        if out and a == out[-1].a * out[-1].range and other == out[-1].other * out[-1].range:
+            last = out.pop()
+            out.append(_Dim(last.range * size, last.a, last.other, (name, *last.names)))
+        else:
+            out.append(_Dim(size, a, other, (name,)))
+    return out[::-1]
 
 
-class _Kernel:
-    """Builds the plan function of one micro-kernel shape."""
+def _rows_apart(rows: list[_Dim], width: int) -> bool:
+    """Whether distinct rows start at least `width` elements of C apart (one row does not
+    overlap the next): one dimension by its stride; several, positive strides, each outer one
+    stepping over the whole of the next inner."""
+    if len(rows) <= 1:
+        return not rows or abs(rows[0].other) >= width
+    inner = sorted(rows, key=lambda d: d.other)
+    if inner[0].other < width:
+        return False
+    return all(o.other >= i.other * i.range for i, o in itertools.pairwise(inner))
 
-    def __init__(self, lowering: Lowering, shape: GemmShape, lay: _Layout) -> None:
-        self.lw = lowering
-        self.s = shape
-        self.lay = lay
-        self.t = ScalarType(shape.dtype)
-        self.vt = ScalarType(shape.dtype, lay.lanes)
-        names = lowering.names
-        self.a, self.b, self.c = names.fresh("A"), names.fresh("B"), names.fresh("C")
-        self.scratch = names.fresh("scratch")
-        self.pack_b = _pack_b_size(shape, lay) > 0
-        # A row blocks are packed when several panels reuse them.
-        self.pack_a = math.ceil(shape.n / lay.nr) > 1 and shape.k > 1
 
-    def fresh(self, hint: str) -> str:
-        return self.lw.names.fresh(hint)
+def _widest(lowering: Lowering, chain: tuple[Block, ...], name: str, cut: bool) -> int:
+    """How many values index `name` of `chain[-1]` takes at most in one execution of the block:
+    its range, or fewer where the constraints (`cut`) cut every tile short (isl)."""
+    block = chain[-1]
+    idx = next(idx for idx in block.idxs if idx.name == name)
+    if not cut:
+        return idx.range
+    domain = lowering.cache.domain(chain)
+    if domain.is_empty():
+        return 0
+    depth = len(chain) - 1
+    offset = aff_from_affine(domain.get_space(), Affine.var(name), depth).sub(
+        aff_from_affine(domain.get_space(), idx.affine, depth - 1)
+    )
+    return int(domain.max_val(offset).to_python()) + 1
 
-    def build(self, name: str) -> Function:
-        s, lay = self.s, self.lay
-        body: list[Stmt] = []
-        if self.pack_b:
-            body += self._pack_b()
-        full_rows = s.m // lay.mr * lay.mr
-        if full_rows:
-            row = self.fresh("i0")
-            block = self._row_block(IVar(row), lay.mr)
-            # Row blocks write disjoint rows of C: they may run on threads.
-            body.append(
-                Loop(
-                    row,
-                    IConst(0),
-                    IConst(full_rows),
-                    tuple(block),
-                    step=lay.mr,
-                    parallel=s.parallel,
-                )
-            )
-        if s.m % lay.mr:
-            body += self._row_block(IConst(full_rows), s.m % lay.mr)
-        params = (
-            BufferParam(self.a, s.dtype, False),
-            BufferParam(self.b, s.dtype, False),
-            BufferParam(self.c, s.dtype, True),
-            BufferParam(self.scratch, s.dtype, True),
-        )
-        what = "C = A B" if s.overwrite else "C += A B"
-        comment = (
-            f"micro-kernel {what}: {s.m}x{s.n}x{s.k} {s.dtype}, A strides ({s.a_row}, {s.a_k}),"
-            f" B strides ({s.b_k}, {s.b_j}), C row stride {s.c_row}; {lay.mr}x{lay.nr} register"
-            " block"
-        )
-        return Function(name, params, hoist_scratch(tuple(body)), comment, contract=True)
 
-    def _pack_b(self) -> list[Stmt]:
-        """B's row k of panel p goes to scratch[(p*K + k)*NR ...], zero-padded to NR columns
-        (vector copies when B's columns are contiguous, element copies otherwise)."""
-        s, lay = self.s, self.lay
-        out: list[Stmt] = []
-        panels = math.ceil(s.n / lay.nr)
-        full = s.n // lay.nr
+def _needed_constraints(lowering: Lowering, chain: tuple[Block, ...]) -> tuple[Constraint, ...]:
+    """The constraints of `chain[-1]` that some point of its index box (within the enclosing
+    blocks' domain) violates: a tiling's bound that the tile size divides never cuts a tile
+    short, and costs the kernel nothing (isl)."""
+    block = chain[-1]
+    if not block.constraints:
+        return ()
+    parent = lowering.cache.domain(chain[:-1])
+    depth = len(chain) - 1
+    box = extend_domain(parent, replace(block, constraints=()), depth)
+    return tuple(
+        c
+        for c in block.constraints
+        if not box.is_subset(extend_domain(parent, replace(block, constraints=(c,)), depth))
+    )
 
-        def dst(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
-            return iadd(imul(iadd(imul(p, s.k), k), lay.nr), j)
 
-        def src(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
-            return iadd(imul(k, s.b_k), imul(iadd(imul(p, lay.nr), j), s.b_j))
+def _read_constraints(
+    block: Block,
+    constraints: tuple[Constraint, ...],
+    starts: dict[str, Affine],
+    roles: dict[str, str],
+) -> tuple[dict[str, TileBounds], tuple[Affine, ...]] | None:
+    """The block's constraints as bounds of single role indices (by role) and guards (no
+    role index), or None when one has another form (two indices, a coefficient not +-1).
 
-        if full and s.b_j == 1:
-            p, k = self.fresh("p"), self.fresh("k")
-            body: list[Stmt] = []
-            for v in range(lay.nv):
-                lane = IConst(v * lay.lanes)
-                load = SLoad(self.b, src(IVar(p), IVar(k), lane), self.vt)
-                body.append(Store(self.scratch, dst(IVar(p), IVar(k), lane), load))
-            inner = Loop(k, IConst(0), IConst(s.k), tuple(body))
-            out.append(Loop(p, IConst(0), IConst(full), (inner,)))
-        elif full:
-            p, j, k = self.fresh("p"), self.fresh("j"), self.fresh("k")
-            load = SLoad(self.b, src(IVar(p), IVar(k), IVar(j)), self.t)
-            copy = Store(self.scratch, dst(IVar(p), IVar(k), IVar(j)), load)
-            inner = Loop(j, IConst(0), IConst(lay.nr), (Loop(k, IConst(0), IConst(s.k), (copy,)),))
-            out.append(Loop(p, IConst(0), IConst(full), (inner,)))
-        if panels > full:
-            width = s.n - full * lay.nr
-            last = IConst(full)
-            k, j, pad = self.fresh("k"), self.fresh("j"), self.fresh("j")
-            load = SLoad(self.b, src(last, IVar(k), IVar(j)), self.t)
-            copy = Store(self.scratch, dst(last, IVar(k), IVar(j)), load)
-            zero = Store(self.scratch, dst(last, IVar(k), IVar(pad)), SConst(0.0, self.t))
-            rows = (
-                Loop(j, IConst(0), IConst(width), (copy,), vector=s.b_j == 1),
-                Loop(pad, IConst(width), IConst(lay.nr), (zero,), vector=True),
-            )
-            out.append(Loop(k, IConst(0), IConst(s.k), rows))
-        return out
+    An index's value is its start (affine in the enclosing indices) plus its offset in the
+    tile, so `998 - k - ko >= 0` with `ko = 64*k'` reads `offset(k) <= 998 - 64*k'`."""
+    ranges = {idx.name: idx.range for idx in block.idxs}
+    values = {
+        name: start + Affine.var(_OFFSET + name) if ranges[name] > 1 else start
+        for name, start in starts.items()
+    }
+    lows: dict[str, list[Affine]] = {}
+    highs: dict[str, list[Affine]] = {}
+    guards: list[Affine] = []
+    for constraint in constraints:
+        if any(name not in values for name, _ in constraint.affine.terms):
+            return None
+        expr = constraint.affine.substitute(values)
+        offsets = [(name, c) for name, c in expr.terms if name.startswith(_OFFSET)]
+        rest = Affine(tuple(t for t in expr.terms if not t[0].startswith(_OFFSET)), expr.const)
+        if not offsets:
+            guards.append(rest)
+            continue
+        if len(offsets) != 1 or abs(offsets[0][1]) != 1:
+            return None
+        name, coeff = offsets[0]
+        role = roles[name[len(_OFFSET) :]]
+        if not role:  # an index of a role that several indices play
+            return None
+        if coeff < 0:  # rest - offset >= 0
+            highs.setdefault(role, []).append(rest)
+        else:  # offset + rest >= 0
+            lows.setdefault(role, []).append(Affine.const_(0) - rest)
+    bounds = {
+        role: TileBounds(tuple(lows.get(role, ())), tuple(highs.get(role, ())))
+        for role in set(lows) | set(highs)
+    }
+    return bounds, tuple(guards)
 
-    def _row_block(self, i0: IntExpr, rows: int) -> list[Stmt]:
-        s, lay = self.s, self.lay
-        out: list[Stmt] = []
-        apack = None
-        if self.pack_a:
-            # A rows i0..i0+rows-1, k-major ([k][r]), in a buffer of their own (one per thread).
-            apack = self.fresh("apack")
-            k = self.fresh("k")
-            body = []
-            for r in range(rows):
-                src = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
-                dst = iadd(IConst(r), imul(IVar(k), rows))
-                body.append(Store(apack, dst, SLoad(self.a, src, self.t)))
-            out.append(Loop(k, IConst(0), IConst(s.k), tuple(body)))
-        panels = math.ceil(s.n / lay.nr)
-        full = s.n // lay.nr
-        if full:
-            p = self.fresh("p")
-            body2 = self._panel(i0, rows, IVar(p), lay.nr, apack)
-            out.append(Loop(p, IConst(0), IConst(full), tuple(body2)))
-        if panels > full:
-            out += self._panel(i0, rows, IConst(full), s.n - full * lay.nr, apack)
-        if apack is None:
-            return out
-        nbytes = rows * s.k * s.dtype.byte_size
-        heap = nbytes > self.lw.options.stack_bytes
-        return [Alloc(apack, s.dtype, rows * s.k, tuple(out), heap=heap, scratch=True)]
 
-    def _panel(
-        self, i0: IntExpr, rows: int, p: IntExpr, width: int, apack: str | None
-    ) -> list[Stmt]:
-        """One `rows x NR` block of C at rows i0, panel p, of which `width` columns are C's
-        (a partial panel goes through a small tile, as vectors cannot stop early)."""
-        s, lay, vt = self.s, self.lay, self.vt
-        tile = self.fresh("ctile") if width < lay.nr else None
+def _kernel(lowering: Lowering, shape: GemmShape) -> str:
+    """The plan function of `shape`'s kernel (built once per shape and layout)."""
+    lay = layout(lowering, shape)
+    fname = lowering.gemm_kernels.get((shape, lay))
+    if fname is None:
+        fname = lowering.names.fresh("gemm")
+        lowering.functions.append(Kernel(lowering, shape, lay).build(fname))
+        lowering.gemm_kernels[(shape, lay)] = fname
+    return fname
 
-        def c_element(r: int, j: IntExpr) -> IntExpr:
-            return iadd(iadd(imul(iadd(i0, IConst(r)), s.c_row), imul(p, lay.nr)), j)
 
-        def tile_element(r: int, j: IntExpr) -> IntExpr:
-            return iadd(IConst(r * lay.nr), j)
-
-        def copy_columns(src: str, dst: str, r: int) -> Loop:
-            """Columns 0..width-1 of row r between C and the tile."""
-            j = self.fresh("j")
-            at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
-            load = SLoad(src, at_c if src == self.c else at_tile, self.t)
-            store = Store(dst, at_tile if src == self.c else at_c, load)
-            return Loop(j, IConst(0), IConst(width), (store,), vector=True)
-
-        body: list[Stmt] = []
-        if tile is not None and not s.overwrite:
-            body += [copy_columns(self.c, tile, r) for r in range(rows)]
-        accs = [[self.fresh(f"c{r}_{v}") for v in range(lay.nv)] for r in range(rows)]
-        for r in range(rows):
-            for v in range(lay.nv):
-                lane = IConst(v * lay.lanes)
-                init: SExpr
-                if s.overwrite:
-                    init = SCast(SConst(0.0, self.t), vt)
-                elif tile is not None:
-                    init = SLoad(tile, tile_element(r, lane), vt)
-                else:
-                    init = SLoad(self.c, c_element(r, lane), vt)
-                body.append(DeclVar(accs[r][v], vt, init))
-        body.append(self._k_loop(i0, rows, p, apack, accs))
-        for r in range(rows):
-            for v in range(lay.nv):
-                lane = IConst(v * lay.lanes)
-                value = SVar(accs[r][v], vt)
-                if tile is not None:
-                    body.append(Store(tile, tile_element(r, lane), value))
-                else:
-                    body.append(Store(self.c, c_element(r, lane), value))
-        if tile is None:
-            return body
-        body += [copy_columns(tile, self.c, r) for r in range(rows)]
-        return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
-
-    def _k_loop(
-        self, i0: IntExpr, rows: int, p: IntExpr, apack: str | None, accs: list[list[str]]
-    ) -> Loop:
-        """The register-blocked reduction: per k, NV vectors of B, one broadcast A element per
-        row, and `rows x NV` fused multiply-adds into the accumulators."""
-        s, lay, vt = self.s, self.lay, self.vt
-        k = self.fresh("k")
-        body: list[Stmt] = []
-        bvals = []
-        for v in range(lay.nv):
-            name = self.fresh(f"b{v}")
-            lane = IConst(v * lay.lanes)
-            if self.pack_b:
-                load = SLoad(
-                    self.scratch, iadd(imul(iadd(imul(p, s.k), IVar(k)), lay.nr), lane), vt
-                )
-            else:
-                load = SLoad(self.b, iadd(iadd(imul(IVar(k), s.b_k), imul(p, lay.nr)), lane), vt)
-            body.append(LetScalar(name, load))
-            bvals.append(SVar(name, vt))
-        for r in range(rows):
-            name = self.fresh(f"a{r}")
-            if apack is not None:
-                element = SLoad(apack, iadd(IConst(r), imul(IVar(k), rows)), self.t)
-            else:
-                offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
-                element = SLoad(self.a, offset, self.t)
-            body.append(LetScalar(name, SCast(element, vt)))
-            for v in range(lay.nv):
-                acc = SVar(accs[r][v], vt)
-                body.append(AssignVar(accs[r][v], SFma(SVar(name, vt), bvals[v], acc, vt)))
-        return Loop(k, IConst(0), IConst(s.k), tuple(body))
+def _all(conds: list[IntExpr]) -> IntExpr:
+    out = conds[0]
+    for cond in conds[1:]:
+        out = ILogic("and", out, cond)
+    return out
 
 
 def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
-    """A call of the micro-kernel for `call` (built once per shape), with its scratch."""
+    """A call of the micro-kernel for `call`, with its scratch; with bounds, of the ragged
+    kernel with the tile's run-time extents (nothing when the tile is empty)."""
     shape = call.shape
-    lay = _layout(lowering, shape)
-    fname = lowering.gemm_kernels.get((shape, lay))
-    if fname is None:
-        kernel = _Kernel(lowering, shape, lay)
-        fname = lowering.names.fresh("gemm")
-        lowering.functions.append(kernel.build(fname))
-        lowering.gemm_kernels[(shape, lay)] = fname
-    bsize = _pack_b_size(shape, lay)
     scratch = lowering.names.fresh("gemm_scratch")
     lowering.buffer_types[scratch] = shape.dtype
-    args = (
-        BufferArg(call.a[0], affine_expr(call.a[1]), writes=False),
-        BufferArg(call.b[0], affine_expr(call.b[1]), writes=False),
-        BufferArg(call.c[0], affine_expr(call.c[1])),
-        BufferArg(scratch),
-    )
-    size = max(bsize, 1)
-    nbytes = size * shape.dtype.byte_size
-    return [
-        Alloc(
-            scratch,
-            shape.dtype,
-            size,
-            (Call(fname, args),),
-            heap=nbytes > lowering.options.stack_bytes,
-            scratch=True,
-        )
+    views = [
+        (call.a[0], affine_expr(call.a[1]), False),
+        (call.b[0], affine_expr(call.b[1]), False),
+        (call.c[0], affine_expr(call.c[1]), True),
     ]
+
+    def args(shift: list[IntExpr]) -> tuple[BufferArg, ...]:
+        return (
+            *(
+                BufferArg(buf, iadd(at, by), writes=w)
+                for (buf, at, w), by in zip(views, shift, strict=True)
+            ),
+            BufferArg(scratch),
+        )
+
+    pre: list[Stmt] = []
+    shift: list[IntExpr] = [IConst(0)] * 3
+    extents: list[IntExpr] = []
+    sizes = {"m": shape.m, "n": shape.n, "k": shape.k}
+    for role, bounds, steps in call.bounds:
+        hi: IntExpr = IConst(sizes[role])
+        for high in bounds.highs:
+            hi = IBin("min", hi, iadd(affine_expr(high), IConst(1)))
+        if bounds.lows:
+            lo: IntExpr = IConst(0)
+            for low in bounds.lows:
+                lo = IBin("max", lo, affine_expr(low))
+            start = IVar(lowering.names.fresh(f"{role}_start"))
+            pre.append(LetInt(start.name, lo))
+            shift = [iadd(s, imul(start, step)) for s, step in zip(shift, steps, strict=True)]
+            hi = IBin("-", hi, start)
+        ext = IVar(lowering.names.fresh(f"{role}_ext"))
+        pre.append(LetInt(ext.name, hi))
+        extents.append(ext)
+    # A tile with bounds runs on the ragged kernel, full or not: measured as fast as the
+    # constant-size kernel on full tiles (999^3: 20.2 vs 20.7 ms on c, 18.2 vs 18.1 on llvm,
+    # one thread), and one kernel instead of two halves the LLVM compile time.
+    kernel = replace(shape, runtime=tuple(role for role, _, _ in call.bounds))
+    body: list[Stmt] = [Call(_kernel(lowering, kernel), (*args(shift), *extents))]
+    if extents:
+        body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]
+    size = pack_b_size(kernel, layout(lowering, kernel))
+    if call.guards:
+        body = [If(_all([ICmp(">=", affine_expr(g), IConst(0)) for g in call.guards]), tuple(body))]
+    nbytes = max(size, 1) * shape.dtype.byte_size
+    alloc = Alloc(
+        scratch,
+        shape.dtype,
+        max(size, 1),
+        tuple(body),
+        heap=nbytes > lowering.options.stack_bytes,
+        scratch=True,
+    )
+    return [*pre, alloc]

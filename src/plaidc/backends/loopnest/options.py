@@ -20,6 +20,10 @@ from plaidc.targets.host import host_facts
 
 BackendT = TypeVar("BackendT")
 
+# The SIMD register file of x86-64 by whether vectors are 64 bytes wide: zmm0-31 with AVX-512,
+# ymm/xmm0-15 without.
+X86_VECTOR_REGISTERS = {True: 32, False: 16}
+
 
 @dataclass(frozen=True)
 class CpuRuntimeCodegen:
@@ -74,6 +78,15 @@ class LoopnestCodegen:
     gemm_vectors: int = field(
         default=2,
         metadata={"help": "micro-kernel width in vectors", "min": 1, "tune": (1, 2, 3, 4)},
+    )
+    vector_registers: int | None = field(
+        default=None,
+        metadata={
+            "help": "SIMD registers a micro-kernel may hold (rows x vectors accumulators, the B "
+            "vectors and a broadcast A element); left out: as on x86-64, 32 with 64-byte "
+            "vectors (AVX-512), else 16",
+            "min": 3,
+        },
     )
     stack_bytes: int = field(
         default=65536,
@@ -142,4 +155,6 @@ def lowering_options(
     pinned = shared.threads if shared.threads is not None else hardware_threads
     values["threads"] = pinned if pinned is not None else host_facts().values["threads"]
     values["pin_threads"] = pinned is not None
+    if shared.vector_registers is None:
+        values["vector_registers"] = X86_VECTOR_REGISTERS[shared.vector_bytes >= 64]
     return LoweringOptions(**values), own

@@ -20,6 +20,8 @@ class LoweringOptions:
     vector_bytes: int = 16
     gemm_rows: int = 8
     gemm_vectors: int = 2
+    # registers the micro-kernel's register block must fit in (see `gemm_kernel.layout`)
+    vector_registers: int = 32
     threads: int = 1
     # threads fixed in the generated code; False: the OpenMP runtime's count at run time
     # (`threads` is then this machine's count, which the lowering plans for)
@@ -30,6 +32,9 @@ class LoweringOptions:
     # Float max/min reductions as a NaN-ignoring reduction plus a NaN flag (what gcc's
     # vectoriser can reduce); the backend decides.
     nan_flagged_minmax: bool = False
+    # GEMM tiles cut short by constraints (edge tiles) as micro-kernels with run-time extents
+    # (integer parameters of a function other than a kernel, which the backend must support).
+    ragged_gemm: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,504 @@
+"""The register-blocked GEMM micro-kernel: a plan function per kernel shape (see `gemm`).
+
+Per call the kernel computes `C[i*c_row + j] (+)= sum_k A[i*a_row + k*a_k] * B[k*b_k + j*b_j]`
+for `i < m`, `j < n`, `k < k`. It packs B into zero-padded panels of `NR = gemm_vectors *
+lanes` columns (when the panels are reused by several row blocks, a panel is partial or B's
+columns are strided) and A into `MR x K` row blocks (when several panels reuse them, or the
+rows are padded), keeps an `MR x NR` block of C in vector registers across the whole k loop
+and updates it with fused multiply-adds.
+
+The sizes are compile-time constants, except in a ragged kernel (the edge tiles of a tiling
+whose tile does not divide the extent): there any of `m`, `n`, `k` may be a run-time extent
+(an integer parameter, at most the shape's constant, which sizes the scratch buffers). The
+k loop then simply stops early; rows past the last full register block are padded with zero
+rows in the packed A block and columns past the last full panel are zero in the packed B
+panel, both computed into a small C tile of which only the valid part is copied to C, so no
+element outside the extents is read or written.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from plaidc.backends.loopnest.optimise import hoist_scratch
+from plaidc.backends.loopnest.plan import (
+    Alloc,
+    AssignVar,
+    BufferParam,
+    DeclVar,
+    Function,
+    IBin,
+    ICmp,
+    IConst,
+    If,
+    ILogic,
+    IntExpr,
+    IntParam,
+    IVar,
+    LetInt,
+    LetScalar,
+    Loop,
+    ScalarType,
+    SCast,
+    SConst,
+    SExpr,
+    SFma,
+    SLoad,
+    Stmt,
+    Store,
+    SVar,
+    iadd,
+    imul,
+)
+from plaidc.stripe.ir import DType
+
+if TYPE_CHECKING:
+    from plaidc.backends.loopnest.lower import Lowering
+
+
+@dataclass(frozen=True)
+class GemmShape:
+    """A micro-kernel's constants: element type, sizes, strides, and whether it overwrites C.
+
+    `runtime` names the sizes among `m`, `n`, `k` that are run-time extents (parameters of
+    the kernel, in that order, each at most the constant, which sizes the scratch)."""
+
+    dtype: DType
+    m: int
+    n: int
+    k: int
+    a_row: int
+    a_k: int
+    b_k: int
+    b_j: int
+    c_row: int
+    overwrite: bool
+    parallel: bool = False
+    runtime: tuple[str, ...] = ()
+    # Rows or the reduction spanning several indices (a convolution's output pixels `x, y`,
+    # its window `i, j, ci`): `(range, A stride, C or B stride)` per index, outermost first,
+    # flattened in that order; `a_row`/`c_row` or `a_k`/`b_k` are then unused.
+    row_dims: tuple[tuple[int, int, int], ...] = ()
+    k_dims: tuple[tuple[int, int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The register tile: `mr` rows by `nv` vectors of `lanes` elements."""
+
+    lanes: int
+    nv: int
+    mr: int
+
+    @property
+    def nr(self) -> int:
+        return self.nv * self.lanes
+
+
+def layout(lowering: Lowering, shape: GemmShape) -> Layout:
+    """The configured `gemm_rows x gemm_vectors` block, cut to the shape and to the register
+    file: `mr * nv` accumulators, `nv` B vectors and one broadcast A element must fit in
+    `vector_registers`, or the compiler spills accumulators in the k loop (8 x 2 takes 19
+    registers: fine with AVX-512's 32, 6 x 2 with AVX2's 16)."""
+    opts = lowering.options
+    lanes = max(opts.vector_bytes // shape.dtype.byte_size, 1)
+    regs = opts.vector_registers
+    nv = max(1, min(opts.gemm_vectors, math.ceil(shape.n / lanes), (regs - 1) // 2))
+    mr = max(1, min(opts.gemm_rows, shape.m, (regs - nv - 1) // nv))
+    return Layout(lanes, nv, mr)
+
+
+def pack_b_size(shape: GemmShape, lay: Layout) -> int:
+    """Elements of the packed B panels (0: B is read in place)."""
+    panels = math.ceil(shape.n / lay.nr)
+    partial = "n" in shape.runtime or shape.n % lay.nr != 0
+    if shape.m > lay.mr or partial or shape.b_j != 1 or shape.k_dims:
+        return panels * shape.k * lay.nr
+    return 0
+
+
+def _pdiv(a: IntExpr, d: int) -> IntExpr:
+    """`a / d` for a non-negative `a`, folding constants."""
+    if isinstance(a, IConst):
+        return IConst(a.value // d)
+    return a if d == 1 else IBin("pdiv", a, IConst(d))
+
+
+def _rem(a: IntExpr, d: int) -> IntExpr:
+    """`a % d` for a non-negative `a`, folding constants."""
+    if isinstance(a, IConst):
+        return IConst(a.value % d)
+    return IConst(0) if d == 1 else IBin("rem", a, IConst(d))
+
+
+def _sub(a: IntExpr, b: IntExpr) -> IntExpr:
+    if isinstance(a, IConst) and isinstance(b, IConst):
+        return IConst(a.value - b.value)
+    return a if b == IConst(0) else IBin("-", a, b)
+
+
+def _is(a: IntExpr, value: int) -> bool:
+    return isinstance(a, IConst) and a.value == value
+
+
+def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
+    """`body` if `count > 0` (decided now for constants)."""
+    if isinstance(count, IConst):
+        return body if count.value > 0 else []
+    return [If(ICmp(">", count, IConst(0)), tuple(body))]
+
+
+class Kernel:
+    """Builds the plan function of one micro-kernel shape."""
+
+    def __init__(self, lowering: Lowering, shape: GemmShape, lay: Layout) -> None:
+        self.lw = lowering
+        self.s = shape
+        self.lay = lay
+        self.t = ScalarType(shape.dtype)
+        self.vt = ScalarType(shape.dtype, lay.lanes)
+        names = lowering.names
+        self.a, self.b, self.c = names.fresh("A"), names.fresh("B"), names.fresh("C")
+        self.scratch = names.fresh("scratch")
+        self.ext: dict[str, IntExpr] = {}
+        for dim, size in (("m", shape.m), ("n", shape.n), ("k", shape.k)):
+            runtime = dim in shape.runtime
+            self.ext[dim] = IVar(names.fresh(f"{dim}_ext")) if runtime else IConst(size)
+        self.pack_b = pack_b_size(shape, lay) > 0
+        # A row blocks are packed when several panels reuse them, and always when rows or
+        # the reduction span several indices (the k loop then reads packed operands only).
+        multi = bool(shape.row_dims or shape.k_dims)
+        self.pack_a = multi or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
+
+    def fresh(self, hint: str) -> str:
+        return self.lw.names.fresh(hint)
+
+    def _row_offset(self, row: IntExpr, operand: int) -> IntExpr:
+        """Where row `row` starts in A (`operand` 1) or C (2), relative to row 0."""
+        s = self.s
+        if not s.row_dims:
+            return imul(row, s.a_row if operand == 1 else s.c_row)
+        out: IntExpr = IConst(0)
+        rest = row
+        for pos, dim in enumerate(reversed(s.row_dims)):  # innermost first
+            size, stride = dim[0], dim[operand]
+            outermost = pos == len(s.row_dims) - 1
+            here = rest if outermost else _rem(rest, size)
+            out = iadd(out, imul(here, stride))
+            rest = _pdiv(rest, size)
+        return out
+
+    def _k_nest(
+        self, body: Callable[[IntExpr, IntExpr, IntExpr], list[Stmt]], k: str | None = None
+    ) -> list[Stmt]:
+        """Loops over the reduction around `body(flat k, A offset, B offset)` (one loop named
+        `k`, else one per index of `k_dims`, outermost first)."""
+        s = self.s
+        if not s.k_dims:
+            var = IVar(k if k is not None else self.fresh("k"))
+            inner = body(var, imul(var, s.a_k), imul(var, s.b_k))
+            return [Loop(var.name, IConst(0), self.ext["k"], tuple(inner))]
+        names = [self.fresh("k") for _ in s.k_dims]
+        flat: IntExpr = IConst(0)
+        a_off: IntExpr = IConst(0)
+        b_off: IntExpr = IConst(0)
+        for name, (size, a, b) in zip(names, s.k_dims, strict=True):
+            flat = iadd(imul(flat, size), IVar(name))
+            a_off, b_off = iadd(a_off, imul(IVar(name), a)), iadd(b_off, imul(IVar(name), b))
+        stmts = body(flat, a_off, b_off)
+        for name, (size, _, _) in reversed(list(zip(names, s.k_dims, strict=True))):
+            stmts = [Loop(name, IConst(0), IConst(size), tuple(stmts))]
+        return stmts
+
+    def build(self, name: str) -> Function:
+        s, lay = self.s, self.lay
+        m = self.ext["m"]
+        body: list[Stmt] = []
+        if self.pack_b:
+            body += self._pack_b()
+        if "m" in s.runtime or "n" in s.runtime:
+            body.append(self._ragged_rows())
+        else:
+            full_rows = imul(_pdiv(m, lay.mr), lay.mr)
+            if not _is(full_rows, 0):
+                row = self.fresh("i0")
+                block = self._row_block(IVar(row), lay.mr)
+                # Row blocks write disjoint rows of C: they may run on threads.
+                loop = Loop(
+                    row, IConst(0), full_rows, tuple(block), step=lay.mr, parallel=s.parallel
+                )
+                body.append(loop)
+            if s.m % lay.mr:
+                body += self._row_block(full_rows, s.m % lay.mr)
+        params: list[BufferParam | IntParam] = [
+            BufferParam(self.a, s.dtype, False),
+            BufferParam(self.b, s.dtype, False),
+            BufferParam(self.c, s.dtype, True),
+            BufferParam(self.scratch, s.dtype, True),
+        ]
+        params += [IntParam(e.name) for e in self.ext.values() if isinstance(e, IVar)]
+        what = "C = A B" if s.overwrite else "C += A B"
+        sizes = "x".join(
+            f"{dim}<={size}" if dim in s.runtime else str(size)
+            for dim, size in (("m", s.m), ("n", s.n), ("k", s.k))
+        )
+        rows = f"rows {list(s.row_dims)}" if s.row_dims else f"C row stride {s.c_row}"
+        if s.k_dims:
+            strides = f"reduction {list(s.k_dims)}, B column stride {s.b_j}"
+        else:
+            strides = f"A strides ({s.a_row}, {s.a_k}), B strides ({s.b_k}, {s.b_j})"
+        comment = (
+            f"micro-kernel {what}: {sizes} {s.dtype}, {strides}, {rows}; {lay.mr}x{lay.nr}"
+            " register block"
+        )
+        return Function(name, tuple(params), hoist_scratch(tuple(body)), comment, contract=True)
+
+    def _pack_b(self) -> list[Stmt]:
+        """B's row k of panel p goes to scratch[(p*K + k)*NR ...], zero-padded to NR columns
+        (vector copies when B's columns are contiguous, element copies otherwise)."""
+        s, lay = self.s, self.lay
+        n = self.ext["n"]
+        out: list[Stmt] = []
+        full = _pdiv(n, lay.nr)
+
+        def dst(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(imul(iadd(imul(p, s.k), k), lay.nr), j)
+
+        def src(p: IntExpr, b_off: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(b_off, imul(iadd(imul(p, lay.nr), j), s.b_j))
+
+        if not _is(full, 0) and s.b_j == 1:
+            p = IVar(self.fresh("p"))
+
+            def vectors(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+                body: list[Stmt] = []
+                for v in range(lay.nv):
+                    lane = IConst(v * lay.lanes)
+                    load = SLoad(self.b, src(p, b_off, lane), self.vt)
+                    body.append(Store(self.scratch, dst(p, k, lane), load))
+                return body
+
+            out.append(Loop(p.name, IConst(0), full, tuple(self._k_nest(vectors))))
+        elif not _is(full, 0):
+            p, j = IVar(self.fresh("p")), IVar(self.fresh("j"))
+
+            def elements(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+                return [Store(self.scratch, dst(p, k, j), SLoad(self.b, src(p, b_off, j), self.t))]
+
+            inner = Loop(j.name, IConst(0), IConst(lay.nr), tuple(self._k_nest(elements)))
+            out.append(Loop(p.name, IConst(0), full, (inner,)))
+        width = _sub(n, imul(full, lay.nr))
+        if _is(width, 0):
+            return out
+        k0 = self.fresh("k") if not s.k_dims else None
+        j, pad = IVar(self.fresh("j")), IVar(self.fresh("j"))
+
+        def last(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+            copy = Store(self.scratch, dst(full, k, j), SLoad(self.b, src(full, b_off, j), self.t))
+            zero = Store(self.scratch, dst(full, k, pad), SConst(0.0, self.t))
+            return [
+                Loop(j.name, IConst(0), width, (copy,), vector=s.b_j == 1),
+                Loop(pad.name, width, IConst(lay.nr), (zero,), vector=True),
+            ]
+
+        return out + _when_positive(width, self._k_nest(last, k0))
+
+    def _row_block(self, i0: IntExpr, rows: int) -> list[Stmt]:
+        """Rows i0..i0+rows-1 of C (a kernel of constant `m` and `n`)."""
+        s, lay = self.s, self.lay
+        out: list[Stmt] = []
+        apack = None
+        if self.pack_a:
+            apack = self.fresh("apack")
+            out += self._pack_a(apack, i0, rows, None)
+        full = _pdiv(self.ext["n"], lay.nr)
+        if not _is(full, 0):
+            p = self.fresh("p")
+            body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, None)
+            out.append(Loop(p, IConst(0), full, tuple(body2)))
+        width = _sub(self.ext["n"], imul(full, lay.nr))
+        if not _is(width, 0):
+            out += _when_positive(width, self._panel(i0, rows, full, width, apack, None))
+        if apack is None:
+            return out
+        nbytes = rows * s.k * s.dtype.byte_size
+        heap = nbytes > self.lw.options.stack_bytes
+        return [Alloc(apack, s.dtype, rows * s.k, tuple(out), heap=heap, scratch=True)]
+
+    def _pack_a(self, pack: str, i0: IntExpr, rows: int, valid: IntExpr | None) -> list[Stmt]:
+        """A rows i0..i0+rows-1, k-major ([k][r]), into `pack` (a buffer of the row block's
+        own, one per thread); with `valid`, the rows from `valid` on are zero."""
+        s = self.s
+        k0 = self.fresh("k") if not s.k_dims else None
+        if valid is None:
+            starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
+
+            def copy_rows(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
+                return [
+                    Store(
+                        pack,
+                        iadd(IConst(r), imul(k, rows)),
+                        SLoad(self.a, iadd(start, a_off), self.t),
+                    )
+                    for r, start in enumerate(starts)
+                ]
+
+            return self._k_nest(copy_rows, k0)
+        e, row = self.fresh("e"), IVar(self.fresh("r"))
+        zero = Store(pack, IVar(e), SConst(0.0, self.t))
+        start = self._row_offset(iadd(i0, row), 1)
+
+        def copy_valid(k: IntExpr, a_off: IntExpr, _: IntExpr) -> list[Stmt]:
+            load = SLoad(self.a, iadd(start, a_off), self.t)
+            copy = Store(pack, iadd(row, imul(k, rows)), load)
+            return [Loop(row.name, IConst(0), valid, (copy,))]
+
+        return [
+            Loop(e, IConst(0), IConst(rows * s.k), (zero,), vector=True),
+            *self._k_nest(copy_valid, k0),
+        ]
+
+    def _ragged_rows(self) -> Loop:
+        """Every row block of a kernel with run-time `m` or `n`: a block of MR rows on full
+        panels runs on registers straight from and to C, any other (the last rows, the last
+        panel) through the zero-padded A block and a C tile. Two copies of the register block
+        in all, where separate loops for full and partial blocks would take four."""
+        s, lay = self.s, self.lay
+        m, n = self.ext["m"], self.ext["n"]
+        i0 = IVar(self.fresh("i0"))
+        rows = IVar(self.fresh("rows"))
+        apack = self.fresh("apack")
+        full_rows = ICmp("==", rows, IConst(lay.mr))
+        packs = If(
+            full_rows,
+            tuple(self._pack_a(apack, i0, lay.mr, None)),
+            tuple(self._pack_a(apack, i0, lay.mr, rows)),
+        )
+        p, width = IVar(self.fresh("p")), IVar(self.fresh("width"))
+        whole = ILogic("and", full_rows, ICmp("==", width, IConst(lay.nr)))
+        direct = self._panel(i0, lay.mr, p, IConst(lay.nr), apack, None)
+        tiled = self._panel(i0, lay.mr, p, width, apack, rows)
+        panel = (
+            LetInt(width.name, IBin("min", IConst(lay.nr), _sub(n, imul(p, lay.nr)))),
+            If(whole, tuple(direct), tuple(tiled)),
+        )
+        panels = _pdiv(iadd(n, IConst(lay.nr - 1)), lay.nr)
+        heap = lay.mr * s.k * s.dtype.byte_size > self.lw.options.stack_bytes
+        block = (
+            LetInt(rows.name, IBin("min", IConst(lay.mr), _sub(m, i0))),
+            Alloc(
+                apack,
+                s.dtype,
+                lay.mr * s.k,
+                (packs, Loop(p.name, IConst(0), panels, panel)),
+                heap=heap,
+                scratch=True,
+            ),
+        )
+        # Row blocks write disjoint rows of C: they may run on threads.
+        return Loop(i0.name, IConst(0), m, block, step=lay.mr, parallel=s.parallel)
+
+    def _panel(
+        self,
+        i0: IntExpr,
+        rows: int,
+        p: IntExpr,
+        width: IntExpr,
+        apack: str | None,
+        valid: IntExpr | None,
+    ) -> list[Stmt]:
+        """One `rows x NR` block of C at rows i0, panel p, of which `width` columns (and
+        `valid` rows, None: all) are C's; a partial block goes through a small tile, as
+        vectors cannot stop early."""
+        s, lay, vt = self.s, self.lay, self.vt
+        tile = self.fresh("ctile") if valid is not None or not _is(width, lay.nr) else None
+
+        def c_element(r: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(iadd(self._row_offset(iadd(i0, r), 2), imul(p, lay.nr)), j)
+
+        def tile_element(r: IntExpr, j: IntExpr) -> IntExpr:
+            return iadd(imul(r, lay.nr), j)
+
+        def copy_columns(src: str, dst: str, r: IntExpr) -> Loop:
+            """Columns 0..width-1 of row r between C and the tile."""
+            j = self.fresh("j")
+            at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
+            load = SLoad(src, at_c if src == self.c else at_tile, self.t)
+            store = Store(dst, at_tile if src == self.c else at_c, load)
+            return Loop(j, IConst(0), width, (store,), vector=True)
+
+        def copy_rows(src: str, dst: str) -> list[Stmt]:
+            if valid is None:
+                return [copy_columns(src, dst, IConst(r)) for r in range(rows)]
+            row = self.fresh("r")
+            return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row)),))]
+
+        body: list[Stmt] = []
+        if tile is not None and not s.overwrite:
+            if valid is not None:
+                # rows past `valid` start at zero rather than undefined
+                e = self.fresh("e")
+                zero = Store(tile, IVar(e), SConst(0.0, self.t))
+                body.append(Loop(e, IConst(0), IConst(rows * lay.nr), (zero,), vector=True))
+            body += copy_rows(self.c, tile)
+        accs = [[self.fresh(f"c{r}_{v}") for v in range(lay.nv)] for r in range(rows)]
+        for r in range(rows):
+            for v in range(lay.nv):
+                lane = IConst(v * lay.lanes)
+                init: SExpr
+                if s.overwrite:
+                    init = SCast(SConst(0.0, self.t), vt)
+                elif tile is not None:
+                    init = SLoad(tile, tile_element(IConst(r), lane), vt)
+                else:
+                    init = SLoad(self.c, c_element(IConst(r), lane), vt)
+                body.append(DeclVar(accs[r][v], vt, init))
+        body.append(self._k_loop(i0, rows, p, apack, accs))
+        for r in range(rows):
+            for v in range(lay.nv):
+                lane = IConst(v * lay.lanes)
+                value = SVar(accs[r][v], vt)
+                if tile is not None:
+                    body.append(Store(tile, tile_element(IConst(r), lane), value))
+                else:
+                    body.append(Store(self.c, c_element(IConst(r), lane), value))
+        if tile is None:
+            return body
+        body += copy_rows(tile, self.c)
+        return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
+
+    def _k_loop(
+        self, i0: IntExpr, rows: int, p: IntExpr, apack: str | None, accs: list[list[str]]
+    ) -> Loop:
+        """The register-blocked reduction: per k, NV vectors of B, one broadcast A element per
+        row, and `rows x NV` fused multiply-adds into the accumulators."""
+        s, lay, vt = self.s, self.lay, self.vt
+        k = self.fresh("k")
+        body: list[Stmt] = []
+        bvals = []
+        for v in range(lay.nv):
+            name = self.fresh(f"b{v}")
+            lane = IConst(v * lay.lanes)
+            if self.pack_b:
+                load = SLoad(
+                    self.scratch, iadd(imul(iadd(imul(p, s.k), IVar(k)), lay.nr), lane), vt
+                )
+            else:
+                load = SLoad(self.b, iadd(iadd(imul(IVar(k), s.b_k), imul(p, lay.nr)), lane), vt)
+            body.append(LetScalar(name, load))
+            bvals.append(SVar(name, vt))
+        for r in range(rows):
+            name = self.fresh(f"a{r}")
+            if apack is not None:
+                element = SLoad(apack, iadd(IConst(r), imul(IVar(k), rows)), self.t)
+            else:
+                offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
+                element = SLoad(self.a, offset, self.t)
+            body.append(LetScalar(name, SCast(element, vt)))
+            for v in range(lay.nv):
+                acc = SVar(accs[r][v], vt)
+                body.append(AssignVar(accs[r][v], SFma(SVar(name, vt), bvals[v], acc, vt)))
+        return Loop(k, IConst(0), self.ext["k"], tuple(body))
