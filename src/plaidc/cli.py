@@ -40,13 +40,16 @@ from plaidc.cli_inputs import (
     parse_input_options,
     parse_shapes,
     pipeline_stage,
+    request_trace,
     shape_option,
     stage_option,
     target_config,
     target_option,
+    trace_option,
     tuned_pipeline,
     verify_each_option,
     version_option,
+    write_trace,
 )
 from plaidc.diagnostics import CompileError, InternalError
 from plaidc.stripe.printer import print_stripe
@@ -315,6 +318,7 @@ def _write_text(output: str, text: str) -> None:
     metavar="FILE.json",
     help="Write the target's run report (the NPU's cycles) as JSON.",
 )
+@trace_option
 @entry_option
 @db_option
 @no_tuning_option
@@ -334,6 +338,7 @@ def run_cmd(
     check: bool,
     bench: int | None,
     report_file: str | None,
+    trace_file: str | None,
     entry: str | None,
     db: str | None,
     no_tuning: bool,
@@ -372,7 +377,11 @@ def run_cmd(
     def execute() -> dict[str, np.ndarray]:
         return run_program(compiled, feed) if artifact is None else artifact.run(feed)
 
+    if trace_file is not None:
+        request_trace(artifact, cfg.name)
     outputs = execute()
+    if trace_file is not None:
+        write_trace(artifact, trace_file)
     if bench:
         _bench(execute, bench)
     report = artifact.report() if artifact is not None else None

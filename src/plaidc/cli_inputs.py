@@ -332,3 +332,40 @@ def tuned_pipeline(
         text = "# --no-tuning: the config's options\n" if no_tuning else None
         tuned = dataclasses.replace(tuned, notes=text or driver.describe_tuning(tuned))
     return tuned
+
+
+trace_option = click.option(
+    "--trace",
+    "trace_file",
+    default=None,
+    metavar="FILE.json",
+    callback=nonempty,
+    help="Write the NPU simulator's timeline as Chrome trace-event JSON (Perfetto, "
+    "chrome://tracing); at most $PLAIDC_NPU_TRACE_EVENTS (200,000) events.",
+)
+
+
+def request_trace(artifact: Any, target: str) -> None:
+    """Asks `artifact` (the npu target's) to record its next run's timeline."""
+    from plaidc.backends.npu_sim.trace import trace_cap
+
+    if not hasattr(artifact, "trace_cap"):
+        raise click.UsageError(f"--trace: target '{target}' has no simulator timeline (use -t npu)")
+    try:
+        artifact.trace_cap = trace_cap()
+    except ValueError as err:
+        raise click.UsageError(f"--trace: {err}") from None
+
+
+def write_trace(artifact: Any, path: str) -> None:
+    """Writes the recorded timeline to `path` (atomically) and stops recording, so that
+    `--bench` times runs that record nothing; says on stderr when the cap cut it short."""
+    from pathlib import Path
+
+    artifact.trace_cap = None
+    trace = artifact.last_trace
+    with driver.writing(path):
+        trace.write(Path(path))
+    note = trace.note()
+    if note:
+        click.echo(f"plaidc: note: {note}", err=True)

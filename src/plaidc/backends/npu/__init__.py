@@ -46,7 +46,7 @@ from plaidc.backends.npu.placement import uncache
 from plaidc.backends.npu.reindex import reindex_stores
 from plaidc.backends.npu.sync import insert_sync
 from plaidc.backends.npu.vector import lower_kernel
-from plaidc.backends.npu_sim import NpuKernel, NpuMachine, NpuReport, compile_kernel
+from plaidc.backends.npu_sim import NpuKernel, NpuMachine, NpuReport, NpuTrace, compile_kernel
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.interp import cast_to, element_offsets, numpy_dtype, poison_value
 from plaidc.stripe.ir import Block
@@ -70,6 +70,9 @@ class NpuArtifact:
     reduced_precision: frozenset[str] = frozenset()
     last_report: NpuReport | None = field(default=None)
     built: NpuKernel | None = field(default=None)
+    # `--trace`: record the timeline of the next runs, keeping at most this many events.
+    trace_cap: int | None = field(default=None)
+    last_trace: NpuTrace | None = field(default=None)
 
     @property
     def kernel(self) -> NpuKernel:
@@ -87,8 +90,9 @@ class NpuArtifact:
             elif name in self.constants:  # tables the compiler made (index values)
                 flat[: len(self.constants[name])] = self.constants[name]
             arrays[self.c_names[name]] = flat
-        result = self.kernel.run(arrays, self.machine)
+        result = self.kernel.run(arrays, self.machine, self.trace_cap)
         self.last_report = result.report
+        self.last_trace = result.trace
         outputs = {}
         for name, buf in self.buffers.items():
             if buf.is_output:

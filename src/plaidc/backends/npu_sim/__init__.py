@@ -3,7 +3,8 @@
 The `npu` backend emits C against `plaidc_npu.h`; `compile_kernel` builds it with the simulator
 into a shared library and `NpuKernel.run` executes it on numpy arrays for an `NpuMachine` read
 from the target config's `[hardware]` table, returning the arguments afterwards and an
-`NpuReport` (cycles, pipe occupancy, Cube utilisation, bytes per path, buffer peaks). The
+`NpuReport` (cycles, pipe occupancy, Cube utilisation, bytes per path, buffer peaks) and, when
+asked, an `NpuTrace` (the timeline, as Chrome trace-event JSON). The
 semantics, checks and timing model are those of docs/NPU.md; sim.c's header comment is the
 executable summary.
 """
@@ -20,6 +21,7 @@ from plaidc.backends.npu_sim.runner import (
     compile_kernel,
     find_c_compiler,
 )
+from plaidc.backends.npu_sim.trace import NpuTrace
 
 __all__ = [
     "HEADER",
@@ -32,6 +34,7 @@ __all__ = [
     "NpuReport",
     "NpuRun",
     "NpuSimError",
+    "NpuTrace",
     "compile_kernel",
     "find_c_compiler",
     "isa",

@@ -419,6 +419,28 @@ typedef struct plaidc_npu_error {
   char note[1024];
 } plaidc_npu_error;
 
+/* The timeline, recorded only when the host passes one (plaidc_npu_run's `trace`; NULL: off).
+ * One record per instruction, set_flag and wait_flag, in simulation order; the host provides
+ * room for `capacity` records and the run stops recording (counting `dropped`) when it is full. */
+enum plaidc_npu_trace_kind { PLAIDC_TRACE_INSTR, PLAIDC_TRACE_SET_FLAG, PLAIDC_TRACE_WAIT_FLAG };
+typedef struct plaidc_npu_trace_record {
+  uint64_t kind;  /* enum plaidc_npu_trace_kind                                            */
+  uint64_t core;  /* block_idx                                                             */
+  uint64_t pipe;  /* the pipe it occupies (set_flag: src; wait_flag: dst)                  */
+  uint64_t start; /* cycle it starts (set_flag: the flag's release; wait_flag: its issue)  */
+  uint64_t cycles; /* instruction: its cost; wait_flag: the stall; set_flag: 0              */
+  uint64_t flow;  /* set_flag/wait_flag: the flag's id, shared by the pair (from 1)        */
+  uint64_t peer;  /* set_flag: the dst pipe; wait_flag: the src pipe                       */
+  uint64_t event; /* set_flag/wait_flag: the flag's event id                               */
+  uint64_t line;  /* the intrinsic's line in the generated C                               */
+  const char *name, *file;
+} plaidc_npu_trace_record;
+
+typedef struct plaidc_npu_trace {
+  plaidc_npu_trace_record *records;
+  uint64_t capacity, count, dropped;
+} plaidc_npu_trace;
+
 typedef void (*plaidc_npu_entry_fn)(void *const *args);
 
 /* Runs `entry` once per core over a GM arena holding `nbuf` kernel arguments; returns 0, or 1 with
@@ -426,10 +448,11 @@ typedef void (*plaidc_npu_entry_fn)(void *const *args);
 int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry, uint8_t *gm,
                    uint64_t gm_bytes, uint64_t nbuf, const uint64_t *buf_offset,
                    const uint64_t *buf_bytes, const char *const *buf_names,
-                   plaidc_npu_report *report, plaidc_npu_error *error);
+                   plaidc_npu_report *report, plaidc_npu_error *error,
+                   plaidc_npu_trace *trace);
 
-/* sizeof of the three host structs and the enum counts (memories, pipes, paths, vector ops), for
- * the runner's ABI check. */
-void plaidc_npu_abi(uint64_t out[7]);
+/* sizeof of the three host structs and the enum counts (memories, pipes, paths, vector ops), then
+ * sizeof the trace record, for the runner's ABI check. */
+void plaidc_npu_abi(uint64_t out[8]);
 
 #endif /* PLAIDC_NPU_H */

@@ -34,11 +34,12 @@ from plaidc.backends import BackendUnavailable
 from plaidc.backends.npu_sim.isa import VECTOR_OPS
 from plaidc.backends.npu_sim.machine import MEMORIES, PATHS, PIPES, NpuMachine
 from plaidc.backends.npu_sim.report import NpuReport
+from plaidc.backends.npu_sim.trace import TRACE_RECORD, NpuTrace
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 
 SIM_DIR = Path(__file__).resolve().parent
 HEADER = SIM_DIR / "plaidc_npu.h"
-SIM_SOURCES = ("sim.c", "sim_vector.c")
+SIM_SOURCES = ("sim.c", "sim_vector.c", "sim_trace.c")
 SIM_HEADERS = ("plaidc_npu.h", "sim_internal.h")
 # C11 for _Generic; no FMA contraction, so fp32 arithmetic is exactly what the C says.
 DEFAULT_CFLAGS = ("-std=c11", "-O1", "-ffp-contract=off", "-Wall", "-Werror")
@@ -93,6 +94,15 @@ class _Error(ctypes.Structure):
     ]
 
 
+class _Trace(ctypes.Structure):
+    _fields_ = [
+        ("records", ctypes.c_void_p),
+        ("capacity", _U64),
+        ("count", _U64),
+        ("dropped", _U64),
+    ]
+
+
 class NpuSimError(CompileError):
     """The kernel used the hardware illegally: names the instruction, its C line, the bytes."""
 
@@ -112,6 +122,7 @@ class NpuRun:
 
     buffers: dict[str, np.ndarray]
     report: NpuReport
+    trace: NpuTrace | None = None  # the timeline, when the run was asked to record it
 
 
 def find_c_compiler(environ: Mapping[str, str] | None = None) -> list[str]:
@@ -250,12 +261,13 @@ class NpuKernel:
             ctypes.POINTER(ctypes.c_char_p),
             ctypes.POINTER(_Report),
             ctypes.POINTER(_Error),
+            ctypes.POINTER(_Trace),
         ]
         self._run = run
         self._entry = ctypes.cast(getattr(self._dll, ENTRY), ctypes.c_void_p)
 
     def _check_abi(self) -> None:
-        abi = (_U64 * 7)()
+        abi = (_U64 * 8)()
         self._dll.plaidc_npu_abi(abi)
         expected = (
             ctypes.sizeof(_Machine),
@@ -265,14 +277,21 @@ class NpuKernel:
             NPIPES,
             NPATHS,
             len(VECTOR_OPS),
+            TRACE_RECORD.itemsize,
         )
         if tuple(abi) != expected:
             raise CompileError(
                 [Diagnostic(f"plaidc_npu.h and runner.py disagree: C {tuple(abi)}, {expected}")]
             )
 
-    def run(self, buffers: Mapping[str, np.ndarray], machine: NpuMachine) -> NpuRun:
-        """Run on one array per parameter; returns every argument's contents afterwards."""
+    def run(
+        self,
+        buffers: Mapping[str, np.ndarray],
+        machine: NpuMachine,
+        trace_cap: int | None = None,
+    ) -> NpuRun:
+        """Run on one array per parameter; returns every argument's contents afterwards and,
+        with `trace_cap` (the most records to keep), the timeline."""
         if set(buffers) != set(self.params):
             raise ValueError(f"{self.kernel} takes {self.params}, got {tuple(buffers)}")
         arrays = [np.ascontiguousarray(buffers[name]) for name in self.params]
@@ -287,6 +306,9 @@ class NpuKernel:
         c_names = (ctypes.c_char_p * max(n, 1))(*(name.encode() for name in self.params))
         c_machine = _machine_struct(machine)
         report, error = _Report(), _Error()
+        # Zeroed pages cost nothing until the simulator writes them.
+        records = np.zeros(trace_cap or 0, dtype=TRACE_RECORD)
+        trace = None if trace_cap is None else _Trace(records.ctypes.data, trace_cap, 0, 0)
         status = _on_a_large_stack(
             lambda: self._run(
                 ctypes.byref(c_machine),
@@ -299,6 +321,7 @@ class NpuKernel:
                 c_names,
                 ctypes.byref(report),
                 ctypes.byref(error),
+                ctypes.byref(trace) if trace is not None else None,
             )
         )
         if status == 1:
@@ -315,7 +338,12 @@ class NpuKernel:
             name: arena[offset : offset + array.nbytes].view(array.dtype).reshape(array.shape)
             for name, array, offset in zip(self.params, arrays, offsets, strict=True)
         }
-        return NpuRun({k: v.copy() for k, v in outputs.items()}, _report(report, machine))
+        timeline = None
+        if trace is not None:
+            timeline = NpuTrace.from_records(
+                records[: int(trace.count)], int(trace.dropped), trace_cap or 0, machine.cores
+            )
+        return NpuRun({k: v.copy() for k, v in outputs.items()}, _report(report, machine), timeline)
 
 
 # A kernel is one straight-line C function; the compiler gives each of its many inlined helper

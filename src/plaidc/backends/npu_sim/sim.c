@@ -195,6 +195,9 @@ uint32_t npu_issue(npu_sim *s, plaidc_npu_site site, int pipe) {
 }
 
 void npu_retire(npu_sim *s, int pipe, uint64_t cycles) {
+  if (s->trace)
+    npu_trace(s, PLAIDC_TRACE_INSTR, pipe, s->clock[pipe], cycles, 0, 0, 0,
+              s->log[s->last_id[pipe]].site);
   s->clock[pipe] += cycles;
   s->report->busy[pipe] += cycles;
 }
@@ -567,6 +570,11 @@ void plaidc_npu_set_flag(plaidc_npu_site site, int64_t src, int64_t dst, int64_t
   memcpy(f->known, s->known[src], sizeof f->known);
   f->known[src] = s->last_id[src];
   f->site = site;
+  if (s->trace) {
+    f->flow = ++s->flows;
+    npu_trace(s, PLAIDC_TRACE_SET_FLAG, (int)src, f->release, 0, f->flow,
+              (uint64_t)dst, (uint64_t)event, site);
+  }
 }
 
 void plaidc_npu_wait_flag(plaidc_npu_site site, int64_t src, int64_t dst, int64_t event) {
@@ -579,6 +587,10 @@ void plaidc_npu_wait_flag(plaidc_npu_site site, int64_t src, int64_t dst, int64_
              "set_flag(%s, %s, EVENT_ID%" PRId64 ") raised, so %s would wait forever",
              PIPE_NAMES[src], PIPE_NAMES[dst], event, PIPE_NAMES[src], PIPE_NAMES[dst], event,
              PIPE_NAMES[dst]);
+  if (s->trace)
+    npu_trace(s, PLAIDC_TRACE_WAIT_FLAG, (int)dst, s->clock[dst],
+              f->release > s->clock[dst] ? f->release - s->clock[dst] : 0, f->flow,
+              (uint64_t)src, (uint64_t)event, site);
   if (f->release > s->clock[dst]) s->clock[dst] = f->release;
   for (int q = 0; q < PLAIDC_NPIPES; q++)
     if (f->known[q] > s->known[dst][q]) s->known[dst][q] = f->known[q];
@@ -691,8 +703,10 @@ static void finish_core(npu_sim *s) {
 int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry, uint8_t *gm,
                    uint64_t gm_bytes, uint64_t nbuf, const uint64_t *buf_offset,
                    const uint64_t *buf_bytes, const char *const *buf_names,
-                   plaidc_npu_report *report, plaidc_npu_error *error) {
+                   plaidc_npu_report *report, plaidc_npu_error *error,
+                   plaidc_npu_trace *trace) {
   memset(report, 0, sizeof *report);
+  if (trace) trace->count = trace->dropped = 0;
   memset(error, 0, sizeof *error);
   const char *bad = check_machine(machine);
   if (bad) return setup_error(error, bad);
@@ -709,6 +723,7 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
     s->machine = machine;
     s->report = report;
     s->error = error;
+    s->trace = trace;
     s->mem[PLAIDC_MEM_GM] = gm;
     s->size[PLAIDC_MEM_GM] = gm_bytes;
     for (int mem = 0; mem < PLAIDC_NMEM && ok; mem++) {
@@ -756,7 +771,7 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
   return rc;
 }
 
-void plaidc_npu_abi(uint64_t out[7]) {
+void plaidc_npu_abi(uint64_t out[8]) {
   out[0] = sizeof(plaidc_npu_machine);
   out[1] = sizeof(plaidc_npu_report);
   out[2] = sizeof(plaidc_npu_error);
@@ -764,4 +779,5 @@ void plaidc_npu_abi(uint64_t out[7]) {
   out[4] = PLAIDC_NPIPES;
   out[5] = PLAIDC_NPATHS;
   out[6] = PLAIDC_NVOPS;
+  out[7] = sizeof(plaidc_npu_trace_record);
 }

@@ -37,6 +37,7 @@ typedef struct npu_flag {
   uint64_t release;               /* src pipe clock when raised: all earlier src work is done */
   uint32_t known[PLAIDC_NPIPES];  /* src's vector clock when raised                          */
   plaidc_npu_site site;           /* the set_flag, for messages                             */
+  uint64_t flow;                  /* the set_flag's id in the trace                         */
 } npu_flag;
 
 typedef struct npu_gm_buffer {
@@ -72,6 +73,8 @@ typedef struct npu_sim {
 
   plaidc_npu_report *report;
   plaidc_npu_error *error;
+  plaidc_npu_trace *trace; /* NULL unless the host asked for the timeline */
+  uint64_t flows;          /* set_flags traced so far                     */
   jmp_buf on_error;
 } npu_sim;
 
@@ -115,6 +118,10 @@ uint8_t *npu_access(npu_sim *s, uint32_t id, const char *what, int mem, int64_t 
                     int is_write);
 /* Finishes an instruction on `pipe` that costs `cycles`. */
 void npu_retire(npu_sim *s, int pipe, uint64_t cycles);
+
+/* Appends one record to the timeline (sim_trace.c); call only when s->trace is set. */
+void npu_trace(npu_sim *s, int kind, int pipe, uint64_t start, uint64_t cycles, uint64_t flow,
+               uint64_t peer, uint64_t event, plaidc_npu_site site);
 
 /* IEEE binary16 <-> binary32, round to nearest even (sim_vector.c). */
 float npu_half_to_float(uint16_t h);
