@@ -142,7 +142,10 @@ class NpuTrace:
         text = json.dumps(self.to_chrome(), separators=(",", ":"))
         folder = path.parent if str(path.parent) else Path(".")
         fd, scratch = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        umask = os.umask(0)
+        os.umask(umask)
         try:
+            os.fchmod(fd, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
             with os.fdopen(fd, "w") as out:
                 out.write(text)
                 out.write("\n")
