@@ -191,7 +191,7 @@ def print_report(machine: dict[str, Any], probe: dict[str, Any], results: list[A
             f"{probe['simd_floats']}-float vectors (best of readings {readings} between "
             f"workloads; `{probe['command']}`)"
         )
-    blas = [r["runners"]["numpy"].get("info", {}).get("blas") for r in results]
+    blas = [r["runners"].get("numpy", {}).get("info", {}).get("blas") for r in results]
     blas = [b for b in blas if b]
     if blas:
         described = "; ".join(", ".join(f"{k} {v}" for k, v in pool.items()) for pool in blas[0])
@@ -252,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
             runners = ["numpy", *targets]
             if workload.third_party and not args.no_third_party:
                 runners += THIRD_PARTY
+            if workload.runners:  # no numpy program: the runners it names that were asked for
+                asked = [*targets, *([] if args.no_third_party else THIRD_PARTY)]
+                runners = [r for r in workload.runners if r in asked]
+                if not runners:
+                    continue
             entries = bench_workload(workload, runners, args.blocks, args.pause, env, log)
             probe.measure()
             results.append(

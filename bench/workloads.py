@@ -9,9 +9,11 @@ builds them itself and checks its output against the reference before it is time
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -78,6 +80,9 @@ class Workload:
     bytes_moved: float = 0.0  # row-reduction rows: GB/s (inputs read + outputs written once)
     note: str = ""
     third_party: bool = True  # also timed on onnxruntime / PyTorch
+    # Only these runners (plaidc targets, onnxruntime) where numpy has no program of it: an
+    # ONNX model's reference is onnxruntime's result.
+    runners: tuple[str, ...] = ()
 
     @property
     def reference(self) -> Callable[[Arrays], np.ndarray]:
@@ -93,7 +98,38 @@ REFERENCES: dict[str, Callable[[Arrays], np.ndarray]] = {
     "tmm": tmm_ref,
     "tbmm": tbmm_ref,
     "gconv": gconv_ref,
+    "onnx": lambda x: onnx_ref(x),
 }
+
+
+def light_model(name: str) -> Path:
+    """A light model the onnx package ships (the real architecture, light weights)."""
+    import onnx.backend.test as backend_test
+
+    return Path(backend_test.__file__).parent / "data" / "light" / f"light_{name}.onnx"
+
+
+def onnx_ref(x: Arrays) -> np.ndarray:
+    """onnxruntime's output of the model named by the feed's `onnx_model` marker."""
+    from runners import onnxruntime_session
+
+    session, feeds = onnxruntime_session(x, threads=None)
+    return np.asarray(session.run(None, feeds)[0])
+
+
+def resnet50() -> Workload:
+    # 4.1 GMACs per 224x224 image (the ResNet-50 paper's 3.8 GFLOPs counts multiply-adds)
+    return Workload(
+        "ResNet-50 (ONNX, light weights) batch 1",
+        "onnx",
+        str(light_model("resnet50")),
+        {},
+        2 * 4.1e9,
+        note="the onnx package's light_resnet50.onnx, imported by plaidc; reference: "
+        "onnxruntime (numpy has no program of it, so no ratio)",
+        third_party=False,
+        runners=("c", "onnxruntime"),
+    )
 
 
 def matmul(m: int, k: int, n: int) -> Workload:
@@ -167,6 +203,7 @@ STANDARD = [
     tmm(128, 1024, 1024),
     tbmm(500, 26, 72, 26),
     gconv(32, 32, 16, 16, 14),
+    resnet50(),
 ]
 
 # Ragged sizes: a speed-up must hold off the powers of two too (QUALITY.md).
@@ -200,18 +237,39 @@ def find(label: str) -> Workload:
     raise KeyError(label)
 
 
+ONNX_MODEL = "onnx_model"  # the feed's marker: the model's path (bytes of a 0-d array)
+
+
 def make_inputs(workload: Workload) -> Arrays:
-    """The program's inputs, as every runner sees them (seed 0)."""
+    """The program's inputs, as every runner sees them (seed 0). An ONNX model's are its graph
+    inputs by ONNX name (the weights are its own), with the model's path under ONNX_MODEL."""
     from plaidc import driver
     from plaidc.interp import program_io
 
     program = load_program(workload)
-    return driver.random_inputs(program_io(program).inputs, seed=0)
+    shapes = program_io(program).inputs
+    if workload.kind != "onnx":
+        return driver.random_inputs(shapes, seed=0)
+    model = imported(workload.source)
+    by_tile = {tile: name for name, tile in model.inputs.items()}
+    drawn = driver.random_inputs({t: s for t, s in shapes.items() if t in by_tile}, seed=0)
+    return {by_tile[t]: a for t, a in drawn.items()} | {ONNX_MODEL: np.array(workload.source)}
 
 
-def load_program(workload: Workload) -> object:
+@functools.cache
+def imported(path: str) -> Any:
+    from plaidc.onnx import import_model
+
+    return import_model(path)
+
+
+def load_program(workload: Workload) -> Any:
     from plaidc import driver
 
+    if workload.kind == "onnx":
+        model = imported(workload.source)
+        text = driver.ProgramText(workload.source, model.tile, "tile")
+        return driver.build_program(driver.Session(), text, driver.Bindings(dims=model.dims))
     bindings = driver.Bindings(dims=workload.dims)
     return driver.load_program(driver.Session(), str(ROOT / workload.source), bindings)
 

@@ -488,6 +488,26 @@ def test_footprint_of_a_tile_includes_the_halo() -> None:
     assert footprint_box(footprint(chain, "O", writes=False)) is None
 
 
+def test_footprint_builds_no_outside_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`outside` (a subtraction per level of every traced access) is computed only when asked
+    for: footprints, which localize and fuse take per candidate, never ask."""
+    import plaidc.analysis.access as access
+
+    boxes: list[str] = []
+    real_view_box = access.view_box
+
+    def counting(view: Refinement, ctx: isl.Context) -> isl.Set:
+        boxes.append(view.into)
+        return real_view_box(view, ctx)
+
+    monkeypatch.setattr(access, "view_box", counting)
+    assert footprint_box(footprint(chain_of(fig5b(), 1), "I")) == [(0, 4), (0, 5), (0, 7)]
+    assert boxes == []
+    levels = trace(chain_of(fig5b(), 2), "I", whole_view=False)
+    assert all(level.outside.is_empty() for level in levels)
+    assert boxes == ["I", "I", "I"]
+
+
 def test_footprint_per_point_matches_enumeration() -> None:
     """The image elements Figure 5a reads at one (x, y): the 3x3 window clipped to the image
     (a footprint in the root buffer's coordinates, through `trace`)."""

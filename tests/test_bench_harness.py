@@ -78,3 +78,22 @@ def test_smoke_run_checks_every_runner_in_its_own_process(tmp_path: Path) -> Non
         for name in ("onnxruntime", "torch"):  # optional: checked when installed
             entry = runners[name]
             assert "not_installed" in entry or entry["correct"] is True, entry
+
+
+def test_resnet_row_feeds_the_graph_input_and_checks_against_onnxruntime() -> None:
+    """The ResNet-50 row: numpy has no program of it, so its runners are plaidc c and
+    onnxruntime, fed the model's one graph input (the weights are the model's)."""
+    pytest.importorskip("onnxruntime")
+    from runners import prepare
+    from workloads import ONNX_MODEL, STANDARD, make_inputs, matches
+
+    (workload,) = [w for w in STANDARD if w.kind == "onnx"]
+    assert workload.runners == ("c", "onnxruntime") and not workload.third_party
+    inputs = make_inputs(workload)
+    assert sorted(inputs) == ["gpu_0/data_0", ONNX_MODEL]
+    assert inputs["gpu_0/data_0"].shape == (1, 3, 224, 224)
+    prepared = prepare("onnxruntime", workload, inputs, threads=1)
+    expected = workload.reference(inputs)
+    assert expected.shape == (1, 1000)
+    assert matches(prepared.output(), expected)
+    assert not matches(prepared.output() + 1e-3, expected)

@@ -9,7 +9,7 @@ import pytest
 
 from plaidc import driver
 from plaidc.analysis import DomainCache
-from plaidc.analysis.fusion import cross_point_flow, relative_box
+from plaidc.analysis.fusion import cross_point_flow, private_copy_check, relative_box
 from plaidc.passes import get_pass, make_options
 from plaidc.stripe.ir import Block
 from plaidc.stripe.parser import parse_stripe
@@ -264,3 +264,33 @@ def test_analysis_sees_points_reading_what_others_write() -> None:
 def test_a_second_run_finds_nothing_more_to_move() -> None:
     once = run(dump("conv_bias_relu", "08"))
     assert run(once) == once
+
+
+def test_private_copy_check_traces_each_access_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """localize's two questions of one view (does one point read what another writes, what box
+    does the view touch) come from one footprint of the writes and one of the reads, as the
+    two questions asked apart answer them."""
+    import plaidc.analysis.access as access
+
+    traced: list[str] = []
+    real_trace = access.trace
+
+    def counting(chain: Any, ref: str, *args: Any, **kwargs: Any) -> Any:
+        traced.append(ref)
+        return real_trace(chain, ref, *args, **kwargs)
+
+    monkeypatch.setattr(access, "trace", counting)
+    shared = KERNEL.format(pos=0, dir="inout").replace("T[i] fp32(1)", "T[0] fp32(1)")
+    for body, flows in ((KERNEL.format(pos=0, dir="inout"), False), (shared, True)):
+        program = program_with("      none new@0x00000000 T[0] fp32(4):(1)", body)
+        kernel = main_of(program).stmts[0]
+        assert isinstance(kernel, Block)
+        chain = (program, main_of(program), kernel)
+        traced.clear()
+        got = private_copy_check(chain, "T", DomainCache())
+        assert traced == ["T", "T"]  # the store and the load, once each
+        assert got == (flows, [(0, 0)])
+        assert got == (
+            cross_point_flow(chain, "T", DomainCache()),
+            relative_box(chain, "T", DomainCache()),
+        )

@@ -3,6 +3,8 @@ TILE.md parses to the AST it should, and syntax errors say where and what was ex
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from plaidc.diagnostics import CompileError, Span
@@ -230,3 +232,23 @@ def test_syntax_errors(src: str, message: str, line: int, col: int) -> None:
     (diag,) = err.value.diagnostics
     assert diag.message == message
     assert diag.span == Span("bad.tile", line, col)
+
+
+def test_grammar_tables_are_cached_between_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lark's LALR analysis is kept under $PLAIDC_CACHE_DIR; a damaged file is rebuilt."""
+    from plaidc.tile import parser
+
+    monkeypatch.setenv("PLAIDC_CACHE_DIR", str(tmp_path))
+    source = "function (A[N]) -> (B) { B = A; }"
+    cached = tmp_path / "lark" / "tile.lark.cache"
+    try:
+        parser._lark.cache_clear()
+        parser.parse_tile(source, "a.tile")
+        assert cached.stat().st_size > 0
+        cached.write_bytes(b"damaged")
+        parser._lark.cache_clear()
+        assert parser.parse_tile(source, "a.tile") is not None
+    finally:
+        parser._lark.cache_clear()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 
 import islpy as isl
@@ -108,11 +109,26 @@ def _flat_layout(ctx: isl.Context, strides: Sequence[int]) -> isl.Map:
 
 @dataclass(frozen=True)
 class Lifted:
-    """Elements of a child view seen from its parent view (see `lift`)."""
+    """Elements of a child view seen from its parent view `parent` (see `lift`). `outside` is
+    computed when first asked for (most callers want only `elements`) unless `flat`."""
 
     elements: isl.Map
-    outside: isl.Map
-    flat: bool
+    parent: Refinement
+    flat_outside: isl.Map | None = None
+
+    @property
+    def flat(self) -> bool:
+        return self.flat_outside is not None
+
+    @cached_property
+    def outside(self) -> isl.Map:
+        return _outside(self.elements, self.parent, self.flat_outside)
+
+
+def _outside(elements: isl.Map, view: Refinement, flat_outside: isl.Map | None) -> isl.Map:
+    if flat_outside is not None:
+        return flat_outside
+    return elements.subtract_range(view_box(view, elements.get_ctx()))
 
 
 def lift(elements: isl.Map, child: Refinement, depth: int, parent: Refinement) -> Lifted:
@@ -131,7 +147,7 @@ def lift(elements: isl.Map, child: Refinement, depth: int, parent: Refinement) -
     origin = map_from_affines(elements.get_space().domain(), child.access, depth)
     reached = origin.sum(elements)
     if shape.strides == pshape.strides and len(pshape.sizes) == shape.ndims:
-        return Lifted(reached, reached.subtract_range(view_box(parent, ctx)), flat=False)
+        return Lifted(reached, parent)
     offsets = reached.apply_range(_flat_layout(ctx, shape.strides))
     layout = _flat_layout(ctx, pshape.strides).intersect_domain(view_box(parent, ctx))
     # The parent's elements as flat offsets: with strides that overlap irregularly isl's
@@ -151,7 +167,7 @@ def lift(elements: isl.Map, child: Refinement, depth: int, parent: Refinement) -
         ) from None
     finally:
         ctx.set_max_operations(0)
-    return Lifted(lifted, outside, flat=True)
+    return Lifted(lifted, parent, outside)
 
 
 def resolve_view(
@@ -182,13 +198,21 @@ class LevelAccess:
     `elements`: chain point -> coordinates in view `ref` (owned by the block at `depth`) of the
     elements reached; `outside`: the reached elements outside `ref`'s view (chain point ->
     coordinates, or flat offsets when `flat`). Both are over the leaf chain's full domain.
+    `outside` is computed when first asked for (footprints never need it) unless `flat`.
     """
 
     depth: int
     ref: Refinement
     elements: isl.Map
-    outside: isl.Map
-    flat: bool = False
+    flat_outside: isl.Map | None = None
+
+    @property
+    def flat(self) -> bool:
+        return self.flat_outside is not None
+
+    @cached_property
+    def outside(self) -> isl.Map:
+        return _outside(self.elements, self.ref, self.flat_outside)
 
 
 def trace(
@@ -206,10 +230,10 @@ def trace(
     domain = cache.domain(chain)
     leaf_depth, leaf = levels[0]
     elems = leaf_elements(domain, leaf, whole_view)
-    out = [LevelAccess(leaf_depth, leaf, elems, elems.subtract_range(view_box(leaf, cache.ctx)))]
+    out = [LevelAccess(leaf_depth, leaf, elems)]
     for (depth, child), (pdepth, parent) in pairwise(levels):
         lifted = lift(out[-1].elements, child, depth, parent)
-        out.append(LevelAccess(pdepth, parent, lifted.elements, lifted.outside, lifted.flat))
+        out.append(LevelAccess(pdepth, parent, lifted.elements, lifted.flat_outside))
     return out
 
 

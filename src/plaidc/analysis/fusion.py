@@ -13,6 +13,8 @@ touch which elements of a buffer owned by an enclosing block:
   element of a buffer that the other reads (what makes a per-point copy of the buffer wrong).
 * `relative_box` — the bounding box of everything a block touches through one refinement, in
   that refinement's coordinates (the size a per-point copy needs).
+* `private_copy_check` — both of the above for a block's only view of a parent buffer, from one
+  footprint of its writes and one of its reads (localize asks them of every candidate).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = [
     "cross_point_flow",
     "fusion_violations",
     "parent_elements",
+    "private_copy_check",
     "relative_box",
 ]
 
@@ -171,3 +174,28 @@ def relative_box(
     """Per dimension `(min, max)` of the coordinates, in view `ref_name` of `chain[-1]`, of every
     element that any point reads or writes through it; None when nothing is touched."""
     return footprint_box(footprint(chain, ref_name, domains=domains))
+
+
+def private_copy_check(
+    chain: Sequence[Block], view_name: str, domains: DomainCache
+) -> tuple[bool, list[tuple[int, int]] | None]:
+    """`(cross_point_flow, relative_box)` of `chain[-1]`'s view `view_name`, when it is the
+    block's only refinement of its parent buffer: each footprint is traced once (the two
+    questions apart trace every access twice). Raises AnalysisError as they do."""
+    view = chain[-1].ref(view_name)
+    if view is None or view.from_ is None:
+        raise AnalysisError(f"'{view_name}' is no view of a parent buffer")
+    parent_ref = chain[-2].ref(view.from_)
+    if parent_ref is None:
+        raise AnalysisError(f"no refinement '{view.from_}' in the parent block")
+    depth = len(chain) - 1
+    writes = footprint(chain, view_name, reads=False, domains=domains)
+    reads = footprint(chain, view_name, writes=False, domains=domains)
+    box = footprint_box(writes.union(reads).coalesce())
+    if writes.is_empty():
+        return False, box
+    written = lift(writes, view, depth, parent_ref).elements.coalesce()
+    if reads.is_empty():
+        return False, box
+    read = lift(reads, view, depth, parent_ref).elements.coalesce()
+    return not sharing_points(written, depth, read).is_empty(), box

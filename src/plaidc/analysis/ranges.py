@@ -83,6 +83,15 @@ def _box_constraints(box: Mapping[str, tuple[int, int]]) -> list[Affine]:
     return out
 
 
+def _box_minimum(aff: Affine, box: Mapping[str, tuple[int, int]]) -> int:
+    """The least value of `aff` over the integer points of `box` (exact: a corner's)."""
+    low = aff.const
+    for name, coeff in aff.terms:
+        lo, hi = box[name]
+        low += coeff * (lo if coeff > 0 else hi)
+    return low
+
+
 def implied(space: IndexSpace, candidate: Affine) -> bool:
     """Whether `candidate >= 0` holds at every integer point of the space."""
     rename = space._vars()
@@ -100,7 +109,11 @@ def minimal_constraints(
     box_cons = _box_constraints(box)
     kept: list[Affine] = []
     for con in constraints:
-        if con not in kept:
+        # One the box alone implies is redundant whatever else is kept (and the rest's
+        # verdicts do not change without it): decided by interval arithmetic, with no isl
+        # set built. Most of a contraction's candidates (every access's `0 <= a < size`)
+        # are such.
+        if con not in kept and _box_minimum(con, box) < 0:
             kept.append(con)
     # Drop one redundant constraint at a time, first ones first, re-checking against what is
     # left, so that two constraints implying each other do not both disappear.

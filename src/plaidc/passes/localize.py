@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from plaidc.analysis import AnalysisError, DomainCache
-from plaidc.analysis.fusion import cross_point_flow, relative_box
+from plaidc.analysis.fusion import private_copy_check
 from plaidc.options import option
 from plaidc.passes.registry import register
 from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, map_sub_blocks, matches
@@ -109,11 +109,8 @@ def _move_into(
     if len(views) != 1 or not views[0].tags.has_all(opts.ref_reqs):
         return None
     view = views[0]
-    child_chain = (*chain, child)
-    if cross_point_flow(child_chain, alloc.into, domains):
-        return None
-    box = relative_box(child_chain, view.into, domains)
-    if box is None:
+    flows, box = private_copy_check((*chain, child), view.into, domains)
+    if flows or box is None:
         return None
     low = [lo for lo, _ in box]
     direct = any(_uses(s, view.into) for s in child.stmts if not isinstance(s, Block))
