@@ -103,6 +103,8 @@ class OuterLoop:
     range: int
     steps: tuple[int, int, int]
     bounds: TileBounds
+    # the name standing for its value in other roles' bounds (`TileBounds`)
+    offset: str = ""
 
 
 def _flat(scope: Scope, name: str) -> dict[str, int]:
@@ -171,14 +173,23 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     rows: list[str] = []
     sums: list[str] = []
     outer: list[str] = []
+    coupled = _coupled(constraints, set(moving))
+    if all(fc.get(n, 0) != 0 or n in coupled for n in moving):
+        # no reduction would be left to the kernel (`m - k >= 0`, a triangle): rank-one
+        # updates per call are no faster than the generic loops
+        coupled = set()
     for name in moving:
         if name == j:
             continue
         ca, cb, cc = fa.get(name, 0), fb.get(name, 0), fc.get(name, 0)
         if cb == 0 and ca != 0 and cc != 0:
             rows.append(name)
-        elif cc == 0 and ca != 0 and cb != 0:
+        elif cc == 0 and ca != 0 and cb != 0 and name not in coupled:
             sums.append(name)
+        elif cc == 0 and ca != 0 and cb != 0:
+            # a padded convolution's window index, bounded together with an output index
+            # (`x + k - 1 >= 0`): a loop around the call, whose value then bounds the other
+            outer.append(name)
         elif cc != 0:
             # moves C, and B or both inputs: each value is a separate GEMM (tbmm's batch,
             # a grouped convolution's output rows next to the vector columns)
@@ -209,7 +220,8 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     by_name: dict[str, str] = {name: "" for name in rows + sums}
     by_name.update({name: role for role, name in roles.items()})
     by_name.update({name: _OFFSET + name for name in outer})
-    read = _read_constraints(block, constraints, starts, by_name)
+    loop_order = sorted(outer, key=lambda n: -abs(fc.get(n, 0)))
+    read = _read_constraints(block, constraints, starts, by_name, loop_order)
     if read is None:
         return None
     bounds, guards = read
@@ -255,12 +267,23 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         tuple(
             OuterLoop(
                 ranges[name],
-                (fa.get(name, 0), fb.get(name, 0), fc[name]),
+                (fa.get(name, 0), fb.get(name, 0), fc.get(name, 0)),
                 bounds.get(_OFFSET + name, TileBounds()),
+                _OFFSET + name,
             )
-            for name in sorted(outer, key=lambda n: -abs(fc[n]))
+            for name in loop_order
         ),
     )
+
+
+def _coupled(constraints: tuple[Constraint, ...], moving: set[str]) -> set[str]:
+    """The indices that some constraint bounds together with another index of the block."""
+    out: set[str] = set()
+    for constraint in constraints:
+        named = {name for name, _ in constraint.affine.terms if name in moving}
+        if len(named) > 1:
+            out |= named
+    return out
 
 
 def _calls_apart(
@@ -275,7 +298,7 @@ def _calls_apart(
     may overwrite its box)."""
     if not outer:
         return True
-    dims = row_dims + [_Dim(ranges[n], fa.get(n, 0), fc[n], (n,)) for n in outer]
+    dims = row_dims + [_Dim(ranges[n], fa.get(n, 0), fc.get(n, 0), (n,)) for n in outer]
     return _rows_apart(dims, ranges[j])
 
 
@@ -356,12 +379,18 @@ def _read_constraints(
     constraints: tuple[Constraint, ...],
     starts: dict[str, Affine],
     roles: dict[str, str],
+    loops: list[str],
 ) -> tuple[dict[str, TileBounds], tuple[Affine, ...]] | None:
     """The block's constraints as bounds of single role indices (by role) and guards (no
     role index), or None when one has another form (two indices, a coefficient not +-1).
 
     An index's value is its start (affine in the enclosing indices) plus its offset in the
-    tile, so `998 - k - ko >= 0` with `ko = 64*k'` reads `offset(k) <= 998 - 64*k'`."""
+    tile, so `998 - k - ko >= 0` with `ko = 64*k'` reads `offset(k) <= 998 - 64*k'`.
+
+    A constraint may also name indices run as loops around the call (`loops`, outermost
+    first): their offsets are the loops' variables, so it bounds its one other index, or
+    else its innermost loop, by the outer values (`x + k - 1 >= 0` with loop `k`: `x >= 1 -
+    k`)."""
     ranges = {idx.name: idx.range for idx in block.idxs}
     values = {
         name: start + Affine.var(_OFFSET + name) if ranges[name] > 1 else start
@@ -379,9 +408,15 @@ def _read_constraints(
         if not offsets:
             guards.append(rest)
             continue
-        if len(offsets) != 1 or abs(offsets[0][1]) != 1:
+        depth = {_OFFSET + name: at for at, name in enumerate(loops)}
+        inner = [t for t in offsets if t[0] not in depth]
+        if len(inner) > 1:
             return None
-        name, coeff = offsets[0]
+        bounded = inner[0] if inner else max(offsets, key=lambda t: depth[t[0]])
+        if abs(bounded[1]) != 1:
+            return None
+        name, coeff = bounded
+        rest = rest + Affine(tuple(t for t in offsets if t != bounded), 0)
         role = roles[name[len(_OFFSET) :]]
         if not role:  # an index of a role that several indices play
             return None
@@ -425,6 +460,16 @@ def _range(size: int, bounds: TileBounds) -> tuple[IntExpr, IntExpr]:
     return lo, hi
 
 
+def _bind(bounds: TileBounds, values: dict[str, Affine]) -> TileBounds:
+    """`bounds` with the outer loops' offsets replaced by their variables."""
+    if not values:
+        return bounds
+    return TileBounds(
+        tuple(b.substitute(values) for b in bounds.lows),
+        tuple(b.substitute(values) for b in bounds.highs),
+    )
+
+
 def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
     """A call of the micro-kernel for `call`, with its scratch; with bounds, of the ragged
     kernel with the tile's run-time extents (nothing when the tile is empty)."""
@@ -446,11 +491,21 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
             BufferArg(scratch),
         )
 
-    pre: list[Stmt] = []
+    # the outer indices loop around the call, each moving where A, B and C start; their
+    # variables stand for their offsets in the bounds of inner loops and roles
     shift: list[IntExpr] = [IConst(0)] * 3
+    values: dict[str, Affine] = {}
+    loops = []
+    for loop in call.outer:
+        var = IVar(lowering.names.fresh("batch"))
+        shift = [iadd(s, imul(var, step)) for s, step in zip(shift, loop.steps, strict=True)]
+        loops.append((var.name, *_range(loop.range, _bind(loop.bounds, values))))
+        values[loop.offset] = Affine.var(var.name)
+    pre: list[Stmt] = []
     extents: list[IntExpr] = []
     sizes = {"m": shape.m, "n": shape.n, "k": shape.k}
-    for role, bounds, steps in call.bounds:
+    for role, role_bounds, steps in call.bounds:
+        bounds = _bind(role_bounds, values)
         lo, hi = _range(sizes[role], bounds)
         if bounds.lows:
             start = IVar(lowering.names.fresh(f"{role}_start"))
@@ -464,17 +519,15 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
     # constant-size kernel on full tiles (999^3: 20.2 vs 20.7 ms on c, 18.2 vs 18.1 on llvm,
     # one thread), and one kernel instead of two halves the LLVM compile time.
     kernel = replace(shape, runtime=tuple(role for role, _, _ in call.bounds))
-    # the outer indices loop around the call, each moving where A, B and C start
-    loops = []
-    for loop in call.outer:
-        var = IVar(lowering.names.fresh("batch"))
-        shift = [iadd(s, imul(var, step)) for s, step in zip(shift, loop.steps, strict=True)]
-        loops.append((var.name, *_range(loop.range, loop.bounds)))
     body: list[Stmt] = [Call(_kernel(lowering, kernel), (*args(shift), *extents))]
-    for var_name, lo, hi in reversed(loops):
-        body = [Loop(var_name, lo, hi, tuple(body))]
     if extents:
         body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]
+    if loops:
+        # the roles' extents may depend on the loops' values: computed per call
+        body = [*pre, *body]
+        pre = []
+    for var_name, lo, hi in reversed(loops):
+        body = [Loop(var_name, lo, hi, tuple(body))]
     size = pack_b_size(kernel, layout(lowering, kernel))
     if call.guards:
         body = [If(_all([ICmp(">=", affine_expr(g), IConst(0)) for g in call.guards]), tuple(body))]
