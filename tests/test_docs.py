@@ -179,10 +179,16 @@ def test_extraction_finds_commands_files_and_expected_failures() -> None:
 
 def test_the_readme_and_docs_link_each_other() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("tile", "stripe", "cli", "passes", "npu"):
+    for name in ("tile", "stripe", "cli", "passes", "npu", "onnx", "tune"):
         assert (ROOT / "docs" / f"{name}.md").is_file()
         assert f"docs/{name}.md" in readme
-    assert "../shared" not in readme
+    # every relative link of the README and the docs names a file of this repository (a clone
+    # has nothing beside it)
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            resolved = (doc.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT) and resolved.exists(), f"{doc.name}: {target}"
 
 
 def test_the_pass_tables_are_plaidc_passes() -> None:

@@ -21,6 +21,7 @@ from plaidc.targets import TargetConfig, load_target, parse_config
 from plaidc.tile import compile_tile
 
 from .support import EXAMPLES
+from .support.backend_c import matmul_program
 
 BACKENDS = ["c", "llvm"]
 
@@ -39,18 +40,7 @@ def tiled(
     outer = [f"k:{-(-k // tk)}", f"m:{-(-m // tm)}", f"n:{-(-n // tn)}"]
     bounds = [f"{k - 1} - k - ko >= 0", f"{m - 1} - m - mo >= 0", f"{n - 1} - n - no >= 0"]
     constraints = "\n".join(f"          {c}" for c in (*bounds, *extra))
-    return f"""0: #program
-block []:1 (
-    #user none new@0x00000000 A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
-    #user none new@0x00000000 B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
-    #user none new@0x00000000 C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
-) {{
-  0: #main
-  block []:1 (
-      in A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
-      in B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
-      out C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
-  ) {{
+    kernel = f"""\
     0: #contract_outer #kernel
     block [{", ".join(outer)}] (
         in A[{tm}*m, {tk}*k] {dtype}:I({tm}, {tk}):({k}, 1):1 B
@@ -70,9 +60,8 @@ block []:1 (
         3: C = store($c)
       }}
     }}
-  }}
-}}
 """
+    return matmul_program(m, n, k, dtype, kernel)
 
 
 def run_both(backend: str, text: str, seed: int = 0, inputs: dict | None = None) -> tuple:

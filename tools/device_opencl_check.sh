@@ -3,15 +3,13 @@
 # was used: H200, driver 580, "NVIDIA CUDA" platform) whose Python lacks plaidc's dependencies.
 # Preparation on a machine with pip (Python 3.12 wheels), from the repo root:
 #   pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux_2_28_x86_64 \
-#     -d .whl lark islpy pyopencl pytools platformdirs siphash24 filecheck
-#   mkdir -p .devcheck/shared && cp -r ../shared/reference .devcheck/shared/
+#     -d .whl lark islpy pyopencl pytools platformdirs siphash24 filecheck filelock tqdm
 # then run `bash tools/device_opencl_check.sh` there with OUT set to a folder for the logs.
 # The NVIDIA ICD is registered by hand (OCL_ICD_VENDORS): such images ship the library only.
 set -u
 cd "$(dirname "$0")/.."
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 9
 export PYTHONPATH=/tmp/site:$PWD/src PYTHONUNBUFFERED=1
-[ -e ../shared ] || ln -s "$PWD/.devcheck/shared" ../shared
 OUT=${OUT:-/tmp/plaidc-device-check}; mkdir -p "$OUT"
 nvidia-smi -L; python3 --version; python3 -c "import numpy; print('numpy', numpy.__version__)"
 LIB=$(find /usr/local/nvidia /usr/lib /usr/lib64 /usr/lib/x86_64-linux-gnu -name 'libnvidia-opencl.so*' 2>/dev/null | sort | head -1)

@@ -111,18 +111,7 @@ def tiled_matmul(
     body = "\n".join(
         f"          {i}: {s}" for i, s in enumerate([*loads, product, "C = store($c)"])
     )
-    return f"""0: #program
-block []:1 (
-    #user none new@0x00000000 A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
-    #user none new@0x00000000 B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
-    #user none new@0x00000000 C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
-) {{
-  0: #main
-  block []:1 (
-      in A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
-      in B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
-      out C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
-  ) {{
+    kernel = f"""\
     0: #cpu_thread #kernel
     block [mt:{mt}] (
         in A[{rows}*mt, 0] {dtype}:I({rows}, {k}):({k}, 1):1 B
@@ -144,7 +133,26 @@ block []:1 (
         }}
       }}
     }}
-  }}
+"""
+    return matmul_program(m, n, k, dtype, kernel)
+
+
+def matmul_program(m: int, n: int, k: int, dtype: str, kernel: str) -> str:
+    """A program computing `C[m, n]` from `A[m, k]` and `B[k, n]` by `kernel`, the Stripe text of
+    `main`'s one statement (indented by four spaces, numbered 0)."""
+    return f"""0: #program
+block []:1 (
+    #user none new@0x00000000 A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
+    #user none new@0x00000000 B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
+    #user none new@0x00000000 C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
+) {{
+  0: #main
+  block []:1 (
+      in A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
+      in B[0, 0] {dtype}:I({k}, {n}):({n}, 1):1 B
+      out C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
+  ) {{
+{kernel}  }}
 }}
 """
 
