@@ -24,6 +24,7 @@ from plaidc.passes import PassInfo, PassOptionError, get_pass, make_options
 from plaidc.stripe.ir import Block, DType, Special, TensorShape
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import format_bytes, print_stripe
+from plaidc.stripe.uses import terms_per_element
 from plaidc.targets import PassStep, TargetConfig
 
 
@@ -434,12 +435,7 @@ def longest_reduction(program: Block) -> int:
         for ref in block.refs:
             if ref.agg_op in (None, "assign") or not ref.dir.writes:
                 continue
-            used = {name for a in ref.access for name, _ in a.terms}
-            terms = outer
-            for idx in block.idxs:
-                if idx.name not in used and not (idx.affine.terms or idx.affine.const):
-                    terms *= idx.range
-            own = max(own, terms)
+            own = max(own, outer * terms_per_element(block, ref))
         longest = max(longest, own)
         for stmt in block.stmts:
             if isinstance(stmt, Block):

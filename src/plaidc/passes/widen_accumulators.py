@@ -78,7 +78,7 @@ from plaidc.stripe.ir import (
     Tags,
     TensorShape,
 )
-from plaidc.stripe.uses import scalar_outputs
+from plaidc.stripe.uses import scalar_outputs, terms_per_element
 
 WIDENED_OPS = ("add", "mul")
 
@@ -166,7 +166,7 @@ def _widen_child(
         assert ref is not None
         if not _qualifies(parent, child, ref, narrow):
             continue
-        if _terms_per_element(child, ref) < opts.min_terms:
+        if terms_per_element(child, ref) < opts.min_terms:
             continue
         assert ref.from_ is not None
         try:
@@ -201,17 +201,6 @@ def _qualifies(parent: Block, child: Block, ref: Refinement, narrow: set[DType])
     # A nested block aggregating into the view rounds its own sums to the narrow type before
     # the child aggregates them: widening would drop that rounding. Only flat aggregations.
     return not _aggregated_below(child, ref.into)
-
-
-def _terms_per_element(child: Block, ref: Refinement) -> int:
-    """How many terms the child combines into one element of `ref` at most: the product of the
-    ranges of its iterated indices that the access does not use (constraints only lower it)."""
-    used = {n for a in ref.access for n, _ in a.terms}
-    terms = 1
-    for idx in child.idxs:
-        if idx.name not in used and not (idx.affine.terms or idx.affine.const):
-            terms *= idx.range
-    return terms
 
 
 def _aggregated_below(block: Block, name: str) -> bool:

@@ -154,6 +154,18 @@ def keep_statements(block: Block, keep: Sequence[bool]) -> Block:
     return dataclasses.replace(block, stmts=tuple(stmts))
 
 
+def terms_per_element(block: Block, ref: Refinement) -> int:
+    """How many terms `block` combines into one element of its view `ref` at most: the product
+    of the ranges of its iterated indices that the access does not use (constraints only
+    lower it; passthrough indices do not iterate)."""
+    used = {name for a in ref.access for name, _ in a.terms}
+    terms = 1
+    for idx in block.idxs:
+        if idx.name not in used and not (idx.affine.terms or idx.affine.const):
+            terms *= idx.range
+    return terms
+
+
 def trivially_true(con: Constraint) -> bool:
     return con.affine.is_constant and con.affine.const >= 0
 
