@@ -1,0 +1,183 @@
+"""`distribute`: split the kernels of `main` over `ranks` MPI processes (the `mpi` target).
+
+For every kernel (a child block of `main`) the pass picks one index to split: in the kernel
+block itself, or, when that block has no index of range > 1 (a one-tile outer block), in the
+first block below it that has. The index is the first of `idxs` the block has (empty `idxs`:
+the block's index addressing an output with the largest range whose split is legal). Rank `r`
+of `N` gets the points `R*r//N <= i < R*(r+1)//N` of an index of range `R` (balanced parts).
+The split block is tagged `#distribute=N` and its index `#rank`; `rank_parts` gives each
+rank its part (the block with the bounds as constraints), as the backend compiles it.
+
+A split is legal only when isl proves that the parts write disjoint elements
+(`analysis.exchange.first_overlap`): an index of `idxs` that a block has but that cannot be
+split (a reduction index: the parts would add into the same elements) is an error naming the
+block and an element two ranks would both write. A kernel with no index to split runs on the
+root rank alone. `ranks = 1` does nothing.
+
+    #kernel block [i:8, k:4] (...)   -->   #distribute=2 #kernel block [#rank i:8, k:4] (...)
+    rank 0's part: the same block with constraints i >= 0, 3 - i >= 0; rank 1's: i - 4 >= 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from plaidc.analysis.exchange import first_overlap, main_of
+from plaidc.diagnostics import CompileError, Diagnostic
+from plaidc.options import option
+from plaidc.passes.registry import register
+from plaidc.stripe.ir import Affine, Block, Constraint, Index, RefDir, Refinement
+
+DISTRIBUTE_TAG = "distribute"
+RANK_TAG = "rank"
+
+
+@dataclass(frozen=True)
+class DistributeOptions:
+    ranks: int = option(
+        1, "MPI processes to split the kernels over (1: the pass does nothing)", min=1
+    )
+    idxs: tuple[str, ...] = option(
+        (), "indices to split, by preference (empty: the legal output index of largest range)"
+    )
+
+
+@register("distribute", DistributeOptions, "split the kernels of main over MPI ranks")
+def distribute(program: Block, opts: DistributeOptions) -> Block:
+    if opts.ranks <= 1:
+        return program
+    main = main_of(program)
+    stmts = []
+    for stmt in main.stmts:
+        if isinstance(stmt, Block):
+            stmt = _distribute_kernel(program, stmt, opts)
+        stmts.append(stmt)
+    new_main = dataclasses.replace(main, stmts=tuple(stmts))
+    return dataclasses.replace(
+        program, stmts=tuple(new_main if s is main else s for s in program.stmts)
+    )
+
+
+def _target(kernel: Block) -> Block:
+    """The block of `kernel` whose index is split (see the module docstring)."""
+    block = kernel
+    while not any(i.range > 1 for i in block.idxs):
+        children = [s for s in block.stmts if isinstance(s, Block)]
+        if len(children) != 1:
+            break
+        block = children[0]
+    return block
+
+
+def _writes_with(block: Block, name: str) -> bool:
+    outs: list[Refinement] = [r for r in block.refs if r.dir in (RefDir.OUT, RefDir.INOUT)]
+    return any(a.coeff(name) for r in outs for a in r.access)
+
+
+def _distribute_kernel(program: Block, kernel: Block, opts: DistributeOptions) -> Block:
+    target = _target(kernel)
+    splittable = [i for i in target.idxs if i.range > 1 and i.affine.is_zero]
+    if opts.idxs:
+        named = [i for n in opts.idxs for i in target.idxs if i.name == n]
+        if not named:
+            return kernel
+        choice = named[0]
+        if choice.range <= 1 or not choice.affine.is_zero:
+            raise _error(target, kernel, f"index '{choice.name}' has a single value")
+        candidates = [choice]
+    else:
+        candidates = sorted(
+            (i for i in splittable if _writes_with(target, i.name)), key=lambda i: -i.range
+        )
+    for idx in candidates:
+        tagged = _tag(kernel, target, idx.name, opts.ranks)
+        parts = [rank_part(tagged, r, 0) for r in range(opts.ranks)]
+        overlap = first_overlap(program, parts)
+        if overlap is None:
+            return tagged
+        if opts.idxs:
+            r, q, buffer, element = overlap
+            raise _error(
+                target,
+                kernel,
+                f"index '{idx.name}' cannot be distributed: ranks {r} and {q} would both write"
+                f" element {element} of '{buffer}'",
+            )
+    return kernel
+
+
+def _error(target: Block, kernel: Block, why: str) -> CompileError:
+    name = target.name or kernel.name or "?"
+    return CompileError(
+        [Diagnostic(f"distribute: block '{name}': {why}", target.span or kernel.span)]
+    )
+
+
+def _map_target(block: Block, target: Block, fn: Callable[[Block], Block]) -> Block:
+    if block is target:
+        return fn(block)
+    stmts = tuple(_map_target(s, target, fn) if isinstance(s, Block) else s for s in block.stmts)
+    return dataclasses.replace(block, stmts=stmts)
+
+
+def _tag(kernel: Block, target: Block, name: str, ranks: int) -> Block:
+    def tag(block: Block) -> Block:
+        idxs = tuple(
+            dataclasses.replace(i, tags=i.tags.add(RANK_TAG)) if i.name == name else i
+            for i in block.idxs
+        )
+        return dataclasses.replace(block, idxs=idxs, tags=block.tags.add(**{DISTRIBUTE_TAG: ranks}))
+
+    return _map_target(kernel, target, tag)
+
+
+# --------------------------------------------------------------------------------------------
+# Each rank's part
+
+
+def part_bounds(extent: int, ranks: int, rank: int) -> tuple[int, int]:
+    """`[lo, hi)` of rank `rank`'s points of an index of range `extent` split `ranks` ways."""
+    return extent * rank // ranks, extent * (rank + 1) // ranks
+
+
+def distributed_block(kernel: Block) -> Block | None:
+    """The block of `kernel` the pass split, if any."""
+    if DISTRIBUTE_TAG in kernel.tags:
+        return kernel
+    for stmt in kernel.stmts:
+        if isinstance(stmt, Block):
+            found = distributed_block(stmt)
+            if found is not None:
+                return found
+    return None
+
+
+def kernel_ranks(kernel: Block) -> int | None:
+    """The rank count `kernel` was split for (None: not split)."""
+    block = distributed_block(kernel)
+    if block is None:
+        return None
+    value = block.tags.get(DISTRIBUTE_TAG)
+    return value if isinstance(value, int) else None
+
+
+def rank_part(kernel: Block, rank: int, root: int) -> Block | None:
+    """Rank `rank`'s part of `kernel` (None: it runs none of it). A kernel the pass did not
+    split runs whole on the `root` rank."""
+    block = distributed_block(kernel)
+    if block is None:
+        return kernel if rank == root else None
+    ranks = kernel_ranks(kernel) or 1
+    idx: Index = next(i for i in block.idxs if RANK_TAG in i.tags)
+    lo, hi = part_bounds(idx.range, ranks, rank)
+    if lo >= hi:
+        return None
+    var = Affine.var(idx.name)
+    bounds = (Constraint(var - lo), Constraint(Affine.const_(hi - 1) - var))
+
+    def restrict(b: Block) -> Block:
+        return dataclasses.replace(b, constraints=(*b.constraints, *bounds))
+
+    return _map_target(kernel, block, restrict)
