@@ -36,7 +36,7 @@ from plaidc.backends.mpi.launch import build_program, find_tool, launch_env, run
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.interp import cast_to, element_offsets, numpy_dtype, poison_value
 from plaidc.passes.distribute import kernel_ranks, rank_part
-from plaidc.stripe.ir import Block, RefDir, Refinement, Tags, TensorShape
+from plaidc.stripe.ir import Block, RefDir, Refinement, Tags
 from plaidc.targets import TargetConfig
 
 
@@ -236,7 +236,8 @@ class MpiBackend:
                 raise CompileError(
                     [
                         Diagnostic(
-                            f"block '{stmt.name}' is distributed over {split} ranks, the target runs {ranks}",
+                            f"block '{stmt.name}' is distributed over {split} ranks, the target"
+                            f" runs {ranks}",
                             stmt.span,
                         )
                     ]
@@ -258,7 +259,8 @@ class MpiBackend:
                     raise CompileError(
                         [
                             Diagnostic(
-                                f"a transfer of {t.nbytes} bytes of '{t.buffer}' exceeds one MPI message (2^31 - 1 bytes)"
+                                f"a transfer of {t.nbytes} bytes of '{t.buffer}' exceeds one MPI"
+                                " message (2^31 - 1 bytes)"
                             )
                         ]
                     )
@@ -274,14 +276,15 @@ class MpiBackend:
                 plan = lower_program(kernel_program(program, part), lowering)
                 args = []
                 for buf in plan.buffers:
-                    ref = next(
+                    found = next(
                         (m for m in main.refs if (m.from_ or m.into) == buf.stripe_name), None
-                    ) or by_name.get(buf.stripe_name)
-                    if ref is None or not _layout_matches(ref, plan, buf.stripe_name):
+                    )
+                    match = found or by_name.get(buf.stripe_name)
+                    if match is None or not _layout_matches(match, plan, buf.stripe_name):
                         raise InternalError(
                             f"buffer '{buf.stripe_name}' of a part has another layout"
                         )
-                    args.append(ref.into)
+                    args.append(match.into)
                 function = f"plaidc_r{r}_k{k}"
                 units.append(f"#define plaidc_entry {function}\n" + emit_c(plan, vector_math))
                 calls.append(KernelCall(k, r, function, tuple(args)))
