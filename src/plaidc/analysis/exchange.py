@@ -142,6 +142,49 @@ def first_overlap(
     return None
 
 
+def inner_conflict(
+    program: Block, parts: Sequence[Block | None]
+) -> tuple[int, int, str, str] | None:
+    """Two ranks `(reader, writer, view, element)` where one rank's part of a kernel reads an
+    element of one of the kernel's own views (its temporaries included) that another rank's
+    part writes: such a kernel would need communication inside itself. None: each rank's part
+    reads only what its own part or the kernel's inputs provide."""
+    main = main_of(program)
+    cache = DomainCache()
+    accesses: list[tuple[dict[str, isl.Set], dict[str, isl.Set]] | None] = []
+    for part in parts:
+        if part is None:
+            accesses.append(None)
+            continue
+        alone = dataclasses.replace(main, stmts=(dataclasses.replace(part, deps=()),))
+        root = dataclasses.replace(program, stmts=(alone,))
+        reads: dict[str, isl.Set] = {}
+        writes: dict[str, isl.Set] = {}
+        for ref in part.refs:
+            for want, out in ((False, reads), (True, writes)):
+                fp = footprint(
+                    (root, alone, alone.stmts[0]),
+                    ref.into,
+                    reads=not want,
+                    writes=want,
+                    domains=cache,
+                )  # type: ignore[arg-type]
+                elements = _plain(fp.range())
+                if not elements.is_empty():
+                    out[ref.into] = elements
+        accesses.append((reads, writes))
+    for r, mine in enumerate(accesses):
+        for q, theirs in enumerate(accesses):
+            if q == r or mine is None or theirs is None:
+                continue
+            for name, read in mine[0].items():
+                if name in theirs[1]:
+                    common = read.intersect(theirs[1][name])
+                    if not common.is_empty():
+                        return r, q, name, _element(common)
+    return None
+
+
 def _element(s: isl.Set) -> str:
     point = sample(s)
     if point is None:

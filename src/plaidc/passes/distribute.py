@@ -24,7 +24,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from plaidc.analysis.exchange import first_overlap, main_of
+from plaidc.analysis.exchange import first_overlap, inner_conflict, main_of
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.options import option
 from plaidc.passes.registry import register
@@ -78,6 +78,11 @@ def _writes_with(block: Block, name: str) -> bool:
 
 def _distribute_kernel(program: Block, kernel: Block, opts: DistributeOptions) -> Block:
     target = _target(kernel)
+    if not any(i.range > 1 for i in target.idxs):
+        children = [s for s in target.stmts if isinstance(s, Block)]
+        if len(children) > 1:
+            return _distribute_fused(program, kernel, target, children, opts)
+        return kernel
     splittable = [i for i in target.idxs if i.range > 1 and i.affine.is_zero]
     if opts.idxs:
         named = [i for n in opts.idxs for i in target.idxs if i.name == n]
@@ -92,19 +97,68 @@ def _distribute_kernel(program: Block, kernel: Block, opts: DistributeOptions) -
             (i for i in splittable if _writes_with(target, i.name)), key=lambda i: -i.range
         )
     for idx in candidates:
-        tagged = _tag(kernel, target, idx.name, opts.ranks)
-        parts = [rank_part(tagged, r, 0) for r in range(opts.ranks)]
-        overlap = first_overlap(program, parts)
-        if overlap is None:
+        tagged = _tag(kernel, {id(target): idx.name}, opts.ranks)
+        why = _illegal(program, tagged, opts.ranks)
+        if why is None:
             return tagged
         if opts.idxs:
-            r, q, buffer, element = overlap
-            raise _error(
-                target,
-                kernel,
-                f"index '{idx.name}' cannot be distributed: ranks {r} and {q} would both write"
-                f" element {element} of '{buffer}'",
-            )
+            raise _error(target, kernel, f"index '{idx.name}' cannot be distributed: {why}")
+    return kernel
+
+
+def _illegal(program: Block, tagged: Block, ranks: int) -> str | None:
+    """Why splitting `tagged` over `ranks` is not legal (None: it is)."""
+    parts = [rank_part(tagged, r, 0) for r in range(ranks)]
+    overlap = first_overlap(program, parts)
+    if overlap is not None:
+        r, q, buffer, element = overlap
+        return f"ranks {r} and {q} would both write element {element} of '{buffer}'"
+    conflict = inner_conflict(program, parts)
+    if conflict is not None:
+        r, q, buffer, element = conflict
+        return f"rank {r} would read element {element} of '{buffer}' that rank {q} writes"
+    return None
+
+
+def _output_dim_index(block: Block, dim: int) -> str | None:
+    """The splittable index of `block` addressing dimension `dim` of its first output."""
+    outs = [r for r in block.refs if r.dir in (RefDir.OUT, RefDir.INOUT)]
+    if not outs or dim >= len(outs[0].access):
+        return None
+    for idx in block.idxs:
+        if idx.range > 1 and idx.affine.is_zero and outs[0].access[dim].coeff(idx.name):
+            return idx.name
+    return None
+
+
+def _distribute_fused(
+    program: Block, kernel: Block, target: Block, children: list[Block], opts: DistributeOptions
+) -> Block:
+    """A kernel of several blocks (fused): each block is split along the same dimension of its
+    output (or by the first of `idxs` it has), so that each rank's blocks feed each other; a
+    block with no such index runs on every rank (it may only write the kernel's temporaries)."""
+    if opts.idxs:
+        choices = [
+            {id(c): next(i.name for n in opts.idxs for i in c.idxs if i.name == n)}
+            for c in children
+            if any(i.name in opts.idxs for i in c.idxs)
+        ]
+        attempts = [{k: v for choice in choices for k, v in choice.items()}]
+    else:
+        ndims = max((len(r.access) for c in children for r in c.refs), default=0)
+        attempts = []
+        for dim in range(ndims):
+            names = {id(c): _output_dim_index(c, dim) for c in children}
+            attempts.append({k: v for k, v in names.items() if v is not None})
+    for chosen in attempts:
+        if not chosen:
+            continue
+        tagged = _tag(kernel, chosen, opts.ranks)
+        why = _illegal(program, tagged, opts.ranks)
+        if why is None:
+            return tagged
+        if opts.idxs:
+            raise _error(target, kernel, f"the named indices cannot be distributed: {why}")
     return kernel
 
 
@@ -115,22 +169,26 @@ def _error(target: Block, kernel: Block, why: str) -> CompileError:
     )
 
 
-def _map_target(block: Block, target: Block, fn: Callable[[Block], Block]) -> Block:
-    if block is target:
+def _map_targets(block: Block, targets: set[int], fn: Callable[[Block], Block]) -> Block:
+    """`block` with every block whose identity is in `targets` replaced by `fn` of it."""
+    if id(block) in targets:
         return fn(block)
-    stmts = tuple(_map_target(s, target, fn) if isinstance(s, Block) else s for s in block.stmts)
+    stmts = tuple(_map_targets(s, targets, fn) if isinstance(s, Block) else s for s in block.stmts)
     return dataclasses.replace(block, stmts=stmts)
 
 
-def _tag(kernel: Block, target: Block, name: str, ranks: int) -> Block:
+def _tag(kernel: Block, chosen: dict[int, str], ranks: int) -> Block:
+    """`kernel` with each block of `chosen` (by identity) split on the index it names."""
+
     def tag(block: Block) -> Block:
+        name = chosen[id(block)]
         idxs = tuple(
             dataclasses.replace(i, tags=i.tags.add(RANK_TAG)) if i.name == name else i
             for i in block.idxs
         )
         return dataclasses.replace(block, idxs=idxs, tags=block.tags.add(**{DISTRIBUTE_TAG: ranks}))
 
-    return _map_target(kernel, target, tag)
+    return _map_targets(kernel, set(chosen), tag)
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,42 +200,47 @@ def part_bounds(extent: int, ranks: int, rank: int) -> tuple[int, int]:
     return extent * rank // ranks, extent * (rank + 1) // ranks
 
 
-def distributed_block(kernel: Block) -> Block | None:
-    """The block of `kernel` the pass split, if any."""
+def distributed_blocks(kernel: Block) -> list[Block]:
+    """The blocks of `kernel` the pass split."""
     if DISTRIBUTE_TAG in kernel.tags:
-        return kernel
+        return [kernel]
+    found: list[Block] = []
     for stmt in kernel.stmts:
         if isinstance(stmt, Block):
-            found = distributed_block(stmt)
-            if found is not None:
-                return found
-    return None
+            found.extend(distributed_blocks(stmt))
+    return found
 
 
 def kernel_ranks(kernel: Block) -> int | None:
     """The rank count `kernel` was split for (None: not split)."""
-    block = distributed_block(kernel)
-    if block is None:
+    blocks = distributed_blocks(kernel)
+    if not blocks:
         return None
-    value = block.tags.get(DISTRIBUTE_TAG)
+    value = blocks[0].tags.get(DISTRIBUTE_TAG)
     return value if isinstance(value, int) else None
 
 
 def rank_part(kernel: Block, rank: int, root: int) -> Block | None:
     """Rank `rank`'s part of `kernel` (None: it runs none of it). A kernel the pass did not
     split runs whole on the `root` rank."""
-    block = distributed_block(kernel)
-    if block is None:
+    blocks = distributed_blocks(kernel)
+    if not blocks:
         return kernel if rank == root else None
     ranks = kernel_ranks(kernel) or 1
-    idx: Index = next(i for i in block.idxs if RANK_TAG in i.tags)
-    lo, hi = part_bounds(idx.range, ranks, rank)
-    if lo >= hi:
+    bounds: dict[int, tuple[Constraint, ...]] = {}
+    for block in blocks:
+        idx: Index = next(i for i in block.idxs if RANK_TAG in i.tags)
+        lo, hi = part_bounds(idx.range, ranks, rank)
+        var = Affine.var(idx.name)
+        bounds[id(block)] = (Constraint(var - lo), Constraint(Affine.const_(hi - 1) - var))
+    if all(
+        part_bounds(next(i for i in b.idxs if RANK_TAG in i.tags).range, ranks, rank)[0]
+        >= part_bounds(next(i for i in b.idxs if RANK_TAG in i.tags).range, ranks, rank)[1]
+        for b in blocks
+    ):
         return None
-    var = Affine.var(idx.name)
-    bounds = (Constraint(var - lo), Constraint(Affine.const_(hi - 1) - var))
 
     def restrict(b: Block) -> Block:
-        return dataclasses.replace(b, constraints=(*b.constraints, *bounds))
+        return dataclasses.replace(b, constraints=(*b.constraints, *bounds[id(b)]))
 
-    return _map_target(kernel, block, restrict)
+    return _map_targets(kernel, set(bounds), restrict)
