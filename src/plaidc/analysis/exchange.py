@@ -156,19 +156,16 @@ def inner_conflict(
         if part is None:
             accesses.append(None)
             continue
-        alone = dataclasses.replace(main, stmts=(dataclasses.replace(part, deps=()),))
+        own = dataclasses.replace(part, deps=())
+        alone = dataclasses.replace(main, stmts=(own,))
         root = dataclasses.replace(program, stmts=(alone,))
         reads: dict[str, isl.Set] = {}
         writes: dict[str, isl.Set] = {}
         for ref in part.refs:
             for want, out in ((False, reads), (True, writes)):
                 fp = footprint(
-                    (root, alone, alone.stmts[0]),
-                    ref.into,
-                    reads=not want,
-                    writes=want,
-                    domains=cache,
-                )  # type: ignore[arg-type]
+                    (root, alone, own), ref.into, reads=not want, writes=want, domains=cache
+                )
                 elements = _plain(fp.range())
                 if not elements.is_empty():
                     out[ref.into] = elements
