@@ -24,6 +24,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from plaidc.analysis import AnalysisError
 from plaidc.analysis.exchange import first_overlap, inner_conflict, main_of
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.options import option
@@ -48,7 +49,7 @@ class DistributeOptions:
 def distribute(program: Block, opts: DistributeOptions) -> Block:
     if opts.ranks <= 1:
         return program
-    main = main_of(program)
+    main = _main(program)
     stmts = []
     for stmt in main.stmts:
         if isinstance(stmt, Block):
@@ -58,6 +59,14 @@ def distribute(program: Block, opts: DistributeOptions) -> Block:
     return dataclasses.replace(
         program, stmts=tuple(new_main if s is main else s for s in program.stmts)
     )
+
+
+def _main(program: Block) -> Block:
+    try:
+        return main_of(program)
+    except AnalysisError as err:
+        message = f"distribute: {err} (the kernels it splits are main's blocks)"
+        raise CompileError([Diagnostic(message, program.span)]) from None
 
 
 def _target(kernel: Block) -> Block:

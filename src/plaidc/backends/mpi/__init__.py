@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from plaidc.analysis import AnalysisError
 from plaidc.analysis.exchange import ExchangePlan, check_plan, main_of, plan_exchange
 from plaidc.backends.c import CCodegen
 from plaidc.backends.c.build import DEFAULT_FLAGS, find_compiler
@@ -219,7 +220,10 @@ class MpiBackend:
                 [Diagnostic(f"[codegen] 'root' = {own.root} is not a rank of {ranks}")]
             )
         find_tool("mpicc")  # missing MPI: say how to install it before any work
-        main = main_of(program)
+        try:
+            main = main_of(program)
+        except AnalysisError as err:
+            raise CompileError([Diagnostic(f"the mpi target: {err}", program.span)]) from None
         kernels = []
         for stmt in main.stmts:
             if not isinstance(stmt, Block):
