@@ -404,3 +404,48 @@ def scan_ast(elements: isl.Set, statement: str) -> isl.AstNode:
         ids = ids.add(isl.Id(f"c{d}", None, context=ctx))
     build = build.set_iterators(ids)
     return build.node_from_schedule_map(isl.UnionMap.from_map(schedule))
+
+
+@dataclass(frozen=True)
+class Collective:
+    """Transfers of one phase that one MPI collective does exactly: `bcast` (one sender, the
+    same elements to every other rank) or `allgather` (every rank sends its own elements to
+    every other rank, the same elements to each)."""
+
+    kind: str
+    buffer: str
+    transfers: tuple[Transfer, ...]
+    pieces: tuple[Transfer | None, ...]  # per rank, what it contributes (allgather: one each)
+
+
+def collectives(phase: Sequence[Transfer], ranks: int) -> list[Collective]:
+    """The collectives that replace transfers of `phase` exactly (see `Collective`); the
+    transfers they cover are those of their `transfers`."""
+    if ranks < 3:
+        return []  # with two ranks a collective is one message anyway
+    out: list[Collective] = []
+    by_buffer: dict[str, list[Transfer]] = {}
+    for t in phase:
+        by_buffer.setdefault(t.buffer, []).append(t)
+    for name, group in by_buffer.items():
+        senders: dict[int, list[Transfer]] = {}
+        for t in group:
+            senders.setdefault(t.src, []).append(t)
+        # allgather: every rank sends the same elements to every other rank
+        if len(senders) == ranks and all(
+            _same_to_all(sent, src, ranks) for src, sent in senders.items()
+        ):
+            every: tuple[Transfer | None, ...] = tuple(senders[r][0] for r in range(ranks))
+            out.append(Collective("allgather", name, tuple(group), every))
+            continue
+        for src, sent in senders.items():
+            if _same_to_all(sent, src, ranks):
+                one = tuple(sent[0] if r == src else None for r in range(ranks))
+                out.append(Collective("bcast", name, tuple(sent), one))
+    return out
+
+
+def _same_to_all(sent: Sequence[Transfer], src: int, ranks: int) -> bool:
+    if sorted(t.dst for t in sent) != [r for r in range(ranks) if r != src]:
+        return False
+    return all(t.elements.is_equal(sent[0].elements) for t in sent[1:])

@@ -2,16 +2,17 @@
 
 For every kernel (a child block of `main`) the pass picks one index to split: in the kernel
 block itself, or, when that block has no index of range > 1 (a one-tile outer block), in the
-first block below it that has. The index is the first of `idxs` the block has (empty `idxs`:
-the block's index addressing an output with the largest range whose split is legal). Rank `r`
+first block below it that has. The index is the first of `idxs` the block has whose split is
+legal (empty `idxs`: the block's index addressing an output with the largest range whose split
+is legal). Rank `r`
 of `N` gets the points `R*r//N <= i < R*(r+1)//N` of an index of range `R` (balanced parts).
 The split block is tagged `#distribute=N` and its index `#rank`; `rank_parts` gives each
 rank its part (the block with the bounds as constraints), as the backend compiles it.
 
 A split is legal only when isl proves that the parts write disjoint elements
 (`analysis.exchange.first_overlap`): an index of `idxs` that a block has but that cannot be
-split (a reduction index: the parts would add into the same elements) is an error naming the
-block and an element two ranks would both write. A kernel with no index to split runs on the
+split (a reduction index: the parts would add into the same elements), when none of the ones it
+has can, is an error naming the block and an element two ranks would both write. A kernel with no index to split runs on the
 root rank alone. `ranks = 1` does nothing.
 
     #kernel block [i:8, k:4] (...)   -->   #distribute=2 #kernel block [#rank i:8, k:4] (...)
@@ -94,24 +95,25 @@ def _distribute_kernel(program: Block, kernel: Block, opts: DistributeOptions) -
         return kernel
     splittable = [i for i in target.idxs if i.range > 1 and i.affine.is_zero]
     if opts.idxs:
-        named = [i for n in opts.idxs for i in target.idxs if i.name == n]
-        if not named:
+        candidates = [i for n in opts.idxs for i in target.idxs if i.name == n]
+        if not candidates:
             return kernel
-        choice = named[0]
-        if choice.range <= 1 or not choice.affine.is_zero:
-            raise _error(target, kernel, f"index '{choice.name}' has a single value")
-        candidates = [choice]
     else:
         candidates = sorted(
             (i for i in splittable if _writes_with(target, i.name)), key=lambda i: -i.range
         )
+    reasons = []
     for idx in candidates:
+        if idx.range <= 1 or not idx.affine.is_zero:
+            reasons.append(f"index '{idx.name}' has a single value")
+            continue
         tagged = _tag(kernel, {id(target): idx.name}, opts.ranks)
         why = _illegal(program, tagged, opts.ranks)
         if why is None:
             return tagged
-        if opts.idxs:
-            raise _error(target, kernel, f"index '{idx.name}' cannot be distributed: {why}")
+        reasons.append(f"index '{idx.name}' cannot be distributed: {why}")
+    if opts.idxs:
+        raise _error(target, kernel, "; ".join(reasons))
     return kernel
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plaidc.analysis.exchange import ExchangePlan, Transfer, scan_ast
+from plaidc.analysis.exchange import Collective, ExchangePlan, Transfer, collectives, scan_ast
 from plaidc.backends.loopnest.plan import FAILURES
 from plaidc.interp import numpy_dtype, poison_value
 from plaidc.stripe.ir import RefDir, Refinement
@@ -100,10 +100,60 @@ def _count_check(t: Transfer, what: str) -> str:
     return f"if (n != {t.count}) fail(rank, {message});"
 
 
+def _collective(c: Collective, layouts: dict[str, Layout], ranks: int) -> list[str]:
+    lay = layouts[c.buffer]
+    if c.kind == "bcast":
+        t = c.transfers[0]
+        out = ["{", f"unsigned char *m = buffer({t.nbytes}, rank);"]
+        out.append(f"if (rank == {t.src}) {{")
+        out.extend(_pack(t, lay, "m"))
+        out.append("}")
+        out.append(f"MPI_Bcast(m, {t.nbytes}, MPI_BYTE, {t.src}, MPI_COMM_WORLD);")
+        out.append(f"if (rank == {t.src}) sent += {t.nbytes * (ranks - 1)};")
+        out.append(f"else {{ received += {t.nbytes};")
+        out.extend(_unpack(t, lay, "m"))
+        out += ["}", "free(m);", "}"]
+        return out
+    pieces = [p for p in c.pieces if p is not None]
+    counts = [p.nbytes for p in pieces]
+    displs = [sum(counts[:r]) for r in range(ranks)]
+    total = sum(counts)
+    out = [
+        "{",
+        f"int counts[{ranks}] = {{{', '.join(map(str, counts))}}};",
+        f"int displs[{ranks}] = {{{', '.join(map(str, displs))}}};",
+        f"unsigned char *m = buffer({total}, rank);",
+    ]
+    for r, p in enumerate(pieces):
+        out.append(f"if (rank == {r}) {{")
+        out.extend(_pack(p, lay, f"(m + {displs[r]})"))
+        out.append("}")
+    out.append(
+        "MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, m, counts, displs, MPI_BYTE,"
+        " MPI_COMM_WORLD);"
+    )
+    out.append(f"sent += (long long)counts[rank] * {ranks - 1};")
+    out.append(f"received += {total} - counts[rank];")
+    for r, p in enumerate(pieces):
+        out.append(f"if (rank != {r}) {{")
+        out.extend(_unpack(p, lay, f"(m + {displs[r]})"))
+        out.append("}")
+    out += ["free(m);", "}"]
+    return out
+
+
 def _phase(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: int) -> list[str]:
     if not phase:
         return []
-    out = ["{", f"MPI_Request req[{len(phase)}];", f"MPI_Status st[{len(phase)}];"]
+    out: list[str] = []
+    # collectives first, in the same order on every rank, then the point-to-point messages
+    for c in collectives(phase, ranks):
+        out.extend(_collective(c, layouts, ranks))
+    covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
+    phase = [t for t in phase if id(t) not in covered]
+    if not phase:
+        return out
+    out += ["{", f"MPI_Request req[{len(phase)}];", f"MPI_Status st[{len(phase)}];"]
     out.append(f"unsigned char *msg[{len(phase)}] = {{0}};")
     out.append(f"int recv_of[{len(phase)}];")
     out.append("int nreq = 0;")
