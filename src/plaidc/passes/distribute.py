@@ -15,7 +15,8 @@ split (a reduction index: the parts would add into the same elements), when none
 has can, is an error naming the block and an element two ranks would both write. A kernel with
 no index to split runs on the root rank alone. A kernel of several blocks under a one-point
 block (fused) has each block split along the same dimension of its output, legal when, besides,
-no rank reads what another rank's blocks write (`analysis.exchange.inner_conflict`). `ranks = 1` does nothing.
+no rank reads what another rank's blocks write (`analysis.exchange.inner_conflict`).
+`ranks = 1` does nothing.
 
     #kernel block [i:8, k:4] (...)   -->   #distribute=2 #kernel block [#rank i:8, k:4] (...)
     rank 0's part: the same block with constraints i >= 0, 3 - i >= 0; rank 1's: i - 4 >= 0.
