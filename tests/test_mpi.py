@@ -336,3 +336,32 @@ def _processes_of(program: Path) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+def test_a_config_builds_on_its_base_target() -> None:
+    text = """[target]
+name = "mine"
+backend = "mpi"
+base = "c"
+[hardware]
+ranks = 3
+[codegen]
+gemm_rows = 4
+[[stage.default.passes]]
+pass = "distribute"
+ranks = "${hardware.ranks}"
+"""
+    cfg = parse_config(text, "mine.toml")
+    base = load_target("c")
+    assert (
+        cfg.codegen["gemm_rows"] == 4
+        and cfg.codegen["gemm_vectors"] == base.codegen["gemm_vectors"]
+    )
+    steps = cfg.stage("default")
+    assert [s.pass_name for s in steps[:-1]] == [s.pass_name for s in base.stage("default")]
+    assert steps[-1].pass_name == "distribute" and steps[-1].options["ranks"] == 3
+    again = parse_config(text, "mine.toml", {"ranks": 5})
+    assert again.stage("default")[-1].options["ranks"] == 5
+    with pytest.raises(CompileError, match="unknown base target 'cc'") as err:
+        parse_config(text.replace('base = "c"', 'base = "cc"'), "mine.toml")
+    assert err.value.diagnostics[0].span is not None and err.value.diagnostics[0].span.line == 4
