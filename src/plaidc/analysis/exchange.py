@@ -212,7 +212,8 @@ def plan_exchange(
             if a is None:
                 continue
             for name, need in a.reads.items():
-                minimum[r] += state.fetch(k, r, name, need, phase)
+                own = a.writes.get(name)
+                minimum[r] += state.fetch(k, r, name, need, phase, written=own)
         phases.append(tuple(phase))
         for r, a in enumerate(acc):
             if a is not None:
@@ -262,8 +263,11 @@ class _State:
         need: isl.Set,
         out: list[Transfer],
         partial: bool = False,
+        written: isl.Set | None = None,
     ) -> int:
-        """Plan what rank `r` needs of `need` and does not hold; returns its bytes."""
+        """Plan what rank `r` needs of `need` and does not hold; returns its bytes. Elements
+        no rank holds that the part itself `written` are its own (it stores them before it
+        loads them)."""
         missing = need.subtract(self._get(self.have, r, name, need)).coalesce()
         if missing.is_empty():
             return 0
@@ -280,6 +284,10 @@ class _State:
             self.tags += 1
             out.append(Transfer(phase, s, r, name, piece, count, count * size, self.tags))
             missing = missing.subtract(piece).coalesce()
+        if written is not None and not missing.is_empty():
+            produced = missing.intersect(written)
+            total -= point_count(produced) * size if not produced.is_empty() else 0
+            missing = missing.subtract(written).coalesce()
         if not missing.is_empty():
             if not partial:
                 raise AnalysisError(
@@ -370,6 +378,8 @@ def _replay(plan: ExchangePlan, ctx: isl.Context) -> list[str]:
                 continue
             for name, need in acc.reads.items():
                 lack = need.subtract(held(r, name))
+                if name in acc.writes:
+                    lack = lack.subtract(acc.writes[name])
                 if not lack.is_empty():
                     problems.append(
                         f"kernel {plan.kernels[k]}: rank {r} reads elements of '{name}' it does"
