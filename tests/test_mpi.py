@@ -282,6 +282,20 @@ def test_conv_softmax_mlp_match_the_interpreter(tmp_path: Path) -> None:
             "3",
         ],
         ["examples/softmax.tile", "-D", "B=7", "-D", "N=33", "--ranks", "2"],
+        # a Special of main runs on the root rank; its consumers get what they read
+        [
+            "examples/reshape.tile",
+            "-D",
+            "N=2",
+            "-D",
+            "H=3",
+            "-D",
+            "W=4",
+            "-D",
+            "C=5",
+            "--ranks",
+            "2",
+        ],
         [
             "examples/mlp_3layer.tile",
             "-D",

@@ -37,7 +37,7 @@ from plaidc.backends.mpi.launch import build_program, find_tool, launch_env, run
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.interp import cast_to, element_offsets, numpy_dtype, poison_value
 from plaidc.passes.distribute import kernel_ranks, rank_part
-from plaidc.stripe.ir import Block, RefDir, Refinement, Tags
+from plaidc.stripe.ir import Affine, Block, RefDir, Refinement, Special, Tags
 from plaidc.targets import TargetConfig
 
 
@@ -90,6 +90,35 @@ def kernel_program(program: Block, part: Block) -> Block:
         alone if s is main else s for s in program.stmts if not isinstance(s, Block) or s is main
     )
     return dataclasses.replace(program, refs=tuple(dict.fromkeys(new_root)), stmts=stmts)
+
+
+def _special_kernel(special: Special, main: Block) -> Block:
+    """A Special of `main` (a reshape, a gather...) as a block of its own: it runs whole on the
+    root rank, its views the whole of main's buffers."""
+    refs = []
+    for names, direction in ((special.inputs, RefDir.IN), (special.outputs, RefDir.OUT)):
+        for name in names:
+            ref = main.ref(name)
+            if ref is None:
+                raise InternalError(f"Special '{special.name}' names no buffer '{name}' of main")
+            refs.append(
+                dataclasses.replace(
+                    ref,
+                    dir=direction,
+                    from_=name,
+                    access=tuple(Affine() for _ in ref.access),
+                    agg_op=None,
+                    tags=Tags(),
+                    location=None,
+                    offset=0,
+                )
+            )
+    return Block(
+        name=special.name,
+        refs=tuple(dict((r.into, r) for r in refs).values()),
+        stmts=(dataclasses.replace(special, deps=()),),
+        span=special.span,
+    )
 
 
 def _layout_matches(ref: Refinement, plan: Plan, stripe_name: str) -> bool:
@@ -226,6 +255,8 @@ class MpiBackend:
             raise CompileError([Diagnostic(f"the mpi target: {err}", program.span)]) from None
         kernels = []
         for stmt in main.stmts:
+            if isinstance(stmt, Special):
+                stmt = _special_kernel(stmt, main)
             if not isinstance(stmt, Block):
                 raise CompileError(
                     [
