@@ -260,6 +260,19 @@ def test_integer_matmul_is_bit_equal_on_every_rank_count(ranks: int) -> None:
 
 
 @needs_mpi
+def test_row_kernels_are_bit_equal_to_one_rank() -> None:
+    """softmax's fused row kernel: each row is computed by the same code on any rank, so 3
+    ranks give exactly the bits of 1 rank."""
+    program = _tile("softmax", {"B": 10, "N": 37}, {})
+    inputs = {"X": np.random.default_rng(5).standard_normal((10, 37)).astype(np.float32)}
+    one, _ = _run(program, 1, inputs)
+    three, artifact = _run(program, 3, inputs)
+    np.testing.assert_array_equal(three["Y"], one["Y"])
+    report = artifact.report_json()
+    assert report is not None and all(r["compute_s"] > 0 for r in report["per_rank"])
+
+
+@needs_mpi
 def test_conv_softmax_mlp_match_the_interpreter(tmp_path: Path) -> None:
     cases = [
         [
