@@ -146,5 +146,16 @@ def show_records(db: TuneDb, key: str, echo: Echo) -> None:
         number = f"{trial}/{record.get('of')}" if trial is not None else "(reused)"
         echo(f"  {record['session']} {number:>8} {what:>16}  {point_key(record['params'])}")
     for record in records:
-        if record["kind"] == "end" and record["key"] == keys[0]:
+        if record["key"] != keys[0]:
+            continue
+        if record["kind"] == "end":
             echo(f"  {record['session']} ended: {record['reason']} ({record['trials']} trials)")
+        elif record["kind"] == "confirm":
+            metric = trials[0].get("metric", "seconds")
+            for number, candidate in enumerate(record["candidates"]):
+                mark = "chosen" if number == record["chosen"] else ""
+                mark += " (untuned)" if candidate.get("default") else ""
+                echo(
+                    f"  {record['session']} side by side {show_value(candidate['value'], metric)}"
+                    f" {mark:>17}  {point_key(candidate['params'])}"
+                )
