@@ -152,8 +152,8 @@ def show_records(db: TuneDb, key: str, echo: Echo) -> None:
             echo(f"  {record['session']} ended: {record['reason']} ({record['trials']} trials)")
         elif record["kind"] == "confirm":
             metric = trials[0].get("metric", "seconds")
-            for number, candidate in enumerate(record["candidates"]):
-                mark = "chosen" if number == record["chosen"] else ""
+            for index, candidate in enumerate(record["candidates"]):
+                mark = "chosen" if index == record["chosen"] else ""
                 mark += " (untuned)" if candidate.get("default") else ""
                 echo(
                     f"  {record['session']} side by side {show_value(candidate['value'], metric)}"
