@@ -195,3 +195,17 @@ def test_a_warm_database_compile_measures_nothing(tmp_path: Path, monkeypatch: A
     assert result.exit_code == 0, result.output
     assert "plaidc: tuned options from" in result.output
     assert "codegen.parallel_min_work=4096" in result.output
+
+
+def test_a_lookup_by_key_parses_only_the_lines_naming_it(tmp_path: Path):
+    path = tmp_path / "db.jsonl"
+    ours = {"kind": "trial", "key": "a" * 24, "session": "s", "params": {},
+            "result": {"status": "ok", "value": 1.0}}  # fmt: skip
+    theirs = {**ours, "key": "b" * 24}
+    broken = json.dumps(ours)[:-9]  # a line of our key a killed writer left unfinished
+    path.write_text("\n".join([json.dumps(theirs), "{not json", json.dumps(ours), broken]) + "\n")
+    warnings: list[str] = []
+    found = TuneDb(path, warnings.append).records("a" * 24)
+    assert [r["key"] for r in found] == ["a" * 24]
+    assert len(warnings) == 1 and warnings[0].startswith(f"{path}:4: warning: line skipped")
+    assert len(TuneDb(path, warnings.append).records()) == 2 and len(warnings) == 3

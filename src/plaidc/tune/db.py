@@ -92,8 +92,10 @@ class TuneDb:
         self.path = path
         self.warn = warn or (lambda _message: None)
 
-    def records(self) -> list[Record]:
-        """Every well-formed record, in file order (a missing file has none)."""
+    def records(self, key: str | None = None) -> list[Record]:
+        """Every well-formed record, in file order (a missing file has none); with `key`, only
+        the lines that name it are parsed (a compile's lookup: a database grown to many keys
+        costs a byte search per line, not a JSON parse)."""
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -103,8 +105,9 @@ class TuneDb:
                 [Diagnostic(f"cannot read tuning database '{self.path}': {err.strerror}")]
             ) from None
         found = []
+        wanted = key.encode() if key is not None else b""
         for number, line in enumerate(data.split(b"\n"), 1):
-            if not line.strip():
+            if not line.strip() or wanted not in line:
                 continue
             problem = None
             try:
@@ -116,7 +119,8 @@ class TuneDb:
             if problem is not None:
                 self.warn(f"{self.path}:{number}: warning: line skipped: {problem}")
                 continue
-            found.append(record)
+            if key is None or record["key"] == key:
+                found.append(record)
         return found
 
     def append(self, record: Record) -> None:
