@@ -102,7 +102,8 @@ class ChildMeasurer:
         """Wall-clock times of several candidates side by side in one child: each compiled and
         checked, then `rounds` rounds in which every candidate (in a rotating order) runs one
         block of calls; `extra["medians"]` holds each candidate's median call over its blocks,
-        `extra["spread"]` each one's (max - min) / min of its block medians (the noise)."""
+        `extra["spread"]` each one's (max - min) / min of its block medians (the noise) and
+        `extra["blocks"]` the block medians themselves, by round."""
         job = {"compare": [{"stripe": s, "config": c} for s, c in candidates], "rounds": rounds}
         timeout = self.timeout * max(1, len(candidates))
         return self._run_child(job, "seconds", timeout)
@@ -263,7 +264,8 @@ def _compare(job: dict[str, Any]) -> dict[str, Any]:
             blocks[i].append(statistics.median(block))
     medians = [statistics.median(t) for t in times]
     spread = [(max(b) - min(b)) / min(b) for b in blocks]
-    return {"status": "ok", "value": min(medians), "extra": {"medians": medians, "spread": spread}}
+    extra = {"medians": medians, "spread": spread, "blocks": blocks}
+    return {"status": "ok", "value": min(medians), "extra": extra}
 
 
 def _agree(values: list[float], rel_tol: float) -> bool:

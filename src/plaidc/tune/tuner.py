@@ -39,11 +39,14 @@ class Comparer(Protocol):
 
 
 # The confirmation of a CPU session (wall-clock times): the fastest few distinct programs and
-# the config's own point, re-measured side by side; a point other than the config's is chosen
-# only when it is faster by the margin there.
+# the config's own point, re-measured side by side in interleaved rounds; a point other than
+# the config's is chosen only when its median is faster by the margin there and it beat the
+# config's point in all rounds but at most CONFIRM_LOSSES (a sign test: by chance alone, 6 of
+# 7 has a probability of 6%), so that the noise of a busy machine does not choose it.
 CONFIRM_TOP = 3
 CONFIRM_ROUNDS = 7
 CONFIRM_MARGIN = 0.02
+CONFIRM_LOSSES = 1
 
 
 class Progress(Protocol):
@@ -218,9 +221,8 @@ def _confirm(
     note: Callable[[str], None],
 ) -> Record | None:
     """Re-measure the fastest CONFIRM_TOP distinct correct programs and the config's own point
-    side by side (one child, CONFIRM_ROUNDS interleaved rounds), as a `confirm` record: a
-    point other than the config's is `chosen` only if its median is CONFIRM_MARGIN faster than
-    the config's point's there. None where there is nothing to choose between."""
+    side by side (one child, CONFIRM_ROUNDS interleaved rounds), as a `confirm` record whose
+    `chosen` is `_choose`'s. None where there is nothing to choose between."""
     from plaidc.driver import resolve_steps, run_pipeline
     from plaidc.stripe.printer import print_stripe
 
@@ -246,17 +248,16 @@ def _confirm(
              f"{outcome.message}); the fastest trial stands")  # fmt: skip
         return None
     medians, spread = outcome.extra["medians"], outcome.extra["spread"]
-    best = min(range(len(chosen)), key=lambda i: medians[i])
     own = next(
         (i for i, r in enumerate(chosen) if default and r["fingerprint"] == default["fingerprint"]),
         None,
     )
-    if own is not None and medians[best] > medians[own] * (1 - CONFIRM_MARGIN):
-        best = own
+    best = _choose(medians, outcome.extra.get("blocks"), own)
     return {
         "kind": "confirm",
         "rounds": CONFIRM_ROUNDS,
         "margin": CONFIRM_MARGIN,
+        "losses": CONFIRM_LOSSES,
         "candidates": [
             {
                 "params": r["params"],
@@ -269,6 +270,30 @@ def _confirm(
         ],
         "chosen": best,
     }
+
+
+def _choose(
+    medians: Sequence[float], blocks: Sequence[Sequence[float]] | None, own: int | None
+) -> int:
+    """The candidate a confirmation chooses: the config's own point (`own`) unless another's
+    median is CONFIRM_MARGIN below its and, round by round (`blocks`: each candidate's block
+    medians in round order), it was faster in all rounds but CONFIRM_LOSSES; among several
+    such, the lowest median. Without the config's point, the lowest median."""
+    fastest = min(range(len(medians)), key=lambda i: medians[i])
+    if own is None:
+        return fastest
+    better = []
+    for i, median in enumerate(medians):
+        if i == own or median > medians[own] * (1 - CONFIRM_MARGIN):
+            continue
+        if blocks is not None:
+            losses = sum(
+                mine >= theirs for mine, theirs in zip(blocks[i], blocks[own], strict=True)
+            )
+            if losses > CONFIRM_LOSSES:
+                continue
+        better.append(i)
+    return min(better, key=lambda i: medians[i]) if better else own
 
 
 def _message(err: CompileError | InternalError) -> str:
