@@ -13,6 +13,10 @@ config's own point are then re-measured side by side in `--repeats` separate chi
 tune / sweep (<= 1.05 is the goal), with the spread of those ratios as the noise. On the NPU
 cycles are exact and the ratio is read off directly.
 
+The sweep's readings also serve as the objective of replayed searches (no measuring): for 8 to
+64 trials and `--replay-seeds` seeds, the share of the tuner's searches, and of random ones,
+whose best reading is within 5% of the sweep's best.
+
 Usage: python bench/tune_sweep.py --only matmul --target c [--trials 64] [--dims M=256,N=256]
        [--repeats 3] [--rounds 7] [--max-points 1000] [--out FILE.json]
 """
@@ -86,6 +90,47 @@ def _session(
     return summary, chosen
 
 
+def replay(space: Any, records: list[dict[str, Any]], budget: int, seed: int, search: Any) -> float:
+    """The best value a search of `budget` trials finds with the sweep's measurements as the
+    objective (no measuring): the tuner's loop, where a point of an already measured program
+    costs no trial."""
+    by_point = {point_key(r["params"]): r for r in records if r.get("kind") == "trial"}
+    searcher = search(space, [space.default_point()], seed=seed)
+    measured: set[Any] = set()
+    best, proposals = float("inf"), 0
+    while len(measured) < budget and proposals <= 50 * budget + space.size:
+        point = searcher.propose()
+        proposals += 1
+        if point is None:
+            break
+        record = by_point[point_key(point)]
+        result = record["result"]
+        measured.add(record.get("fingerprint") or point_key(point))
+        value = result["value"] if result["status"] == "ok" else None
+        searcher.record(point, value)
+        if value is not None:
+            best = min(best, value)
+    return best
+
+
+def replays(space: Any, records: list[dict[str, Any]], seeds: int) -> dict[str, Any]:
+    """For budgets of 8 to 64 trials and `seeds` seeds, the share of searches (the tuner's and
+    a random one) whose best is within 5% of the sweep's best reading, and the median ratio."""
+    values = [r["result"]["value"] for r in records
+              if r.get("kind") == "trial" and r["result"]["status"] == "ok"]  # fmt: skip
+    optimum = min(values)
+    table: dict[str, Any] = {}
+    for name, search in (("search", Search), ("random", RandomOrder)):
+        for budget in (8, 16, 32, 64):
+            ratios = [replay(space, records, budget, seed, search) / optimum
+                      for seed in range(seeds)]  # fmt: skip
+            table[f"{name} {budget}"] = {
+                "within_5pct": sum(r <= 1.05 for r in ratios) / len(ratios),
+                "median_ratio": statistics.median(ratios),
+            }
+    return table
+
+
 def _side_by_side(
     program: Any, cfg: Any, points: list[dict[str, Any]], measurer: ChildMeasurer, rounds: int
 ) -> list[float]:
@@ -111,7 +156,10 @@ def main() -> None:
     parser.add_argument("--max-points", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3, help="side-by-side re-measures")
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds of each")
-    parser.add_argument("--out", default=None, help="write the result as JSON here")
+    parser.add_argument("--replay-seeds", type=int, default=100, help="searches replayed")
+    parser.add_argument(
+        "--out", default=None, help="write the result as JSON here (the sweep's records beside it)"
+    )
     args = parser.parse_args()
     dims = {k: int(v) for k, v in (d.split("=") for d in args.dims.split(",") if d)}
     found = [w for w in STANDARD if args.only in w.label and w.source.endswith(".tile")]
@@ -127,11 +175,16 @@ def main() -> None:
         work = Path(tmp)
         measurer = _measurer(program, work, cfg.backend == "npu")
         start = time.monotonic()
+        sweep_db = TuneDb(Path(args.out + ".sweep.jsonl") if args.out else work / "sweep.jsonl")
+        if sweep_db.path.exists():
+            sweep_db.path.unlink()
         sweep, sweep_choice = _session(
             program, workload.source, cfg, space.size if exhaustive else args.max_points,
-            TuneDb(work / "sweep.jsonl"), measurer, None if exhaustive else RandomOrder,
+            sweep_db, measurer, None if exhaustive else RandomOrder,
         )  # fmt: skip
         sweep_s = time.monotonic() - start
+        records = sweep_db.records(sweep.key)
+        replayed = replays(space, records, args.replay_seeds) if exhaustive else {}
         start = time.monotonic()
         tuned, tune_choice = _session(
             program, workload.source, cfg, args.trials, TuneDb(work / "tune.jsonl"), measurer
@@ -153,6 +206,8 @@ def main() -> None:
             default = sweep.default["result"]["value"] if sweep.default else float("nan")
             ratios, untuned = [best_tune / best_sweep], [default / best_tune]
     ratio = statistics.median(ratios)
+    if point_key(sweep_choice["params"]) == point_key(tune_choice["params"]):
+        ratio = 1.0
     result = {
         "workload": workload.label,
         "dims": {**workload.dims, **dims},
@@ -172,8 +227,13 @@ def main() -> None:
         "tune_over_sweep_each": ratios,
         "untuned_over_tuned_each": untuned,
         "last_remeasure": {"sweep": best_sweep, "tune": best_tune, "default": default},
+        "replays": replayed,
     }
     noise = f" (repeats {', '.join(f'{r:.3f}' for r in ratios)})" if len(ratios) > 1 else ""
+    same = result["sweep_point"] == result["tune_point"]
+    result["same_point"] = same
+    if same:  # two copies of one program side by side: the ratios are the noise alone
+        noise = f" (the same point: x1 by identity; its copies side by side read{noise[1:-1]})"
     print(
         f"{workload.label} on {args.target}: space {space.size} points; "
         f"{result['sweep']} sweep: {sweep.measured} programs measured in {sweep_s:.0f} s, "
@@ -182,6 +242,13 @@ def main() -> None:
         f"{show_value(best_tune, metric)} vs {show_value(best_sweep, metric)}, untuned "
         f"{show_value(default, metric)} (untuned/tuned "
         f"{', '.join(f'{u:.3f}' for u in untuned)}); within 5%: {ratio <= 1.05}"
+    )
+    print(
+        f"replayed on the sweep's readings ({args.replay_seeds} seeds), share within 5% of its "
+        "best / median ratio: "
+        + "; ".join(
+            f"{k}: {v['within_5pct']:.0%} / {v['median_ratio']:.3f}" for k, v in replayed.items()
+        )
     )
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n")
