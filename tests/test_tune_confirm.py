@@ -19,7 +19,7 @@ from plaidc.tune import tuner as tuner_module
 from plaidc.tune.db import TuneDb, best_valid, tuning_key
 from plaidc.tune.measure import ChildMeasurer, Outcome, Timing
 from plaidc.tune.space import build_space
-from plaidc.tune.tuner import CONFIRM_MARGIN, TuneRequest, _choose, tune
+from plaidc.tune.tuner import CONFIRM_MARGIN, TuneRequest, _choose, tune, wins_needed
 from tests.support import EXAMPLES
 
 
@@ -211,12 +211,13 @@ def test_a_lookup_by_key_parses_only_the_lines_naming_it(tmp_path: Path):
     assert len(TuneDb(path, warnings.append).records()) == 2 and len(warnings) == 3
 
 
-def test_another_point_must_beat_the_configs_in_all_rounds_but_one():
-    own = [1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00]
-    steady = [0.90, 0.91, 0.90, 0.92, 0.90, 1.01, 0.90]  # 6 of 7 rounds faster
-    lucky = [0.60, 0.60, 0.60, 1.05, 1.02, 1.10, 0.60]  # a lower median, 3 rounds slower
+def test_another_point_must_beat_the_configs_in_nearly_every_round():
+    assert [wins_needed(n) for n in (4, 5, 7, 15)] == [5, 5, 7, 12]
+    own = [1.0] * 15
+    steady = [0.9] * 12 + [1.01] * 3  # 12 of 15 rounds faster
+    lucky = [0.6] * 11 + [1.05] * 4  # a lower median, 4 rounds slower
     assert _choose([1.0, 0.9], [own, steady], own=0) == 1
     assert _choose([1.0, 0.6], [own, lucky], own=0) == 0
     assert _choose([1.0, 0.6, 0.9], [own, lucky, steady], own=0) == 2
-    assert _choose([1.0, 0.99], [own, [0.99] * 7], own=0) == 0  # within the margin
+    assert _choose([1.0, 0.99], [own, [0.99] * 15], own=0) == 0  # within the margin
     assert _choose([1.0, 0.6], [own, lucky], own=None) == 1  # no config's point to keep

@@ -41,12 +41,23 @@ class Comparer(Protocol):
 # The confirmation of a CPU session (wall-clock times): the fastest few distinct programs and
 # the config's own point, re-measured side by side in interleaved rounds; a point other than
 # the config's is chosen only when its median is faster by the margin there and it beat the
-# config's point in all rounds but at most CONFIRM_LOSSES (a sign test: by chance alone, 6 of
-# 7 has a probability of 6%), so that the noise of a busy machine does not choose it.
+# config's point in so many rounds that chance alone would do so at most CONFIRM_ALPHA of the
+# time (a one-sided sign test: 12 of 15 rounds), so that the noise of a busy machine does not
+# choose it.
 CONFIRM_TOP = 3
-CONFIRM_ROUNDS = 7
+CONFIRM_ROUNDS = 15
 CONFIRM_MARGIN = 0.02
-CONFIRM_LOSSES = 1
+CONFIRM_ALPHA = 0.05
+
+
+def wins_needed(rounds: int, alpha: float = CONFIRM_ALPHA) -> int:
+    """The fewest wins in `rounds` fair coin tosses that chance reaches with probability at
+    most `alpha` (one-sided sign test); rounds + 1 where no number does."""
+    for wins in range(rounds + 1):
+        tail = sum(math.comb(rounds, k) for k in range(wins, rounds + 1)) / 2**rounds
+        if tail <= alpha:
+            return wins
+    return rounds + 1
 
 
 class Progress(Protocol):
@@ -257,7 +268,7 @@ def _confirm(
         "kind": "confirm",
         "rounds": CONFIRM_ROUNDS,
         "margin": CONFIRM_MARGIN,
-        "losses": CONFIRM_LOSSES,
+        "wins_needed": wins_needed(CONFIRM_ROUNDS),
         "candidates": [
             {
                 "params": r["params"],
@@ -277,7 +288,7 @@ def _choose(
 ) -> int:
     """The candidate a confirmation chooses: the config's own point (`own`) unless another's
     median is CONFIRM_MARGIN below its and, round by round (`blocks`: each candidate's block
-    medians in round order), it was faster in all rounds but CONFIRM_LOSSES; among several
+    medians in round order), it was the faster in `wins_needed` of the rounds; among several
     such, the lowest median. Without the config's point, the lowest median."""
     fastest = min(range(len(medians)), key=lambda i: medians[i])
     if own is None:
@@ -287,10 +298,9 @@ def _choose(
         if i == own or median > medians[own] * (1 - CONFIRM_MARGIN):
             continue
         if blocks is not None:
-            losses = sum(
-                mine >= theirs for mine, theirs in zip(blocks[i], blocks[own], strict=True)
-            )
-            if losses > CONFIRM_LOSSES:
+            mine, theirs = blocks[i], blocks[own]
+            wins = sum(a < b for a, b in zip(mine, theirs, strict=True))
+            if wins < wins_needed(len(mine)):
                 continue
         better.append(i)
     return min(better, key=lambda i: medians[i]) if better else own
