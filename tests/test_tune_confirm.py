@@ -221,3 +221,30 @@ def test_another_point_must_beat_the_configs_in_nearly_every_round():
     assert _choose([1.0, 0.6, 0.9], [own, lucky, steady], own=0) == 2
     assert _choose([1.0, 0.99], [own, [0.99] * 15], own=0) == 0  # within the margin
     assert _choose([1.0, 0.6], [own, lucky], own=None) == 1  # no config's point to keep
+
+
+def test_candidates_are_checked_at_the_tolerance_of_run_check(tmp_path: Path):
+    """An error a 4096-term sum may make (eps * sqrt(terms) * the output's scale) is no
+    mismatch with the program's reduction terms, and is one without them."""
+    import math
+
+    import numpy as np
+
+    from plaidc.interp import program_io, run_program
+
+    program, cfg = matmul(8, 4096, 8), load_target("c")
+    inputs = driver.random_inputs(program_io(program).inputs, 0)
+    expected = run_program(program, inputs)
+    want = expected["C"].astype(np.float64)
+    at = np.unravel_index(int(np.argmin(np.abs(want))), want.shape)
+    rtol, atol = driver.tolerances(np.dtype(np.float32))
+    extra = float(np.finfo(np.float32).eps) * math.sqrt(4096) * float(np.abs(want).max())
+    shifted = expected["C"].copy()
+    shifted[at] += atol + rtol * abs(want[at]) + extra / 2
+    text = print_stripe(driver.run_pipeline(program, driver.resolve_steps(cfg.stage())))
+    for terms, status in ((1, "wrong"), (driver.longest_reduction(program), "ok")):
+        work = tmp_path / str(terms)
+        work.mkdir()
+        measurer = ChildMeasurer(work, inputs, {"C": shifted}, frozenset(),
+                                 timing=Timing(max_runs=5), reduction_terms=terms)  # fmt: skip
+        assert measurer(text, cfg).status == status
