@@ -372,7 +372,7 @@ def test_unknown_codegen_key_is_an_error() -> None:
         ({}, {"reuse": 0}, r"\[codegen\] reuse = 0 must be true or false"),
         ({"ub_align": 64}, {}, r"\[hardware\] ub_align = 64: .* supports alignments up to 32"),
         ({"gm_align": 64}, {}, r"\[hardware\] gm_align = 64: .* supports alignments up to 32"),
-        ({"cube_k": 8}, {}, r"cube_m/cube_n/cube_k = 16/16/8: .* a square Cube"),
+        ({"cube_k": 8}, {}, r"cube_m/cube_n/cube_k = 16/16/8: .* sides are multiples of 16"),
     ],
 )
 def test_settings_the_code_generator_cannot_honour_are_named(

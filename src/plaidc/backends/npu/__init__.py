@@ -37,6 +37,7 @@ import numpy as np
 from plaidc.backends.npu.context import Context, Options
 from plaidc.backends.npu.cube import lower_contraction
 from plaidc.backends.npu.cube_match import converted_on_the_way_out, epilogue_for
+from plaidc.backends.npu.cube_tiling import CUBE_TILE_KEYS, CubeTileOptions
 from plaidc.backends.npu.emit import ENTRY, emit_kernel
 from plaidc.backends.npu.gather import lower_gather
 from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program
@@ -161,11 +162,12 @@ def generate(program: Block, target: TargetConfig) -> Generated:
 
 def _generate(program: Block, target: TargetConfig, sampling: bool) -> Generated:
     machine = NpuMachine.from_hardware(target.hardware)
-    options = Options.from_codegen(dict(target.codegen))
+    options = Options.from_codegen(dict(target.codegen), CUBE_TILE_KEYS)
     options.check_machine(machine)
+    cube_tiles = CubeTileOptions.from_codegen(target.codegen)
     program, placements = uncache(program, "UB", options.tile_tag)
     kernels = lower_program(program, options.tile_tag, placements)
-    ctx = Context(machine, kernels.buffers, options, sampling=sampling)
+    ctx = Context(machine, kernels.buffers, options, cube_tiles, sampling=sampling)
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())
     todo = [
@@ -256,4 +258,4 @@ class NpuBackend:
 
 BACKEND = NpuBackend()
 # The [codegen] keys this backend reads (`plaidc targets npu` lists them).
-CODEGEN_OPTIONS = (Options,)
+CODEGEN_OPTIONS = (Options, CubeTileOptions)

@@ -35,21 +35,20 @@ computed at run time, consistently over all K steps.
 
 Tiles. The pass pipeline's (`tile_cube`: output blocks and K steps, the C says when they were
 cut further) are tried first, then the backend's own; a tiling is taken when its tiles plausibly
-fit every buffer (`_fits`) and planning them does not run out of room. Modules: `cube_match`
-recognises the kernels, `gemm` lowers one output tile, this one chooses the tiling.
+fit every buffer (`cube_tiling`, which also has the knobs `plaidc tune` searches) and planning
+them does not run out of room. Modules: `cube_match` recognises the kernels, `cube_tiling`
+orders the tilings, `gemm` lowers one output tile, this one lowers the tiling's loops.
 """
 
 from __future__ import annotations
 
-import itertools
-
 from plaidc.backends.npu.context import Context
-from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
+from plaidc.backends.npu.cube_match import Contraction, Epilogue, recognise
+from plaidc.backends.npu.cube_tiling import resident_step_bytes, tilings
 from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.ops import Op, OutOfMemory, begin_iteration, comment, end_loop
-from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS
 from plaidc.backends.npu.vector import (
     Lowered,
@@ -57,12 +56,7 @@ from plaidc.backends.npu.vector import (
     pipeline_tiles_first,
     placement_note,
     tile_comment,
-    var_tilings,
 )
-
-# How many of the tilings that plausibly fit a contraction is planned before giving up (a
-# 16 x 100 x 1030 matmul on a 64 KiB UB needed its 67th).
-MAX_ATTEMPTS = 128
 
 
 def lower_contraction(
@@ -85,45 +79,17 @@ def _lower_tiled(
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
 ) -> Lowered | None:
-    """The contraction on the first tiling (fewest tiles first, `pinned` indices one point
-    per tile) whose tiles fit every buffer, or None."""
+    """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
+    `pinned` indices one point per tile) whose tiles fit every buffer, or None."""
     ranges = kernel.ranges
-    frac = ctx.machine.cube_m
-    limit = ctx.options.max_tiles
-    m_tilings = var_tilings(con.m, ranges, dict.fromkeys(con.m, frac), limit, pinned)
-    n_tilings = var_tilings(con.n, ranges, dict.fromkeys(con.n, frac), limit, pinned)
-    k_tilings = var_tilings(con.k, ranges, dict.fromkeys(con.k, frac), limit, pinned)
-    batches = list(itertools.product(*[range(ranges[v]) for v in con.batch]))
-    choices = sorted(
-        itertools.product(range(len(m_tilings)), range(len(n_tilings)), range(len(k_tilings))),
-        key=lambda c: (len(m_tilings[c[0]]) * len(n_tilings[c[1]]) * len(k_tilings[c[2]]), c),
-    )
-
-    def extent(tilings: list[list[dict]], index: int) -> int:
-        return count_points(
-            tuple(tilings[index][0]), {v: n for v, (_, n) in tilings[index][0].items()}
-        )
-
-    def fits(mi: int, ni: int, ki: int) -> bool:
-        m, n, k = extent(m_tilings, mi), extent(n_tilings, ni), extent(k_tilings, ki)
-        uses = len(n_tilings[ni])
-        resident = _resident_step_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses)
-        tile = {**m_tilings[mi][0], **n_tilings[ni][0], **k_tilings[ki][0]}
-        sizes = {v: n for v, (_, n) in tile.items()}
-        return _fits(ctx, con, m, n, k, resident is not None) and _windows_fit(ctx, con, sizes)
-
-    fitting = [(mi, ni, ki) for mi, ni, ki in choices if fits(mi, ni, ki)]
-    for mi, ni, ki in fitting[:MAX_ATTEMPTS]:
-        count = len(batches) * len(m_tilings[mi]) * len(n_tilings[ni])
-        if count * len(k_tilings[ki]) > ctx.options.max_tiles:
-            continue
-        first, groups = ctx.tiles, ctx.groups
+    for tiling in tilings(ctx, con, ranges, pinned):
+        first, groups = ctx.parity, ctx.groups
         outers = [
             {v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt
-            for batch in batches
-            for mt in m_tilings[mi]
+            for batch in tiling.batches
+            for mt in tiling.m
         ]
-        inners, k_tiles = n_tilings[ni], k_tilings[ki]
+        inners, k_tiles = tiling.n, tiling.k
         count = len(outers) * len(inners)
         first_tile = outers[0] | inners[0] | k_tiles[0]
         sizes = {v: n for v, (_, n) in first_tile.items() if v not in con.batch}
@@ -165,55 +131,13 @@ def _lower_tiled(
                         ops.append(comment(placement_note(kernel, gemm.honoured)))
                 ops.append(end_loop(inner_loop, uses))
             ops.append(end_loop(outer_loop, len(outers)))
-            ctx.tiles, ctx.groups = first + count * steps, groups + len(outers)
-            return ops, cut
         except OutOfMemory:
-            ctx.tiles, ctx.groups = first, groups
+            continue
         except NotCube:
-            ctx.tiles, ctx.groups = first, groups
             return None
+        ctx.parity, ctx.groups = first + count * steps, groups + len(outers)
+        return ops, cut
     return None
-
-
-def _fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool) -> bool:
-    """Whether a GEMM tile of m x n x k plausibly fits every buffer's share (a filter on the
-    tilings to try; planning the tile decides). With A `resident` in L1, the tile's own L1
-    buffers get half of L1, and A and B take UB one after the other."""
-    mach, share = ctx.machine, ctx.options.buffering
-    f = mach.cube_m
-    mp, np_, kp = up(m, f), up(n, f), up(k, f)
-    parts = 2 if con.split else 1
-    size = con.dtype.byte_size
-    per_elem = size + (2 + 4 + 2 if con.split else 0)
-    steps = [mp * kp * per_elem + m * k * size, np_ * kp * per_elem + n * k * size]
-    ub_step = max(steps) if resident else sum(steps)
-    ub_out = max(parts, 2) * mp * np_ * 4
-    l1_tile = parts * (np_ if resident else mp + np_) * kp * 2
-    return (
-        parts * mp * kp * 2 <= mach.l0a_bytes // share
-        and parts * np_ * kp * 2 <= mach.l0b_bytes // share
-        and parts * mp * np_ * 4 <= mach.l0c_bytes // share
-        and l1_tile <= mach.l1_bytes // (2 if resident else 1) // share
-        and max(ub_step, ub_out) <= mach.ub_bytes // share
-    )
-
-
-def _windows_fit(ctx: Context, con: Contraction, sizes: dict[str, int]) -> bool:
-    """Whether each operand's GM window fits UB's share when it cannot be read in rows: with
-    no stride a whole number of 32-B blocks, the window (`staging`) is the contiguous span of
-    the tile's elements, whole rows of the matrix included (a 16 x 16 tile of a 1030-wide
-    matrix spans 16 of its rows)."""
-    share = ctx.machine.ub_bytes // ctx.options.buffering
-    size = con.dtype.byte_size
-    for access in (con.a, con.b):
-        terms = [(v, k) for v, k in access.offset.terms if sizes.get(v, 1) > 1]
-        strides = [abs(k) for _, k in terms if abs(k) > 1]
-        if not strides or any(k * size % 32 == 0 for k in strides):
-            continue  # in rows of whole blocks (or one run): `_fits` counts the window
-        span = 1 + sum(abs(k) * (sizes.get(v, 1) - 1) for v, k in terms)
-        if span * size > share:
-            return False
-    return True
 
 
 def _resident(
@@ -223,29 +147,10 @@ def _resident(
     set of tiles), when `[codegen] reuse` is on, more than one tile uses it and all its K
     steps fit a quarter of L1 (an eighth with single buffering: half of L1 stays for the
     tiles' own transfers). Groups alternate between the halves of that quarter."""
-    stride = _resident_step_bytes(ctx, con, outer, k_tiles, uses)
+    stride = resident_step_bytes(ctx, con, outer, k_tiles, uses)
     if stride is None:
         return None
     size, align = ctx.capacity("L1")
     half = size // 2 // align * align
     arena = ctx.arena("L1", parity=group, hi=half)
     return Resident(outer, arena.base, stride, align, half)
-
-
-def _resident_step_bytes(
-    ctx: Context, con: Contraction, outer: TileBox, k_tiles: list[TileBox], uses: int
-) -> int | None:
-    """The L1 bytes each K step of the resident left operand takes (K step `s` at `s` times
-    them, the first step being the largest), or None when the left operand of the tiles
-    sharing `outer` is not to be resident (see `_resident`)."""
-    if not ctx.options.reuse or uses < 2:
-        return None
-    size, align = ctx.capacity("L1")
-    half = size // 2 // align * align
-    f = ctx.machine.cube_m
-    rows = up(count_points(con.m, {v: n for v, (_, n) in outer.items() if v in con.m}), f)
-    parts = 2 if con.split else 1
-    cols = up(count_points(con.k, {v: n for v, (_, n) in k_tiles[0].items()}), f)
-    stride = parts * up(rows * cols * 2, align)
-    fits = stride * len(k_tiles) <= half // ctx.options.buffering // align * align
-    return stride if fits else None

@@ -39,10 +39,12 @@ C_TYPES = {dtype: isa.ELEMENT_TYPES[t][0] for dtype, t in ISA_TYPES.items()}
 # Helper-function suffixes of the lane types.
 SUFFIX = {dtype: t for dtype, t in ISA_TYPES.items() if t in isa.LANE_TYPES}
 _MEMORY = {m.name: m for m in isa.MEMORY_TABLE}
-# The ISA's units (plaidc_npu.h): DMA bursts and vector strides count 32-B blocks; one vector
-# instruction runs at most 255 repeats. (A repeat's size is the machine's vector_repeat_bytes.)
-BLOCK = 32
-MAX_REPEAT = 255
+# The ISA's units (`isa.ENCODING`): DMA bursts and vector strides count 32-B blocks; one vector
+# instruction runs at most 255 repeats (a fractal load as many fractals), over a 128-lane mask.
+# (A repeat's size is the machine's vector_repeat_bytes.)
+BLOCK = isa.BLOCK_BYTES
+MAX_REPEAT = isa.MAX_REPEAT
+MASK_LANES = isa.MASK_LANES
 
 
 def elems_per_block(dtype: DType) -> int:
