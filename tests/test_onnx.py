@@ -146,7 +146,7 @@ MODELS = {
 }
 
 
-@pytest.mark.parametrize("target", ["interp", "c", "llvm"])
+@pytest.mark.parametrize("target", ["interp", "c", "llvm", "opencl", "npu"])
 @pytest.mark.parametrize("which", sorted(MODELS))
 def test_models_match_onnxruntime(tmp_path: Path, which: str, target: str) -> None:
     build, shapes = MODELS[which]
