@@ -20,6 +20,7 @@ import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, tile_dtype
+from plaidc.onnx.narrow_types import is_carried
 
 #: The opsets whose semantics the converters know (MAX_OPSET), and the newest the importer
 #: accepts: 22 to 25 changed no converted op's meaning, only added element types.
@@ -94,6 +95,9 @@ def converter(*op_types: str) -> Callable[[Converter], Converter]:
     return register
 
 
+#: The ops that take the element types carried in wider Tile types (`narrow_types`).
+CARRIED_OPS = {"Cast", "Identity"}
+
 #: Ops evaluated at import time only (their inputs must be known there).
 FOLDED_ONLY = {"Constant", "ConstantOfShape", "Range", "Shape", "Size"}
 
@@ -118,6 +122,9 @@ class ImportedModel:
     outputs: dict[str, str]  # ONNX output name -> Tile name
     dims: dict[str, int] = field(default_factory=dict)  # Tile dimension name -> size
     seconds: float = 0.0
+    #: ONNX output name -> its element type, where Tile carries it in another (bfloat16 in
+    #: float32 arrays, the narrow types in wider ones: `narrow_types`)
+    output_dtypes: dict[str, np.dtype[Any]] = field(default_factory=dict)
 
 
 def load_model(path: str) -> Any:
@@ -209,6 +216,7 @@ class _Importer:
         for index, proto in enumerate(graph.node):
             self._node(index, proto)
         outputs: dict[str, str] = {}
+        output_dtypes: dict[str, np.dtype[Any]] = {}
         for proto in graph.output:
             result = self.values.get(proto.name)
             if result is None:
@@ -218,6 +226,8 @@ class _Importer:
             source = self.out.tensor(result, proto.name)
             self.out.lines.append(f"  {name} = {source};")
             outputs[proto.name] = name
+            if is_carried(result.dtype) or result.dtype.name == "bfloat16":
+                output_dtypes[proto.name] = result.dtype
         header = [f"Imported by plaidc from {Path(self.path).name} (opset {self.opset})."]
         if self.out.weights:
             header.append("Weights: the inputs in MODEL.weights.npz (plaidc run --input).")
@@ -225,7 +235,9 @@ class _Importer:
             bound = ", ".join(f"-D {k}={v}" for k, v in sorted(self.tile_dims.items()))
             header.append(f"Specialised to {bound}.")
         text = self.out.text(list(outputs.values()), header)
-        return ImportedModel(text, self.out.weights, inputs, outputs, dict(self.tile_dims))
+        return ImportedModel(
+            text, self.out.weights, inputs, outputs, dict(self.tile_dims), 0.0, output_dtypes
+        )
 
     # ---- graph inputs ---------------------------------------------------------------------
 
@@ -341,6 +353,10 @@ class _Importer:
         if foldable and node.op_type in FOLDABLE:
             return [known(v) for v in self._fold(proto)]
         for value in node.inputs:
+            if value is not None and is_carried(value.dtype) and node.op_type not in CARRIED_OPS:
+                raise Unsupported(
+                    f"element type {value.dtype} is only supported by Cast and Identity"
+                )
             if value is not None and value.const is None and value.size == 0:
                 raise Unsupported(f"an empty input (shape {list(value.shape)})")
         convert = CONVERTERS.get(node.op_type)
