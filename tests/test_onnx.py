@@ -296,3 +296,29 @@ def test_light_models_match_onnxruntime(name: str) -> None:
     got = run_onnx(str(path), feeds, "interp")
     (want,) = ort_run(path, feeds)
     np.testing.assert_allclose(got[model.graph.output[0].name], want, rtol=1e-3, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+def test_empty_tensors_are_known_at_import(target: str) -> None:
+    """A zero-size input, slice and split output have no values: they are known at import,
+    a reduction over one gives its identity, and the non-empty outputs still run."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])
+    e = helper.make_tensor_value_info("e", TensorProto.FLOAT, [2, 0])
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in "abcd"]
+    nodes = [
+        helper.make_node("Slice", ["x", "starts", "ends", "axes0"], ["a"]),  # rows 5.. of 2
+        helper.make_node("Split", ["x", "sizes"], ["b", "c"], axis=1),  # sizes 0 and 4
+        helper.make_node("ReduceSum", ["e", "axes"], ["s"], keepdims=1),  # [2, 1] zeros
+        helper.make_node("Add", ["x", "s"], ["d0"]),
+        helper.make_node("Concat", ["d0", "e"], ["d"], axis=1),
+    ]
+    inits = [int_const("starts", [5]), int_const("ends", [9]), int_const("axes0", [0]),
+             int_const("axes", [1]), int_const("sizes", [0, 4])]  # fmt: skip
+    x_val = RNG.standard_normal((2, 4)).astype(np.float32)
+    graph = helper.make_graph(nodes, "g", [x, e], outs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    feeds = {"x": x_val, "e": np.zeros((2, 0), np.float32)}
+    got = run_onnx("m.onnx", feeds, target, model=model)
+    assert got["a"].shape == (0, 4) and got["b"].shape == (2, 0)
+    np.testing.assert_array_equal(got["c"], x_val)
+    np.testing.assert_allclose(got["d"], x_val, rtol=1e-6)

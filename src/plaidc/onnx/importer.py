@@ -20,7 +20,7 @@ import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, tile_dtype
-from plaidc.onnx.narrow_types import is_carried
+from plaidc.onnx.narrow_types import from_carrier, is_carried
 
 #: The opsets whose semantics the converters know (MAX_OPSET), and the newest the importer
 #: accepts: 22 to 25 changed no converted op's meaning, only added element types.
@@ -125,6 +125,9 @@ class ImportedModel:
     #: ONNX output name -> its element type, where Tile carries it in another (bfloat16 in
     #: float32 arrays, the narrow types in wider ones: `narrow_types`)
     output_dtypes: dict[str, np.dtype[Any]] = field(default_factory=dict)
+    #: ONNX output name -> its value, for outputs with no elements (no Tile tensor has a
+    #: zero-size dimension: an empty tensor is known at import time, it has only a shape)
+    constant_outputs: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def load_model(path: str) -> Any:
@@ -211,17 +214,22 @@ class _Importer:
                 continue  # an initializer listed as an input too (IR < 4): a weight
             value = self._graph_input(proto)
             self.values[proto.name] = value
-            assert value.tile is not None
-            inputs[proto.name] = value.tile
+            if value.tile is not None:  # not an empty tensor (known: it has no values)
+                inputs[proto.name] = value.tile
         for index, proto in enumerate(graph.node):
             self._node(index, proto)
         outputs: dict[str, str] = {}
         output_dtypes: dict[str, np.dtype[Any]] = {}
+        constant_outputs: dict[str, np.ndarray] = {}
         for proto in graph.output:
             result = self.values.get(proto.name)
             if result is None:
                 why = self.missing.get(proto.name, "is never computed")
                 raise model_error(self.path, f"graph output '{proto.name}' {why}")
+            if result.size == 0:  # no values: known, handed out beside the program's
+                assert result.const is not None
+                constant_outputs[proto.name] = from_carrier(result.const, result.dtype)
+                continue
             name = self.out.fresh(proto.name)
             source = self.out.tensor(result, proto.name)
             self.out.lines.append(f"  {name} = {source};")
@@ -236,7 +244,14 @@ class _Importer:
             header.append(f"Specialised to {bound}.")
         text = self.out.text(list(outputs.values()), header)
         return ImportedModel(
-            text, self.out.weights, inputs, outputs, dict(self.tile_dims), 0.0, output_dtypes
+            text,
+            self.out.weights,
+            inputs,
+            outputs,
+            dict(self.tile_dims),
+            0.0,
+            output_dtypes,
+            constant_outputs,
         )
 
     # ---- graph inputs ---------------------------------------------------------------------
@@ -267,6 +282,8 @@ class _Importer:
                     f"--shape {proto.name}: {len(sizes)} sizes, and the model's input has "
                     f"{len(declared)} dimensions",
                 )
+            if 0 in sizes:
+                return known(np.empty(tuple(sizes), dtype))
             value = Value(tuple(sizes), dtype)
             value.tile = self.out.add_input(proto.name, sizes, dtype)
             return value
@@ -297,6 +314,8 @@ class _Importer:
             self.tile_dims[tile_name] = size
             dims.append(size)
             spelled.append(tile_name)
+        if 0 in dims:
+            return known(np.empty(tuple(dims), dtype))
         value = Value(tuple(dims), dtype)
         value.tile = self.out.add_input(proto.name, spelled, dtype)
         return value
@@ -350,7 +369,8 @@ class _Importer:
         if node.op_type in ("Shape", "Size") and node.inputs and node.inputs[0] is not None:
             return [known(_shape_op(node))]
         foldable = all(v is None or v.const is not None for v in node.inputs)
-        if foldable and node.op_type in FOLDABLE:
+        empty_input = any(v is not None and v.size == 0 for v in node.inputs)
+        if foldable and (node.op_type in FOLDABLE or empty_input):
             return [known(v) for v in self._fold(proto)]
         for value in node.inputs:
             if value is not None and is_carried(value.dtype) and node.op_type not in CARRIED_OPS:
@@ -372,10 +392,19 @@ class _Importer:
         if len(self.out.lines) > mark:
             who = f"{node.name} " if node.name else ""
             self.out.lines.insert(mark, f"  // {who}({node.op_type})")
-        for value in results:
-            if value.size == 0:
-                raise Unsupported(f"an empty result (shape {list(value.shape)})")
-        return results
+        return [self._empty_known(value, mark) for value in results]
+
+    def _empty_known(self, value: Value, mark: int) -> Value:
+        """A result with no elements as the known empty array it is, and the statements
+        that wrote it (a zero-size Tile tensor) dropped."""
+        if value.size != 0 or value.const is not None:
+            return value
+        if value.tile is not None:
+            heads = (f"  {value.tile}[", f"  {value.tile} =")
+            self.out.lines[mark:] = [
+                line for line in self.out.lines[mark:] if not line.startswith(heads)
+            ]
+        return known(np.empty(value.shape, value.dtype))
 
     def _fold(self, proto: Any) -> list[np.ndarray]:
         """Evaluate a node whose inputs are all known, with onnx's reference evaluator."""
