@@ -322,3 +322,29 @@ def test_empty_tensors_are_known_at_import(target: str) -> None:
     assert got["a"].shape == (0, 4) and got["b"].shape == (2, 0)
     np.testing.assert_array_equal(got["c"], x_val)
     np.testing.assert_allclose(got["d"], x_val, rtol=1e-6)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+@pytest.mark.parametrize(
+    "mode, attrs, scales",
+    [
+        ("cubic", {}, [1.0, 1.0, 1.7, 0.6]),
+        ("cubic", {"cubic_coeff_a": -0.5, "exclude_outside": 1}, [1.0, 1.0, 0.45, 2.3]),
+        ("cubic", {"antialias": 1}, [1.0, 1.0, 0.4, 0.7]),
+        ("linear", {"antialias": 1}, [1.0, 1.0, 0.3, 1.5]),
+        ("cubic", {"coordinate_transformation_mode": "align_corners"}, [1.0, 1.0, 2.0, 1.0]),
+    ],
+)
+def test_resize_kernels_match_onnxruntime(
+    tmp_path: Path, mode: str, attrs: dict, scales: list[float], target: str
+) -> None:
+    """Cubic and antialiased Resize (one weight matrix per axis) on odd shapes."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 9, 7])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    node = helper.make_node("Resize", ["x", "", "scales"], ["y"], mode=mode, **attrs)
+    scale = numpy_helper.from_array(np.array(scales, dtype=np.float32), "scales")
+    path = save(tmp_path, [node], [x], [y], [scale], opset=18)
+    feeds = {"x": RNG.standard_normal((1, 2, 9, 7)).astype(np.float32)}
+    (want,) = ort_run(path, feeds)
+    got = run_onnx(str(path), feeds, target)["y"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -326,6 +326,61 @@ def _nearest(coords: np.ndarray, rounding: str, size_in: int) -> np.ndarray:
     return np.clip(picks[rounding](coords), 0, size_in - 1).astype(np.int64)
 
 
+def _linear_weights(coords: np.ndarray, n: int, size: int) -> np.ndarray:
+    coords = np.clip(coords, 0, n - 1)
+    low = np.floor(coords).astype(np.int64)
+    high = np.minimum(low + 1, n - 1)
+    frac = coords - low
+    weights = np.zeros((size, n))
+    np.add.at(weights, (np.arange(size), low), 1 - frac)
+    np.add.at(weights, (np.arange(size), high), frac)
+    return weights
+
+
+def _keys(t: np.ndarray, a: float) -> np.ndarray:
+    """The cubic convolution kernel (Keys) with coefficient `a`."""
+    t = np.abs(t)
+    near = ((a + 2) * t - (a + 3)) * t * t + 1
+    far = ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+    return np.where(t <= 1, near, np.where(t < 2, far, 0.0))
+
+
+def _kernel_weights(
+    coords: np.ndarray,
+    n: int,
+    mode: str,
+    stretch: float,
+    cubic_a: float,
+    exclude: bool,
+    normalize: bool,
+) -> np.ndarray:
+    """Resize along one axis as a [out, in] matrix: each output point weighs the input
+    points within the kernel's support around its source coordinate (cubic: Keys' kernel;
+    linear: the triangle), the kernel widened by 1/stretch when antialiasing a downscale.
+    Points beyond the edges read the edge (or, with `exclude`, weigh 0 and the rest are
+    renormalised)."""
+    radius = 2 if mode == "cubic" else 1
+    first = math.floor(-radius / stretch) + 1
+    offsets = np.arange(first, 2 - first)  # the input points around floor(coordinate)
+    base = np.floor(coords)
+    ratio = coords - base
+    distance = stretch * (offsets[None, :] - ratio[:, None])
+    if mode == "cubic":
+        coeffs = _keys(distance, cubic_a)
+    else:
+        coeffs = np.maximum(0.0, 1.0 - np.abs(distance))
+    if normalize:
+        coeffs = coeffs / coeffs.sum(axis=1, keepdims=True)
+    points = base[:, None].astype(np.int64) + offsets[None, :]
+    if exclude:
+        coeffs = np.where((points >= 0) & (points < n), coeffs, 0.0)
+        coeffs = coeffs / coeffs.sum(axis=1, keepdims=True)
+    weights = np.zeros((coords.size, n))
+    rows = np.repeat(np.arange(coords.size), offsets.size)
+    np.add.at(weights, (rows, np.clip(points, 0, n - 1).reshape(-1)), coeffs.reshape(-1))
+    return weights
+
+
 @converter("Resize", "Upsample")
 def resize(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
@@ -337,9 +392,9 @@ def resize(node: Node, out: Emitter) -> list[Value]:
         transform, rounding = "asymmetric", "floor"
         mode = "linear" if mode in ("linear", "bilinear") else mode
     else:
-        node.reject("antialias") if node.attr("antialias", 0) else None
+        antialias = bool(node.attr("antialias", 0))
         policy = _text(node.attr("keep_aspect_ratio_policy", "stretch"))
-        if policy != "stretch":
+        if policy not in ("stretch", "not_larger", "not_smaller"):
             raise Unsupported(f"keep_aspect_ratio_policy '{policy}' is not supported")
         transform = _text(node.attr("coordinate_transformation_mode", "half_pixel"))
         rounding = _text(node.attr("nearest_mode", "round_prefer_floor"))
@@ -351,13 +406,25 @@ def resize(node: Node, out: Emitter) -> list[Value]:
         if sizes_given is not None and sizes_given.size:
             for a, n in zip(axes, sizes_given.reshape(-1), strict=True):
                 sizes[a], scales[a] = int(n), int(n) / x.shape[a]
+            if policy != "stretch":  # one scale for all axes, the sizes rounded half up
+                pick = min if policy == "not_larger" else max
+                common = pick(scales[a] for a in axes)
+                for a in axes:
+                    scales[a], sizes[a] = common, int(common * x.shape[a] + 0.5)
         elif scales_given is not None and scales_given.size:
             for a, s in zip(axes, scales_given.reshape(-1), strict=True):
                 scales[a], sizes[a] = float(s), math.floor(x.shape[a] * float(s))
         else:
             raise Unsupported("neither scales nor sizes is given")
-    if mode not in ("nearest", "linear"):
+    if mode not in ("nearest", "linear", "cubic"):
         raise Unsupported(f"mode '{mode}' is not supported")
+    if node.op_type == "Upsample" or node.opset < 11:
+        antialias, cubic_a, exclude = False, -0.75, False
+    else:
+        cubic_a = float(node.attr("cubic_coeff_a", -0.75))
+        exclude = bool(node.attr("exclude_outside", 0))
+        if antialias and mode == "nearest":
+            antialias = False  # ONNX: antialias applies to linear and cubic only
     result = x
     for axis, (n, size, scale) in enumerate(zip(x.shape, sizes, scales, strict=True)):
         if size == n and scale == 1.0:
@@ -367,13 +434,11 @@ def resize(node: Node, out: Emitter) -> list[Value]:
             picks = known(_nearest(coords, rounding, n))
             result = gather_axis(out, result, picks, axis)
             continue
-        coords = np.clip(coords, 0, n - 1)
-        low = np.floor(coords).astype(np.int64)
-        high = np.minimum(low + 1, n - 1)
-        frac = coords - low
-        weights = np.zeros((size, n))
-        np.add.at(weights, (np.arange(size), low), 1 - frac)
-        np.add.at(weights, (np.arange(size), high), frac)
+        if mode == "linear" and not antialias and not exclude:
+            weights = _linear_weights(coords, n, size)
+        else:
+            stretch = min(scale, 1.0) if antialias else 1.0
+            weights = _kernel_weights(coords, n, mode, stretch, cubic_a, exclude, antialias)
         matrix = out.tensor(known(weights.astype(x.dtype)), "Interp")
         idx = out.indices(result.rank)
         source = list(idx)
