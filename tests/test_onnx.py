@@ -348,3 +348,22 @@ def test_resize_kernels_match_onnxruntime(
     (want,) = ort_run(path, feeds)
     got = run_onnx(str(path), feeds, target)["y"]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+@pytest.mark.parametrize("storage_order", [0, 1])
+def test_maxpool_indices_match_onnxruntime(tmp_path: Path, storage_order: int, target: str) -> None:
+    """MaxPool's Indices output: padded, strided windows over an odd shape, with ties (the
+    input is rounded to few values), both storage orders."""
+    shape = (2, 3, 7, 5)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))
+    outs = [helper.make_tensor_value_info(n, t, None) for n, t in
+            (("y", TensorProto.FLOAT), ("i", TensorProto.INT64))]  # fmt: skip
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], kernel_shape=[3, 2], strides=[2, 1],
+                            pads=[1, 0, 1, 1], storage_order=storage_order)  # fmt: skip
+    path = save(tmp_path, [node], [x], outs, [], opset=12)
+    feeds = {"x": np.round(RNG.standard_normal(shape) * 2).astype(np.float32)}
+    want_y, want_i = ort_run(path, feeds)
+    got = run_onnx(str(path), feeds, target)
+    np.testing.assert_array_equal(got["y"], want_y)
+    np.testing.assert_array_equal(got["i"], want_i)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plaidc.onnx.emitter import Emitter, Unsupported, Value, kind, literal, tile_dtype
+from plaidc.onnx.emitter import Emitter, Unsupported, Value, kind, known, literal, tile_dtype
 from plaidc.onnx.importer import Node, converter
 from plaidc.onnx.narrow_types import carrier, cast_into
 
@@ -293,9 +293,14 @@ def gelu(node: Node, out: Emitter) -> list[Value]:
 @converter("Identity", "Dropout")
 def identity(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
-    # Dropout's mask output is left uncomputed: a node reading it is an error naming it
-    if node.op_type == "Dropout" and node.input(2) is not None:
-        training = node.constant(2, "training_mode")
-        if training is not None and bool(training):
-            raise Unsupported("training_mode=true is not supported (inference only)")
-    return [x]
+    if node.op_type != "Dropout":
+        return [x]
+    training = node.constant(2, "training_mode") if node.opset >= 12 else None
+    if training is not None and bool(training):
+        ratio = node.constant(1, "ratio")
+        if ratio is None or float(ratio) != 0.0:  # (default 0.5)
+            raise Unsupported(
+                "training_mode=true drops elements at random: only ratio 0 is supported"
+            )
+    # nothing is dropped: the mask keeps every element
+    return [x, known(np.ones(x.shape, dtype=np.bool_))][: max(1, node.output_count)]

@@ -157,10 +157,8 @@ def conv_transpose(node: Node, out: Emitter) -> list[Value]:
 @converter("MaxPool", "AveragePool")
 def pool(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
-    if node.op_type == "MaxPool" and node.output_count > 1:
-        raise Unsupported("the Indices output is not supported")
-    if int(node.attr("storage_order", 0)):
-        raise Unsupported("storage_order=1 is not supported")
+    indices = node.op_type == "MaxPool" and node.output_count > 1
+    column_major = bool(int(node.attr("storage_order", 0)))
     kernel = list(node.attr("kernel_shape"))
     spatial = x.shape[2:]
     ceil_mode = bool(node.attr("ceil_mode", 0))
@@ -178,7 +176,9 @@ def pool(node: Node, out: Emitter) -> list[Value]:
         constraints=list(zip(ks, kernel, strict=True)),
     )
     if node.op_type == "MaxPool":
-        return [result]
+        if not indices:
+            return [result]
+        return [result, _max_indices(out, x, result, positions, kernel, ks, column_major)]
     # the divisor: positions inside the input (or inside the padded input) per window
     include_pad = bool(node.attr("count_include_pad", 0))
     pads = list(node.attr("pads", [0] * (2 * len(spatial))))
@@ -196,6 +196,41 @@ def pool(node: Node, out: Emitter) -> list[Value]:
     else:
         divisor = out.tensor(known(counts.astype(x.dtype)), "Count")
     return [out.assign("AveragePool", f"{result.tile} / {divisor}", result.shape, x.dtype)]
+
+
+def _max_indices(
+    out: Emitter,
+    x: Value,
+    peak: Value,
+    positions: list[str],
+    kernel: list[int],
+    ks: list[str],
+    column_major: bool,
+) -> Value:
+    """MaxPool's Indices: the flat index in `x` of each window's maximum, the first in
+    row-major order where several equal it (as onnxruntime): the largest of `size - flat
+    index` over the window's positions holding the maximum (a ternary contraction),
+    subtracted from `size`; with `storage_order=1` that index then maps to the column-major
+    one (the spatial axes reversed)."""
+    flat = np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    rank = known(x.size - flat)
+    name = out.fresh("FirstMax")
+    sizes = ", ".join(str(d) for d in peak.shape)
+    spatial = [f"x{k}" for k in range(len(positions))]
+    where = ", ".join(["n", "c", *positions])
+    body = (
+        f"{out.tensor(x)}[{where}] == {peak.tile}[{', '.join(['n', 'c', *spatial])}] "
+        f"? {out.tensor(rank, 'Rank')}[{where}]"
+    )
+    bounds = "".join(f", {k} < {n}" for k, n in zip(ks, kernel, strict=True))
+    out.lines.append(f"  {name}[{', '.join(['n', 'c', *spatial])} : {sizes}] = >({body}){bounds};")
+    row_major = out.assign("Indices", f"{x.size} - {name}", peak.shape, np.dtype(np.int64))
+    if not column_major:
+        return row_major
+    order = [0, 1, *reversed(range(2, x.rank))]
+    column = np.arange(x.size, dtype=np.int64).reshape([x.shape[a] for a in order])
+    table = out.tensor(known(column.transpose(np.argsort(order)).reshape(-1)), "ColumnMajor")
+    return out.assign("Indices", f"gather({table}, {row_major.tile})", peak.shape, row_major.dtype)
 
 
 @converter("GlobalAveragePool", "GlobalMaxPool")
@@ -238,11 +273,13 @@ def _per_channel(out: Emitter, value: Value, rank: int, hint: str) -> str:
 def batch_norm(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
     scale, bias, mean, var = (node.required(k) for k in range(1, 5))
-    if node.output_count > 1 or int(node.attr("training_mode", 0)):
-        raise Unsupported("training mode (more than one output) is not supported")
     if not int(node.attr("spatial", 1)):
         raise Unsupported("spatial=0 is not supported")
     eps = float(node.attr("epsilon", 1e-5))
+    if int(node.attr("training_mode", 0)):
+        return _batch_norm_training(node, out, x, eps)
+    if node.output_count > 1:
+        raise Unsupported("outputs beyond Y need training_mode=1 (opset 14)")
     params = (scale, bias, mean, var)
     if all(p.const is not None for p in params):  # fold into one multiply and one add
         s, b, m, v = (p.const.astype(np.float64) for p in params)  # type: ignore[union-attr]
@@ -254,6 +291,32 @@ def batch_norm(node: Node, out: Emitter) -> list[Value]:
     s, b, m, v = (_per_channel(out, p, x.rank, n) for p, n in zip(params, "SBMV", strict=True))
     text = f"({out.tensor(x)} - {m}) / sqrt({v} + {literal(eps, x.dtype)}) * {s} + {b}"
     return [out.assign("BatchNorm", text, x.shape, x.dtype)]
+
+
+def _batch_norm_training(node: Node, out: Emitter, x: Value, eps: float) -> list[Value]:
+    """Training-mode BatchNormalization (opset 14+): normalise with the batch's own mean and
+    (population) variance per channel; the running statistics move towards them by
+    1 - momentum."""
+    scale, bias, mean, var = (node.required(k) for k in range(1, 5))
+    axes = [0, *range(2, x.rank)]
+    count = literal(math.prod(x.shape[a] for a in axes), x.dtype)
+    total = reduce(out, x, axes, "+", True, "Sum")
+    batch_mean = out.assign("BatchMean", f"{total.tile} / {count}", total.shape, x.dtype)
+    centred = out.assign("Centred", f"{out.tensor(x)} - {batch_mean.tile}", x.shape, x.dtype)
+    square = out.assign("Square", f"{centred.tile} * {centred.tile}", x.shape, x.dtype)
+    spread = reduce(out, square, axes, "+", True, "SumSq")
+    batch_var = out.assign("BatchVar", f"{spread.tile} / {count}", spread.shape, x.dtype)
+    s, b = _per_channel(out, scale, x.rank, "Scale"), _per_channel(out, bias, x.rank, "Bias")
+    text = f"{centred.tile} / sqrt({batch_var.tile} + {literal(eps, x.dtype)}) * {s} + {b}"
+    results = [out.assign("BatchNorm", text, x.shape, x.dtype)]
+    momentum = literal(float(node.attr("momentum", 0.9)), x.dtype)
+    channels = (x.shape[1],)
+    for running, batch, hint in ((mean, batch_mean, "RunningMean"), (var, batch_var, "RunningVar")):
+        flat = out.reshape(batch, channels)
+        old = out.tensor(out.reshape(running, channels))
+        text = f"{old} * {momentum} + {flat.tile} * (1.0 - {momentum})"
+        results.append(out.assign(hint, text, channels, x.dtype))
+    return results[: max(1, node.output_count)]
 
 
 def _normalize(out: Emitter, x: Value, axes: list[int], eps: float) -> tuple[Value, Value, Value]:
