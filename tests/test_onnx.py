@@ -367,3 +367,25 @@ def test_maxpool_indices_match_onnxruntime(tmp_path: Path, storage_order: int, t
     got = run_onnx(str(path), feeds, target)
     np.testing.assert_array_equal(got["y"], want_y)
     np.testing.assert_array_equal(got["i"], want_i)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+@pytest.mark.parametrize("mode", ["linear", "nearest"])
+def test_resize_crop_and_extrapolate_match_onnxruntime(
+    tmp_path: Path, mode: str, target: str
+) -> None:
+    """tf_crop_and_resize: a crop reaching outside the input on both axes, filled with the
+    extrapolation value there."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 5])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    node = helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], mode=mode,
+                            coordinate_transformation_mode="tf_crop_and_resize",
+                            extrapolation_value=-3.5)  # fmt: skip
+    roi = numpy_helper.from_array(
+        np.array([0, 0, -0.2, 0.3, 1, 1, 0.9, 1.4], dtype=np.float32), "roi"
+    )
+    path = save(tmp_path, [node], [x], [y], [roi, int_const("sizes", [1, 2, 7, 4])], opset=13)
+    feeds = {"x": RNG.standard_normal((1, 2, 6, 5)).astype(np.float32)}
+    (want,) = ort_run(path, feeds)
+    got = run_onnx(str(path), feeds, target)["y"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -36,7 +36,6 @@ EXCLUDED = {
     r"has no Tile type": "string tensors",
     r"Cast to bfloat16": "Cast to bfloat16 (Tile has no conversion to bf16)",
     r"drops elements at random": "training-mode Dropout with ratio > 0 (random)",
-    r"tf_crop_and_resize": "Resize's tf_crop_and_resize coordinates",
     r"is not a tensor": "sequence and optional inputs",
     r"round_mode": "Cast's round_mode (float8 e8m0)",
     r"computed at run time": "a shape operand that is the test's first input (a dynamic shape)",

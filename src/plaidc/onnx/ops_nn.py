@@ -448,6 +448,7 @@ def _kernel_weights(
 def resize(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
     mode = _text(node.attr("mode", "nearest"))
+    roi = [(0.0, 1.0)] * x.rank  # the crop per axis (tf_crop_and_resize), as fractions
     if node.op_type == "Upsample" or node.opset < 11:
         scales_in = node.attr("scales") if node.opset < 9 else node.constant(1, "scales")
         scales = [float(s) for s in np.asarray(scales_in).reshape(-1)]
@@ -463,6 +464,13 @@ def resize(node: Node, out: Emitter) -> list[Value]:
         rounding = _text(node.attr("nearest_mode", "round_prefer_floor"))
         given_axes = node.attr("axes")
         axes = list(range(x.rank)) if given_axes is None else [a % x.rank for a in given_axes]
+        if transform == "tf_crop_and_resize":
+            roi_given = node.constant(1, "roi")
+            if roi_given is None or roi_given.size != 2 * len(axes):
+                raise Unsupported("tf_crop_and_resize needs an roi of 2 values per axis")
+            ends = roi_given.reshape(2, len(axes)).astype(np.float64)
+            for k, a in enumerate(axes):
+                roi[a] = (float(ends[0, k]), float(ends[1, k]))
         scales_given = node.constant(2, "scales")
         sizes_given = node.constant(3, "sizes")
         scales, sizes = [1.0] * x.rank, list(x.shape)
@@ -489,19 +497,29 @@ def resize(node: Node, out: Emitter) -> list[Value]:
         if antialias and mode == "nearest":
             antialias = False  # ONNX: antialias applies to linear and cubic only
     result = x
+    extrapolation = float(node.attr("extrapolation_value", 0.0))
     for axis, (n, size, scale) in enumerate(zip(x.shape, sizes, scales, strict=True)):
-        if size == n and scale == 1.0:
+        if size == n and scale == 1.0 and roi[axis] == (0.0, 1.0):
             continue
-        coords = _source_coordinates(transform, n, size, scale)
-        if mode == "nearest":
+        if transform == "tf_crop_and_resize":
+            coords = _crop_coordinates(n, size, scale, roi[axis])
+        else:
+            coords = _source_coordinates(transform, n, size, scale)
+        outside = (coords < 0) | (coords > n - 1)  # only tf_crop_and_resize's extrapolate
+        if mode == "nearest" and not outside.any():
             picks = known(_nearest(coords, rounding, n))
             result = gather_axis(out, result, picks, axis)
             continue
-        if mode == "linear" and not antialias and not exclude:
+        if mode == "nearest":
+            weights = np.zeros((size, n))
+            weights[np.arange(size), _nearest(coords, rounding, n)] = 1.0
+        elif mode == "linear" and not antialias and not exclude:
             weights = _linear_weights(coords, n, size)
         else:
             stretch = min(scale, 1.0) if antialias else 1.0
             weights = _kernel_weights(coords, n, mode, stretch, cubic_a, exclude, antialias)
+        if transform == "tf_crop_and_resize":
+            weights[outside] = 0.0
         matrix = out.tensor(known(weights.astype(x.dtype)), "Interp")
         idx = out.indices(result.rank)
         source = list(idx)
@@ -517,4 +535,18 @@ def resize(node: Node, out: Emitter) -> list[Value]:
             x.dtype,
             comb="*",
         )
+        if transform == "tf_crop_and_resize" and outside.any() and extrapolation != 0.0:
+            filler = (outside * extrapolation).reshape((size,) + (1,) * (x.rank - axis - 1))
+            fill = out.tensor(known(filler.astype(x.dtype)), "Extrapolated")
+            result = out.assign("Resize", f"{result.tile} + {fill}", result.shape, x.dtype)
     return [result]
+
+
+def _crop_coordinates(n: int, size: int, scale: float, roi: tuple[float, float]) -> np.ndarray:
+    """tf_crop_and_resize: output points spread evenly over the crop [roi) of the input (its
+    length taken from the scale, not the rounded size, as the onnx reference does)."""
+    start, end = roi
+    length = n * scale
+    if length == 1:
+        return np.full(size, (end - start) * (n - 1) / 2 + start * (n - 1))
+    return np.arange(size) * (end - start) * (n - 1) / (length - 1) + start * (n - 1)
