@@ -389,3 +389,25 @@ def test_resize_crop_and_extrapolate_match_onnxruntime(
     (want,) = ort_run(path, feeds)
     got = run_onnx(str(path), feeds, target)["y"]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_cli_writes_empty_outputs(tmp_path: Path) -> None:
+    """`plaidc run` writes an output with no elements beside the computed ones; a model whose
+    outputs are all empty has nothing to compile: a located error."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("a", "b")]
+    nodes = [helper.make_node("Slice", ["x", "s", "e", "ax"], ["a"]),
+             helper.make_node("Relu", ["x"], ["b"])]  # fmt: skip
+    inits = [int_const("s", [5]), int_const("e", [9]), int_const("ax", [0])]
+    save(tmp_path, nodes, [x], outs, inits)
+    np.save(tmp_path / "x.npy", np.full((2, 4), -1.0, np.float32))
+    result = plaidc("run", "model.onnx", "--input", "x=x.npy", "--output-dir", "o", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert np.load(tmp_path / "o" / "a.npy").shape == (0, 4)
+    np.testing.assert_array_equal(np.load(tmp_path / "o" / "b.npy"), np.zeros((2, 4)))
+    save(tmp_path, nodes[:1], [x], outs[:1], inits)
+    result = plaidc("import", "model.onnx", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "model.onnx: error: every output has no elements ('a'): there is nothing to compile"
+    )

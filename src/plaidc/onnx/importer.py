@@ -239,6 +239,8 @@ class _Importer:
         header = [f"Imported by plaidc from {Path(self.path).name} (opset {self.opset})."]
         if self.out.weights:
             header.append("Weights: the inputs in MODEL.weights.npz (plaidc run --input).")
+        for name, array in constant_outputs.items():
+            header.append(f"Output '{name}' has no elements (shape {list(array.shape)}).")
         if self.tile_dims:
             bound = ", ".join(f"-D {k}={v}" for k, v in sorted(self.tile_dims.items()))
             header.append(f"Specialised to {bound}.")
