@@ -105,3 +105,45 @@ def test_arithmetic_on_a_narrow_type_is_a_located_error() -> None:
         CompileError, match="node 0 'add' \\(Add\\): element type float8_e4m3fn is only"
     ):
         run_onnx("m.onnx", {"x": np.zeros(4, dtype=ml_dtypes.float8_e4m3fn)}, model=model)
+
+
+def nearest_even(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The exact rounding of in-range `x` to `dtype`: the nearest value, ties to the one whose
+    code is even (ml_dtypes rounds float64 through float32, which can round twice)."""
+    codes = np.arange(256, dtype=np.uint8)
+    values = codes.view(dtype).astype(np.float64)
+    keep = np.isfinite(values) & ~((values == 0) & np.signbit(values))
+    values, codes = values[keep], codes[keep]
+    order = np.argsort(values)
+    values, codes = values[order], codes[order]
+    high = np.clip(np.searchsorted(values, x), 1, values.size - 1)
+    low = high - 1
+    below, above = x - values[low], values[high] - x
+    pick = np.where(below < above, low, high)
+    pick = np.where(below == above, np.where(codes[low] % 2 == 0, low, high), pick)
+    return values[pick]
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+@pytest.mark.parametrize("name", ["float8_e4m3fn", "float8_e5m2"])
+def test_cast_from_double_rounds_once(name: str, target: str) -> None:
+    """From float64 the rounding happens in float64, once: values beside a tie, closer than
+    float32 can tell, go to their nearer side."""
+    dtype = np.dtype(getattr(ml_dtypes, name))
+    grid = every_value_and_midpoint(dtype).astype(np.float64)
+    top = float(ml_dtypes.finfo(dtype).max)
+    grid = grid[np.abs(grid) <= top]
+    x = np.concatenate([grid, grid * (1 + 2.0**-40), grid * (1 - 2.0**-40)])
+    x = x[np.abs(x) <= top]
+    model = cast_model(TensorProto.DOUBLE, FLOATS[name], x.size, saturate=0)
+    got = run_onnx("cast.onnx", {"x": x}, target, model=model)["y"]
+    np.testing.assert_array_equal(got.astype(np.float64), nearest_even(x, dtype))
+
+
+@pytest.mark.parametrize("name", sorted(INTS))
+def test_cast_integers_to_narrow_int_wraps(name: str) -> None:
+    dtype = np.dtype(getattr(ml_dtypes, name))
+    x = np.array([-300, -9, -8, -3, -1, 0, 1, 2, 3, 7, 8, 15, 16, 257], dtype=np.int32)
+    model = cast_model(TensorProto.INT32, INTS[name], x.size)
+    got = run_onnx("cast.onnx", {"x": x}, "c", model=model)["y"]
+    np.testing.assert_array_equal(got.astype(np.int64), x.astype(dtype).astype(np.int64))

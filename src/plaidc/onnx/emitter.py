@@ -86,7 +86,8 @@ def kind(dtype: np.dtype[Any]) -> str:
     dtype = np.dtype(dtype)
     if dtype.kind != "V":
         return dtype.kind
-    return {"fp": "f", "i": "i", "u": "u"}.get(tile_dtype(dtype).rstrip("0123456789"), "f")
+    tile = tile_dtype(dtype)  # fp32 / bf16, i8 or u8
+    return "f" if tile.startswith(("fp", "bf")) else tile[0]
 
 
 def literal(value: Any, dtype: np.dtype[Any]) -> str:

@@ -90,10 +90,8 @@ def cast_into(out: Emitter, x: Value, to: np.dtype[Any], saturate: bool) -> Valu
 
 def _wrap_int(out: Emitter, x: Value, to: np.dtype[Any], bits: int, signed: bool) -> Value:
     source = out.tensor(x)
-    whole = source if x.dtype.kind in "iub" else f"as_int({source}, 32)"
+    whole = source if x.dtype.kind in "iu" else f"as_int({source}, 32)"  # floats truncate
     width, half = 1 << bits, 1 << (bits - 1)
-    if x.dtype.kind == "b":
-        whole = f"as_int({source}, 32)"
     if signed:
         text = f"as_int(((({whole}) + {half}) & {width - 1}) - {half}, 8)"
     else:
