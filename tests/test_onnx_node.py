@@ -13,6 +13,7 @@ fails the test; on interp at least 95% of the loaded cases must pass.
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import re
@@ -74,8 +75,9 @@ def _array(value: Any) -> np.ndarray:
     )
 
 
+@functools.cache
 def loaded_cases() -> list[tuple[str, Any, list[Any], list[Any], float, float]]:
-    """The cases whose ops are all supported."""
+    """The cases whose ops are all supported (parsed once per test process)."""
     ops = set(supported_ops())
     chosen = []
     for name, blob, inputs, outputs, rtol, atol in _cases():

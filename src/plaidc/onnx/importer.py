@@ -108,7 +108,7 @@ def supported_ops() -> list[str]:
 
 
 def _load_converters() -> None:
-    from plaidc.onnx import ops_linalg, ops_math, ops_nn, ops_shape  # noqa: F401  (register)
+    from plaidc.onnx import ops_linalg, ops_math, ops_nn, ops_resize, ops_shape  # noqa: F401
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """Neural-network ONNX ops: Conv, ConvTranspose, pools, BatchNormalization, LayerNormalization,
-InstanceNormalization, Resize/Upsample.
+InstanceNormalization (Resize is `ops_resize`).
 
 A convolution is one Tile contraction over NCHW (any number of spatial axes): padding needs
 no statement, since positions outside the input take no part in a contraction. Groups split
@@ -9,17 +9,17 @@ the channel index as `g * C_group + c`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, literal
 from plaidc.onnx.importer import Node, converter
 from plaidc.onnx.ops_linalg import reduce
-from plaidc.onnx.ops_shape import gather_axis
 
 
-def _text(value: object) -> str:
+def text_attr(value: object) -> str:
+    """A string attribute's value (onnx gives bytes)."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
@@ -31,7 +31,7 @@ def _window(
     strides = list(node.attr("strides", [1] * rank))
     dilations = list(node.attr("dilations", [1] * rank))
     pads = list(node.attr("pads", [0] * (2 * rank)))
-    auto_pad = _text(node.attr("auto_pad", "NOTSET"))
+    auto_pad = text_attr(node.attr("auto_pad", "NOTSET"))
     extents = [(k - 1) * d + 1 for k, d in zip(kernel, dilations, strict=True)]
     if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         sizes = [-(-n // s) for n, s in zip(spatial, strides, strict=True)]
@@ -116,7 +116,7 @@ def conv_transpose(node: Node, out: Emitter) -> list[Value]:
     dilations = list(node.attr("dilations", [1] * rank))
     extra = list(node.attr("output_padding", [0] * rank))
     pads = list(node.attr("pads", [0] * (2 * rank)))
-    auto_pad = _text(node.attr("auto_pad", "NOTSET"))
+    auto_pad = text_attr(node.attr("auto_pad", "NOTSET"))
     full = [
         s * (n - 1) + e + (k - 1) * d + 1
         for n, s, e, k, d in zip(spatial, strides, extra, kernel, dilations, strict=True)
@@ -185,7 +185,7 @@ def pool(node: Node, out: Emitter) -> list[Value]:
     counts = np.ones((), dtype=np.int64)
     for axis, n in enumerate(spatial):
         lo, hi = 0, n
-        if include_pad and _text(node.attr("auto_pad", "NOTSET")) == "NOTSET":
+        if include_pad and text_attr(node.attr("auto_pad", "NOTSET")) == "NOTSET":
             lo, hi = -pads[axis], n + pads[axis + len(spatial)]
         start = np.arange(sizes[axis]) * strides[axis] - before[axis]
         taps = start[:, None] + np.arange(kernel[axis])[None, :] * dilations[axis]
@@ -354,199 +354,3 @@ def instance_norm(node: Node, out: Emitter) -> list[Value]:
     normal, _, _ = _normalize(out, x, list(range(2, x.rank)), node.attr("epsilon", 1e-5))
     s, b = _per_channel(out, scale, x.rank, "Scale"), _per_channel(out, bias, x.rank, "Bias")
     return [out.assign("InstanceNorm", f"{normal.tile} * {s} + {b}", x.shape, x.dtype)]
-
-
-# ---- Resize ---------------------------------------------------------------------------------
-
-
-def _source_coordinates(mode: str, size_in: int, size_out: int, scale: float) -> np.ndarray:
-    o = np.arange(size_out, dtype=np.float64)
-    if mode == "half_pixel":
-        return (o + 0.5) / scale - 0.5
-    if mode == "half_pixel_symmetric":
-        adjust = size_out / (scale * size_in)
-        offset = size_in / 2 * (1 - adjust)
-        return offset + (o + 0.5) / scale - 0.5
-    if mode == "pytorch_half_pixel":
-        return (o + 0.5) / scale - 0.5 if size_out > 1 else np.zeros_like(o)
-    if mode == "align_corners":
-        resized = size_in * scale  # the scale's length, not the rounded one (as ONNX says)
-        return o * (size_in - 1) / (resized - 1) if size_out > 1 else np.zeros_like(o)
-    if mode == "asymmetric":
-        return o / scale
-    raise Unsupported(f"coordinate_transformation_mode '{mode}' is not supported")
-
-
-def _nearest(coords: np.ndarray, rounding: str, size_in: int) -> np.ndarray:
-    picks: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-        "round_prefer_floor": lambda c: np.ceil(c - 0.5),
-        "round_prefer_ceil": lambda c: np.floor(c + 0.5),
-        "floor": np.floor,
-        "ceil": np.ceil,
-    }
-    if rounding not in picks:
-        raise Unsupported(f"nearest_mode '{rounding}' is not supported")
-    return np.clip(picks[rounding](coords), 0, size_in - 1).astype(np.int64)
-
-
-def _linear_weights(coords: np.ndarray, n: int, size: int) -> np.ndarray:
-    coords = np.clip(coords, 0, n - 1)
-    low = np.floor(coords).astype(np.int64)
-    high = np.minimum(low + 1, n - 1)
-    frac = coords - low
-    weights = np.zeros((size, n))
-    np.add.at(weights, (np.arange(size), low), 1 - frac)
-    np.add.at(weights, (np.arange(size), high), frac)
-    return weights
-
-
-def _keys(t: np.ndarray, a: float) -> np.ndarray:
-    """The cubic convolution kernel (Keys) with coefficient `a`."""
-    t = np.abs(t)
-    near = ((a + 2) * t - (a + 3)) * t * t + 1
-    far = ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
-    return np.where(t <= 1, near, np.where(t < 2, far, 0.0))
-
-
-def _kernel_weights(
-    coords: np.ndarray,
-    n: int,
-    mode: str,
-    stretch: float,
-    cubic_a: float,
-    exclude: bool,
-    normalize: bool,
-) -> np.ndarray:
-    """Resize along one axis as a [out, in] matrix: each output point weighs the input
-    points within the kernel's support around its source coordinate (cubic: Keys' kernel;
-    linear: the triangle), the kernel widened by 1/stretch when antialiasing a downscale.
-    Points beyond the edges read the edge (or, with `exclude`, weigh 0 and the rest are
-    renormalised)."""
-    radius = 2 if mode == "cubic" else 1
-    first = math.floor(-radius / stretch) + 1
-    offsets = np.arange(first, 2 - first)  # the input points around floor(coordinate)
-    base = np.floor(coords)
-    ratio = coords - base
-    distance = stretch * (offsets[None, :] - ratio[:, None])
-    if mode == "cubic":
-        coeffs = _keys(distance, cubic_a)
-    else:
-        coeffs = np.maximum(0.0, 1.0 - np.abs(distance))
-    if normalize:
-        coeffs = coeffs / coeffs.sum(axis=1, keepdims=True)
-    points = base[:, None].astype(np.int64) + offsets[None, :]
-    if exclude:
-        coeffs = np.where((points >= 0) & (points < n), coeffs, 0.0)
-        coeffs = coeffs / coeffs.sum(axis=1, keepdims=True)
-    weights = np.zeros((coords.size, n))
-    rows = np.repeat(np.arange(coords.size), offsets.size)
-    np.add.at(weights, (rows, np.clip(points, 0, n - 1).reshape(-1)), coeffs.reshape(-1))
-    return weights
-
-
-@converter("Resize", "Upsample")
-def resize(node: Node, out: Emitter) -> list[Value]:
-    x = node.required(0)
-    mode = _text(node.attr("mode", "nearest"))
-    roi = [(0.0, 1.0)] * x.rank  # the crop per axis (tf_crop_and_resize), as fractions
-    if node.op_type == "Upsample" or node.opset < 11:
-        scales_in = node.attr("scales") if node.opset < 9 else node.constant(1, "scales")
-        scales = [float(s) for s in np.asarray(scales_in).reshape(-1)]
-        sizes = [math.floor(n * s) for n, s in zip(x.shape, scales, strict=True)]
-        transform, rounding = "asymmetric", "floor"
-        mode = "linear" if mode in ("linear", "bilinear") else mode
-    else:
-        antialias = bool(node.attr("antialias", 0))
-        policy = _text(node.attr("keep_aspect_ratio_policy", "stretch"))
-        if policy not in ("stretch", "not_larger", "not_smaller"):
-            raise Unsupported(f"keep_aspect_ratio_policy '{policy}' is not supported")
-        transform = _text(node.attr("coordinate_transformation_mode", "half_pixel"))
-        rounding = _text(node.attr("nearest_mode", "round_prefer_floor"))
-        given_axes = node.attr("axes")
-        axes = list(range(x.rank)) if given_axes is None else [a % x.rank for a in given_axes]
-        if transform == "tf_crop_and_resize":
-            roi_given = node.constant(1, "roi")
-            if roi_given is None or roi_given.size != 2 * len(axes):
-                raise Unsupported("tf_crop_and_resize needs an roi of 2 values per axis")
-            ends = roi_given.reshape(2, len(axes)).astype(np.float64)
-            for k, a in enumerate(axes):
-                roi[a] = (float(ends[0, k]), float(ends[1, k]))
-        scales_given = node.constant(2, "scales")
-        sizes_given = node.constant(3, "sizes")
-        scales, sizes = [1.0] * x.rank, list(x.shape)
-        if sizes_given is not None and sizes_given.size:
-            for a, n in zip(axes, sizes_given.reshape(-1), strict=True):
-                sizes[a], scales[a] = int(n), int(n) / x.shape[a]
-            if policy != "stretch":  # one scale for all axes, the sizes rounded half up
-                pick = min if policy == "not_larger" else max
-                common = pick(scales[a] for a in axes)
-                for a in axes:
-                    scales[a], sizes[a] = common, int(common * x.shape[a] + 0.5)
-        elif scales_given is not None and scales_given.size:
-            for a, s in zip(axes, scales_given.reshape(-1), strict=True):
-                scales[a], sizes[a] = float(s), math.floor(x.shape[a] * float(s))
-        else:
-            raise Unsupported("neither scales nor sizes is given")
-    if mode not in ("nearest", "linear", "cubic"):
-        raise Unsupported(f"mode '{mode}' is not supported")
-    if node.op_type == "Upsample" or node.opset < 11:
-        antialias, cubic_a, exclude = False, -0.75, False
-    else:
-        cubic_a = float(node.attr("cubic_coeff_a", -0.75))
-        exclude = bool(node.attr("exclude_outside", 0))
-        if antialias and mode == "nearest":
-            antialias = False  # ONNX: antialias applies to linear and cubic only
-    result = x
-    extrapolation = float(node.attr("extrapolation_value", 0.0))
-    for axis, (n, size, scale) in enumerate(zip(x.shape, sizes, scales, strict=True)):
-        if size == n and scale == 1.0 and roi[axis] == (0.0, 1.0):
-            continue
-        if transform == "tf_crop_and_resize":
-            coords = _crop_coordinates(n, size, scale, roi[axis])
-        else:
-            coords = _source_coordinates(transform, n, size, scale)
-        outside = (coords < 0) | (coords > n - 1)  # only tf_crop_and_resize's extrapolate
-        if mode == "nearest" and not outside.any():
-            picks = known(_nearest(coords, rounding, n))
-            result = gather_axis(out, result, picks, axis)
-            continue
-        if mode == "nearest":
-            weights = np.zeros((size, n))
-            weights[np.arange(size), _nearest(coords, rounding, n)] = 1.0
-        elif mode == "linear" and not antialias and not exclude:
-            weights = _linear_weights(coords, n, size)
-        else:
-            stretch = min(scale, 1.0) if antialias else 1.0
-            weights = _kernel_weights(coords, n, mode, stretch, cubic_a, exclude, antialias)
-        if transform == "tf_crop_and_resize":
-            weights[outside] = 0.0
-        matrix = out.tensor(known(weights.astype(x.dtype)), "Interp")
-        idx = out.indices(result.rank)
-        source = list(idx)
-        source[axis] = "s"
-        shape = list(result.shape)
-        shape[axis] = size
-        result = out.contract(
-            "Resize",
-            idx,
-            shape,
-            "+",
-            [(out.tensor(result), source), (matrix, [idx[axis], "s"])],
-            x.dtype,
-            comb="*",
-        )
-        if transform == "tf_crop_and_resize" and outside.any() and extrapolation != 0.0:
-            filler = (outside * extrapolation).reshape((size,) + (1,) * (x.rank - axis - 1))
-            fill = out.tensor(known(filler.astype(x.dtype)), "Extrapolated")
-            result = out.assign("Resize", f"{result.tile} + {fill}", result.shape, x.dtype)
-    return [result]
-
-
-def _crop_coordinates(n: int, size: int, scale: float, roi: tuple[float, float]) -> np.ndarray:
-    """tf_crop_and_resize: output points spread evenly over the crop [roi) of the input (its
-    length taken from the scale, not the rounded size, as the onnx reference does)."""
-    start, end = roi
-    length = n * scale
-    if length == 1:
-        return np.full(size, (end - start) * (n - 1) / 2 + start * (n - 1))
-    return np.arange(size) * (end - start) * (n - 1) / (length - 1) + start * (n - 1)
