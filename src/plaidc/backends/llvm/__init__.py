@@ -5,7 +5,8 @@ The same plan as the C backend (`plaidc.backends.loopnest`), built with llvmlite
 writes the generated (unoptimised) IR; `--emit lib` links the optimised object code into a
 shared library with the system C compiler. `[codegen]` keys besides the shared ones
 (`plaidc.backends.loopnest.options`): `opt_level` (0-3, default 3), `vector_math` (`"libmvec"`:
-vectorised loops call glibc's vector math library), `omp_wait_policy` (as for the C backend).
+vectorised loops call glibc's vector math library), `exp` and `omp_wait_policy` (as for the C
+backend).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class LLVMBackend:
         opt = own.opt_level
         mvec = own.vector_math == "libmvec"
         plan = lower_program(program, replace(options, ragged_gemm=True))
-        module, uses_threads = emit_llvm(plan, mvec)
+        module, uses_threads = emit_llvm(plan, mvec, own.exp == "polynomial")
         source = str(module)
         openmp_wait_policy(own.omp_wait_policy)
         jitted = jit(source, uses_threads, opt, mvec)

@@ -67,7 +67,13 @@ class FunctionEmitter:
         entry = self.fn.append_basic_block("entry")
         self.allocas = ir.IRBuilder(entry)
         self.b = ir.IRBuilder(self.fn.append_basic_block("start"))
-        self.ops = Ops(self.module.module, self.b, self.module.vector_math, self.module.kept)
+        self.ops = Ops(
+            self.module.module,
+            self.b,
+            self.module.vector_math,
+            self.module.kept,
+            self.module.polynomial_exp,
+        )
 
     def finish(self) -> None:
         self.b.ret_void()
@@ -378,6 +384,7 @@ class ModuleEmitter:
 
     plan: p.Plan
     vector_math: bool = False
+    polynomial_exp: bool = False
     module: ir.Module = field(default_factory=lambda: ir.Module(name="plaidc"))
     functions: dict[str, ir.Function] = field(default_factory=dict)
     kept: list[ir.Function] = field(default_factory=list)
@@ -451,8 +458,11 @@ class ModuleEmitter:
         b.ret_void()
 
 
-def emit_llvm(plan: p.Plan, vector_math: bool = False) -> tuple[ir.Module, bool]:
-    """The LLVM module of `plan` and whether it calls libgomp (`vector_math`: see `Ops`)."""
-    emitter = ModuleEmitter(plan, vector_math)
+def emit_llvm(
+    plan: p.Plan, vector_math: bool = False, polynomial_exp: bool = False
+) -> tuple[ir.Module, bool]:
+    """The LLVM module of `plan` and whether it calls libgomp (`vector_math`,
+    `polynomial_exp`: see `Ops`)."""
+    emitter = ModuleEmitter(plan, vector_math, polynomial_exp)
     module = emitter.emit()
     return module, emitter.uses_threads
