@@ -44,6 +44,13 @@ class LLVMCodegen(CpuRuntimeCodegen):
     opt_level: Literal[0, 1, 2, 3] = field(
         default=3, metadata={"help": "LLVM's optimisation level (-O0 .. -O3)"}
     )
+    prefer_vector_width: bool = field(
+        default=False,
+        metadata={
+            "help": "LLVM's vectorisers use vector_bytes-wide vectors (else LLVM's choice for "
+            "the CPU: 256 bits on many AVX-512 cores)"
+        },
+    )
 
 
 @dataclass
@@ -92,7 +99,8 @@ class LLVMBackend:
         opt = own.opt_level
         mvec = own.vector_math == "libmvec"
         plan = lower_program(program, replace(options, ragged_gemm=True))
-        module, uses_threads = emit_llvm(plan, mvec, own.exp == "polynomial")
+        bits = options.vector_bytes * 8 if own.prefer_vector_width else None
+        module, uses_threads = emit_llvm(plan, mvec, own.exp == "polynomial", bits)
         source = str(module)
         openmp_wait_policy(own.omp_wait_policy)
         jitted = jit(source, uses_threads, opt, mvec)
