@@ -4,7 +4,8 @@
 at the Chebyshev nodes (near-minimax), rounds the coefficients to float32 and prints them with
 the approximation's largest relative error of 1 + r + r^2 P(r) against exp, on a fine grid.
 
-`python tools/exp_poly.py --check c|llvm` runs exp as the target's generated code over every
+`python tools/exp_poly.py --check c|llvm [--exp library]` runs exp as the target's generated
+code (plaidc's polynomial, or the math library's with `--exp library`) over every
 float32 bit pattern (2^32, in chunks) and prints the largest error in ulps of the float32
 result against float64 exp, and whether NaN, inf and 0 come out as numpy's float32 exp gives
 them. It takes a few minutes.
@@ -13,6 +14,7 @@ them. It takes a few minutes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 
 import numpy as np
@@ -44,7 +46,7 @@ def derive() -> None:
     print(f"max relative error of 1 + r + r^2 P(r): {np.max(np.abs(approx / np.exp(r) - 1)):.3g}")
 
 
-def check(target: str, chunk_bits: int) -> int:
+def check(target: str, exp: str, chunk_bits: int, first: int = 0, end: int = 1 << 32) -> int:
     from plaidc import driver
     from plaidc.backends import get_backend
     from plaidc.stripe.ir import DType
@@ -56,27 +58,43 @@ def check(target: str, chunk_bits: int) -> int:
         "function (X[N]) -> (Y) { Y = exp(X); }", "exp.tile", shapes={"X": (DType.FP32, (n,))}
     ).program
     config = load_target(target)
+    config = dataclasses.replace(config, codegen={**config.codegen, "exp": exp})
     optimised = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
     artifact = get_backend(target).compile(optimised, config)
     worst, worst_x = 0.0, 0.0
-    for start in range(0, 1 << 32, n):
+    for start in range(first, end, n):
         x = np.arange(start, start + n, dtype=np.uint64).astype(np.uint32).view(np.float32)
         y = artifact.run({"X": x})["Y"]
         err = ulp_errors(x, y)
         k = int(np.argmax(err))
         if err[k] > worst:
             worst, worst_x = float(err[k]), float(x[k])
-    print(f"{target}: max error {worst:.4f} ulp over all float32 inputs (at x = {worst_x!r})")
+    what = "all float32 inputs" if (first, end) == (0, 1 << 32) else f"bits {first:#x}..{end:#x}"
+    print(f"{target} ({exp} exp): max error {worst:.4f} ulp over {what} (at x = {worst_x!r})")
     return 0 if np.isfinite(worst) else 1
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", metavar="TARGET", help="measure a target's generated exp")
+    parser.add_argument(
+        "--exp",
+        choices=("polynomial", "library"),
+        default="polynomial",
+        help="which exp the target's code uses ([codegen] exp)",
+    )
     parser.add_argument("--chunk-bits", type=int, default=24, help="inputs per run, log2")
+    parser.add_argument(
+        "--bits",
+        nargs=2,
+        type=lambda s: int(s, 0),
+        default=(0, 1 << 32),
+        metavar=("FIRST", "END"),
+        help="only the bit patterns FIRST..END-1, e.g. 0xC2800000 0xC3000000 (x in [-128, -64))",
+    )
     args = parser.parse_args()
     if args.check:
-        return check(args.check, args.chunk_bits)
+        return check(args.check, args.exp, args.chunk_bits, *args.bits)
     derive()
     return 0
 
