@@ -30,7 +30,7 @@ from plaidc.backends.c.build import DEFAULT_FLAGS, find_compiler
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
 from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options, pinned_threads
-from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.plan import Plan, ProgramBuffer
 from plaidc.backends.loopnest.runtime import check_inputs
 from plaidc.backends.mpi.emit import MAX_MESSAGE, KernelCall, emit_main
 from plaidc.backends.mpi.launch import build_program, find_tool, launch_env, run_program
@@ -204,9 +204,8 @@ class MpiArtifact:
         )
 
 
-def _program_buffers(plan: ExchangePlan) -> tuple[Any, ...]:
-    from plaidc.backends.loopnest.plan import ProgramBuffer
-
+def _program_buffers(plan: ExchangePlan) -> tuple[ProgramBuffer, ...]:
+    """main's buffers as a plan's, to check the inputs as every CPU target does."""
     out = []
     for ref in plan.buffers:
         if ref.dir == RefDir.NONE:

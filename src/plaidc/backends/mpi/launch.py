@@ -5,7 +5,7 @@ installs them into the virtual environment's `bin/`), then on PATH. The launcher
 Open MPI needs on one machine, each only when the user has not set it: running as root
 (`OMPI_ALLOW_RUN_AS_ROOT*`), the TCP and self transports, more ranks than cores
 (oversubscription) and no binding of ranks to cores (a rank's OpenMP threads would share one
-core), and `OMPI_NUM_THREADS`-style thread counts: `OMP_NUM_THREADS` = threads // ranks. A run
+core), and each rank's OpenMP threads: `OMP_NUM_THREADS` = threads // ranks (at least 1). A run
 is ended after `MPIEXEC_TIMEOUT` seconds (the config's `[codegen] timeout` unless set); a
 failing rank ends every rank (MPI_Abort), and the run's error is that rank's message.
 """
