@@ -392,3 +392,23 @@ ranks = "${hardware.ranks}"
     with pytest.raises(CompileError, match="unknown base target 'cc'") as err:
         parse_config(text.replace('base = "c"', 'base = "cc"'), "mine.toml")
     assert err.value.diagnostics[0].span is not None and err.value.diagnostics[0].span.line == 4
+
+
+@needs_mpi
+def test_another_root_rank_holds_the_inputs_and_gathers() -> None:
+    program = _tile(
+        "matmul", {"M": 10, "K": 4, "N": 6}, {"A": ("i32", (10, 4)), "B": ("i32", (4, 6))}
+    )
+    cfg = load_target("mpi")
+    target = parse_config(cfg.source.replace("root = 0", "root = 2"), cfg.path, {"ranks": 3})
+    compiled = driver.run_pipeline(program, driver.resolve_steps(target.stage("default")))
+    artifact = get_backend("mpi").compile(compiled, target)
+    assert isinstance(artifact, MpiArtifact) and artifact.exchange.root == 2
+    rng = np.random.default_rng(0)
+    inputs = {
+        "A": rng.integers(-8, 8, (10, 4), dtype=np.int32),
+        "B": rng.integers(-8, 8, (4, 6), dtype=np.int32),
+    }
+    np.testing.assert_array_equal(artifact.run(inputs)["C"], interpret(program, inputs)["C"])
+    assert all(t.src == 2 for t in artifact.exchange.phases[0])  # inputs come from the root
+    assert all(t.dst == 2 for t in artifact.exchange.phases[-1])  # outputs go to it
