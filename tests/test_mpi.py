@@ -215,11 +215,11 @@ def test_missing_mpi_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 def test_launcher_keeps_the_users_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OMPI_MCA_btl", "self,vader")
+    monkeypatch.setenv("OMPI_MCA_btl", "tcp,self")
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     monkeypatch.delenv("MPIEXEC_TIMEOUT", raising=False)
     env = launch_env(ranks=2, threads=4, timeout=60)
-    assert env["OMPI_MCA_btl"] == "self,vader"
+    assert env["OMPI_MCA_btl"] == "tcp,self"
     assert env["OMP_NUM_THREADS"] == "2" and env["MPIEXEC_TIMEOUT"] == "60"
 
 
