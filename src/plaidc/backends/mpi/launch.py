@@ -97,7 +97,18 @@ def build_program(
         main_path.write_text(main)
         out = Path(tmp) / "program"
         _run_compiler(
-            [mpicc, "-O2", "-fopenmp", str(main_path), *objects, "-o", str(out), *libs, "-lm"]
+            [
+                mpicc,
+                "-O3",
+                "-march=native",
+                "-fopenmp",
+                str(main_path),
+                *objects,
+                "-o",
+                str(out),
+                *libs,
+                "-lm",
+            ]
         )
         os.replace(out, target)
     return target
