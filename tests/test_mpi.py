@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from plaidc import driver
-from plaidc.analysis.exchange import check_plan, main_of, plan_exchange
+from plaidc.analysis.exchange import Storage, check_plan, main_of, plan_exchange, rank_storage
 from plaidc.backends import BackendUnavailable, get_backend
 from plaidc.backends.mpi import MpiArtifact
 from plaidc.backends.mpi.launch import find_tool, launch_env, run_program
@@ -412,3 +412,57 @@ def test_another_root_rank_holds_the_inputs_and_gathers() -> None:
     np.testing.assert_array_equal(artifact.run(inputs)["C"], interpret(program, inputs)["C"])
     assert all(t.src == 2 for t in artifact.exchange.phases[0])  # inputs come from the root
     assert all(t.dst == 2 for t in artifact.exchange.phases[-1])  # outputs go to it
+
+
+@needs_mpi
+def test_each_rank_allocates_only_its_part() -> None:
+    """matmul on 4 ranks, split by the rows of C: a rank other than the root allocates a quarter
+    of C and of A (the rows it computes and reads) and B whole (every part reads all of it);
+    the root holds the inputs and outputs whole. `storage = "whole"` gives every rank all."""
+    m, k, n = 64, 24, 40
+    program = _tile(
+        "matmul", {"M": m, "K": k, "N": n}, {"A": ("i32", (m, k)), "B": ("i32", (k, n))}
+    )
+    rng = np.random.default_rng(3)
+    inputs = {
+        "A": rng.integers(-8, 8, (m, k), dtype=np.int32),
+        "B": rng.integers(-8, 8, (k, n), dtype=np.int32),
+    }
+    got, artifact = _run(program, 4, inputs)
+    np.testing.assert_array_equal(got["C"], interpret(program, inputs)["C"])
+    full = (m * k + k * n + m * n) * 4
+    assert artifact.full_size() == full
+    assert artifact.allocated(0) == full
+    for r in (1, 2, 3):
+        assert artifact.storage[r]["C"].elements == m // 4 * n
+        assert artifact.storage[r]["C"].start == r * (m // 4) * n
+        assert artifact.allocated(r) == (m // 4 * k + k * n + m // 4 * n) * 4
+    report = artifact.report_json()
+    assert report is not None
+    assert [row["bytes_allocated"] for row in report["per_rank"]] == [
+        artifact.allocated(r) for r in range(4)
+    ]
+    cfg = load_target("mpi")
+    whole = parse_config(cfg.source.replace('storage = "part"', 'storage = "whole"'), cfg.path)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(whole.stage("default")))
+    again = get_backend("mpi").compile(compiled, whole)
+    assert isinstance(again, MpiArtifact)
+    assert all(again.allocated(r) == full for r in range(2))
+    np.testing.assert_array_equal(again.run(inputs)["C"], got["C"])
+    bad = parse_config(cfg.source.replace('storage = "part"', 'storage = "some"'), cfg.path)
+    with pytest.raises(CompileError, match="'storage'"):
+        get_backend("mpi").compile(compiled, bad)
+
+
+def test_a_halo_rank_allocates_its_rows_and_the_halo() -> None:
+    """conv (H=11, KH=3: 9 output rows) over 2 ranks split by output rows: rank 1 computes rows
+    4..8 and allocates of the input only rows 4..10 (its rows and the halo below them), of the
+    output its 5 rows; the root holds the inputs and the output whole."""
+    name, dims, _ = CONV
+    _, plan = _plan(_tile(name, dims, {}), 2)
+    storage = rank_storage(plan)  # type: ignore[arg-type]
+    image_row, out_row = 9 * 3, 7 * 5  # W * CI, (W - KW + 1) * CO
+    assert storage[1]["I"] == Storage(4 * image_row, 7 * image_row)
+    assert storage[1]["R"] == Storage(4 * out_row, 5 * out_row)
+    assert storage[1]["K"] == Storage(0, 3 * 3 * 3 * 5)
+    assert storage[0]["I"] == Storage(0, 11 * image_row)

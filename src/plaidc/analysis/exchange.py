@@ -79,6 +79,65 @@ class ExchangePlan:
         return sum(t.nbytes for phase in self.phases for t in phase if t.dst == rank)
 
 
+@dataclass(frozen=True)
+class Storage:
+    """What one rank allocates of a buffer: the elements at offsets `start <= o < start +
+    elements` of the buffer's full layout (offset `sum(c * stride)`); the rank's code addresses
+    them through a base pointer `start` elements before its allocation."""
+
+    start: int
+    elements: int
+
+
+def rank_storage(plan: ExchangePlan) -> tuple[dict[str, Storage], ...]:
+    """Per rank and buffer of `main`, the span of the layout the rank touches: the offsets of
+    its footprint (every element its parts read or write, that it sends or receives; the root:
+    the whole of the program's inputs and outputs), from isl's exact sets."""
+    touched: list[dict[str, isl.Set]] = [{} for _ in range(plan.ranks)]
+
+    def add(r: int, name: str, elements: isl.Set) -> None:
+        mine = touched[r]
+        mine[name] = mine[name].union(elements) if name in mine else elements
+
+    for kernel in plan.accesses:
+        for r, acc in enumerate(kernel):
+            if acc is not None:
+                for table in (acc.reads, acc.writes):
+                    for name, elements in table.items():
+                        add(r, name, elements)
+    for phase in plan.phases:
+        for t in phase:
+            add(t.src, t.buffer, t.elements)
+            add(t.dst, t.buffer, t.elements)
+    out: list[dict[str, Storage]] = []
+    for r in range(plan.ranks):
+        spans = {}
+        for ref in plan.buffers:
+            if r == plan.root and ref.dir != RefDir.NONE:  # it reads or writes them whole
+                spans[ref.into] = Storage(0, max(ref.shape.extent, 1))
+                continue
+            used = touched[r].get(ref.into)
+            if used is None or used.is_empty():
+                spans[ref.into] = Storage(0, 0)
+                continue
+            low, high = offset_span(used.coalesce(), ref.shape.strides)
+            spans[ref.into] = Storage(low, high - low + 1)
+        out.append(spans)
+    return tuple(out)
+
+
+def offset_span(elements: isl.Set, strides: Sequence[int]) -> tuple[int, int]:
+    """The least and the greatest offset `sum(c * stride)` of the (non-empty, bounded) set."""
+    ctx = elements.get_ctx()
+    coords = [f"c{d}" for d in range(len(strides))]
+    terms = " + ".join(f"{s} * {c}" for s, c in zip(strides, coords, strict=True)) or "0"
+    aff = isl.Aff.read_from_str(ctx, f"{{ [{', '.join(coords)}] -> [({terms})] }}")
+    low, high = elements.min_val(aff), elements.max_val(aff)
+    if not (low.is_int() and high.is_int()):
+        raise AnalysisError("a footprint without bounds")
+    return low.to_python(), high.to_python()
+
+
 def main_of(program: Block) -> Block:
     """The `main` block of a program (the root's child tagged `main`)."""
     for stmt in program.stmts:

@@ -1,15 +1,18 @@
 """The C `main` of an MPI program: buffers, the exchange plan's transfers, the kernels' calls.
 
-Every rank holds every buffer of `main` at full size, in the layout its view gives (element
-offset `sum(c * stride)`). The root rank reads the inputs from `DIR/NAME.in` and writes the
-outputs to `DIR/NAME.out` (raw bytes of that layout); the other buffers start as the
-interpreter's poison. Each phase of the plan (one before each kernel, then the gather) posts
-every receive (`MPI_Irecv`) and send (`MPI_Isend`, of elements packed by a loop nest isl
-generates from the transfer's exact set) and waits for all of them, then unpacks with the same
-loop nest. A kernel's part is the C backend's code for that rank (`plaidc_rR_kK`). The run
-repeats `argv[2]` times; the root writes `DIR/report.txt`: the best wall time, then per rank
-its compute seconds, the bytes it sent and received (counted from the messages) and its seconds
-in the phases (packing, messages, waiting, unpacking).
+Every buffer of `main` has the layout its view gives (element offset `sum(c * stride)`); a rank
+allocates only the span of it that it touches (`analysis.exchange.rank_storage`: offsets `start
+<= o < start + elements`), and its code (packing, unpacking, the kernels' parts) addresses the
+buffer through a base pointer `start` elements before that allocation, so the C backend's code
+of a part runs unchanged. The root rank holds the inputs and outputs whole: it reads the inputs
+from `DIR/NAME.in` and writes the outputs to `DIR/NAME.out` (raw bytes of that layout);
+everything else starts as the interpreter's poison. Each phase of the plan (one before each
+kernel, then the gather) posts every receive (`MPI_Irecv`) and send (`MPI_Isend`, of elements
+packed by a loop nest isl generates from the transfer's exact set) and waits for all of them,
+then unpacks with the same loop nest. A kernel's part is the C backend's code for that rank
+(`plaidc_rR_kK`). The run repeats `argv[2]` times; the root writes `DIR/report.txt`: the best
+wall time, then per rank its compute seconds, the bytes it sent and received (counted from the
+messages) and its seconds in the phases (packing, messages, waiting, unpacking).
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plaidc.analysis.exchange import Collective, ExchangePlan, Transfer, collectives, scan_ast
+from plaidc.analysis.exchange import (
+    Collective,
+    ExchangePlan,
+    Storage,
+    Transfer,
+    collectives,
+    scan_ast,
+)
 from plaidc.backends.loopnest.plan import FAILURES
 from plaidc.interp import numpy_dtype, poison_value
 from plaidc.stripe.ir import RefDir, Refinement
@@ -210,20 +220,45 @@ def _phase_body(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: in
     return out
 
 
-def _fill(lay: Layout, ref: Refinement) -> list[str]:
+def _allocate(lay: Layout, ref: Refinement, spans: Sequence[Storage]) -> list[str]:
+    """Rank `rank`'s span of the buffer, poisoned, and its base pointer `lay.var`."""
     pattern = np.array([poison_value(ref.shape.dtype)], dtype=numpy_dtype(ref.shape.dtype))
     data = ", ".join(str(b) for b in pattern.tobytes())
+    starts = ", ".join(str(s.start) for s in spans)
+    counts = ", ".join(str(s.elements) for s in spans)
+    mem = f"a{lay.index}"
     return [
+        f"unsigned char *{mem}, *{lay.var}; /* {ref.into} */",
         "{",
+        f"static const int64_t starts[{len(spans)}] = {{{starts}}};",
+        f"static const int64_t counts[{len(spans)}] = {{{counts}}};",
         f"static const unsigned char pattern[] = {{{data}}};",
-        f"fill({lay.var}, {lay.elements}, pattern, {lay.itemsize});",
+        f"{mem} = buffer((size_t)counts[rank] * {lay.itemsize}, rank);",
+        f"fill({mem}, (size_t)counts[rank], pattern, {lay.itemsize});",
+        # the base: `starts[rank]` elements before the span (never dereferenced there)
+        f"{lay.var} = (unsigned char *)((uintptr_t){mem}"
+        f" - (uintptr_t)starts[rank] * {lay.itemsize});",
         "}",
     ]
 
 
-def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
-    """The C source of the MPI program's `main` (see the module docstring)."""
+def emit_main(
+    plan: ExchangePlan,
+    calls: Sequence[KernelCall],
+    storage: Sequence[dict[str, Storage]] | None = None,
+) -> str:
+    """The C source of the MPI program's `main` (see the module docstring). `storage`: what
+    each rank allocates of each buffer (None: every buffer whole on every rank)."""
     layouts = {ref.into: layout(ref, i) for i, ref in enumerate(plan.buffers)}
+    if storage is None:
+        storage = [{name: Storage(0, lay.elements) for name, lay in layouts.items()}] * plan.ranks
+    for ref in plan.buffers:
+        held = storage[plan.root][ref.into]
+        if ref.dir != RefDir.NONE and (held.start, held.elements) != (
+            0,
+            layouts[ref.into].elements,
+        ):
+            raise ValueError(f"the root rank must hold '{ref.into}' whole")
     for phase in plan.phases:
         for t in phase:
             if t.nbytes > MAX_MESSAGE:
@@ -280,9 +315,8 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
         "if (repeat < 1) repeat = 1;",
     ]
     for ref in plan.buffers:
-        lay = layouts[ref.into]
-        lines.append(f"unsigned char *{lay.var} = buffer({lay.nbytes}, rank); /* {ref.into} */")
-        lines.extend(_fill(lay, ref))
+        spans = [storage[r][ref.into] for r in range(plan.ranks)]
+        lines.extend(_allocate(layouts[ref.into], ref, spans))
     lines.append(f"if (rank == {plan.root}) {{")
     for ref in plan.buffers:
         if ref.dir in (RefDir.IN, RefDir.INOUT):
@@ -351,7 +385,7 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
         " all[4 * q + 3]);",
         "fclose(f);",
         "}",
-        *(f"free({layouts[ref.into].var});" for ref in plan.buffers),
+        *(f"free(a{layouts[ref.into].index});" for ref in plan.buffers),
         "MPI_Finalize();",
         "return 0;",
         "}",
