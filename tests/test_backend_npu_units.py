@@ -404,13 +404,6 @@ def test_a_small_machine_with_short_vectors(program_id: str) -> None:
     assert report is not None and report.peak_bytes["UB"] <= small["ub_bytes"]
 
 
-def test_a_multi_core_machine_runs_the_program_on_core_zero() -> None:
-    """Nothing orders cores, so dependent kernels cannot be spread over them (yet): the
-    kernel runs on block_idx 0 and the other cores return, which the simulator accepts."""
-    artifact = run_checked(load_program("tile/softmax"), with_changes({"cores": 2}))
-    assert "if (block_idx == 0)" in artifact.source
-
-
 def test_large_kernels_are_tiled_and_double_buffered() -> None:
     program = tile_program((EXAMPLES / "softmax.tile").read_text(), {"X": ("fp32", (96, 700))})
     artifact = run_checked(program, load_target("npu"))

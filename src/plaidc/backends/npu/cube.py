@@ -42,13 +42,22 @@ orders the tilings, `gemm` lowers one output tile, this one lowers the tiling's 
 
 from __future__ import annotations
 
+import itertools
+
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, recognise
 from plaidc.backends.npu.cube_tiling import resident_step_bytes, tilings
 from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
-from plaidc.backends.npu.ops import Op, OutOfMemory, begin_iteration, comment, end_loop
+from plaidc.backends.npu.ops import (
+    Op,
+    OutOfMemory,
+    begin_core,
+    begin_iteration,
+    comment,
+    end_loop,
+)
 from plaidc.backends.npu.placement import CUBE_MEMS
 from plaidc.backends.npu.vector import (
     Lowered,
@@ -57,6 +66,8 @@ from plaidc.backends.npu.vector import (
     placement_note,
     tile_comment,
 )
+from plaidc.backends.npu_sim.machine import BLOCK_BYTES
+from plaidc.stripe.ir import Affine
 
 
 def lower_contraction(
@@ -113,24 +124,34 @@ def _lower_tiled(
             # blocks, so that every address is affine in the two loop indices.
             uses = len(inners)
             forms = con.forms
-            outer_loop = ctx.new_loop()
-            for oi in sample(len(outers), ctx.sampling and steady(outers, forms)):
-                ops.append(begin_iteration(outer_loop, oi, len(outers)))
-                resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
-                inner_loop = ctx.new_loop()
-                for nj in sample(uses, ctx.sampling and steady(inners, forms)):
-                    ops.append(begin_iteration(inner_loop, nj, uses))
-                    k, tile = oi * uses + nj, outers[oi] | inners[nj]
-                    if count > 1:
-                        starts = {v: s for v, (s, _) in tile.items()}
-                        sizes = {v: n for v, (_, n) in tile.items()}
-                        ops.append(tile_comment(k, count, starts, sizes, ranges))
-                    gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
-                    ops.extend(gemm.lower(k_tiles, first + k * steps))
-                    if k == 0 and placed:  # after "tile 1 of N", where the vector unit's note
-                        ops.append(comment(placement_note(kernel, gemm.honoured)))
-                ops.append(end_loop(inner_loop, uses))
-            ops.append(end_loop(outer_loop, len(outers)))
+            # The rows of output tiles split over the cores: chunk c on core c (`cores`).
+            chunks = _core_chunks(ctx, con, epilogue, outers, inners)
+            core_loop = ctx.new_loop() if len(chunks) > 1 else None
+            for ci, (lo, hi) in enumerate(chunks):
+                if core_loop is not None:
+                    ops.extend(begin_core(core_loop, ci, len(chunks)))
+                part = outers[lo:hi]
+                outer_loop = ctx.new_loop()
+                for li in sample(len(part), ctx.sampling and steady(part, forms)):
+                    oi = lo + li
+                    ops.append(begin_iteration(outer_loop, li, len(part)))
+                    resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
+                    inner_loop = ctx.new_loop()
+                    for nj in sample(uses, ctx.sampling and steady(inners, forms)):
+                        ops.append(begin_iteration(inner_loop, nj, uses))
+                        k, tile = oi * uses + nj, outers[oi] | inners[nj]
+                        if count > 1:
+                            starts = {v: s for v, (s, _) in tile.items()}
+                            sizes = {v: n for v, (_, n) in tile.items()}
+                            ops.append(tile_comment(k, count, starts, sizes, ranges))
+                        gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
+                        ops.extend(gemm.lower(k_tiles, first + k * steps))
+                        if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
+                            ops.append(comment(placement_note(kernel, gemm.honoured)))
+                    ops.append(end_loop(inner_loop, uses))
+                ops.append(end_loop(outer_loop, len(part)))
+            if core_loop is not None:
+                ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
             continue
         except NotCube:
@@ -154,3 +175,60 @@ def _resident(
     half = size // 2 // align * align
     arena = ctx.arena("L1", parity=group, hi=half)
     return Resident(outer, arena.base, stride, align, half)
+
+
+def _core_chunks(
+    ctx: Context,
+    con: Contraction,
+    epilogue: Epilogue | None,
+    outers: list[TileBox],
+    inners: list[TileBox],
+) -> list[tuple[int, int]]:
+    """The rows of output tiles (`outers`) each core runs, as [lo, hi) ranges, as even as
+    they come (one range: all on one core). Only when the GM bytes the chunks store are
+    disjoint to the DMA block: a store writes whole 32-B blocks, so two cores writing parts
+    of one block would race (the simulator would say so)."""
+    n = len(outers)
+    cores = min(ctx.machine.cores, n)
+    if cores < 2:
+        return [(0, n)]
+    q, r = divmod(n, cores)
+    chunks, lo = [], 0
+    for c in range(cores):
+        chunks.append((lo, lo + q + (c < r)))
+        lo = chunks[-1][1]
+    if epilogue is None:
+        stores = [(con.store.access.offset, con.out.byte_size, dict[str, str]())]
+    else:
+        names = epilogue.names
+        stores = [
+            (s.access.offset, ctx.gm_type[s.access.buffer].byte_size, names)
+            for s in epilogue.kernel.stores()
+        ]
+    spans = []
+    for lo, hi in chunks:
+        boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
+        hull = {
+            v: (min(b[v][0] for b in boxes), max(b[v][0] + b[v][1] for b in boxes) - 1)
+            for v in boxes[0]
+        }
+        spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
+    for prev, nxt in itertools.pairwise(spans):
+        for (_, end), (start, _) in zip(prev, nxt, strict=True):
+            if end // BLOCK_BYTES >= start // BLOCK_BYTES:
+                return [(0, n)]
+    return chunks
+
+
+def _span(
+    offset: Affine, size: int, hull: dict[str, tuple[int, int]], names: dict[str, str]
+) -> tuple[int, int]:
+    """The first and last byte `offset` (elements of `size` bytes) reaches over `hull`
+    (index -> first and last value; `names` renames the hull's indices into the offset's)."""
+    ranges = {names.get(v, v): r for v, r in hull.items()}
+    lo = hi = offset.const
+    for v, k in offset.terms:
+        a, b = ranges.get(v, (0, 0))
+        lo += min(k * a, k * b)
+        hi += max(k * a, k * b)
+    return lo * size, hi * size + size - 1

@@ -67,6 +67,9 @@ class Region:
         return self.mem == other.mem and self.lo < other.hi and other.lo < self.hi
 
 
+BARRIER = "PIPE_ALL"  # the `pipe` of an op that orders every pipe (a barrier)
+
+
 @dataclass(frozen=True)
 class Op:
     """Instructions of one pipe and the memory they may read and write."""
@@ -89,8 +92,24 @@ def begin_iteration(loop: int, index: int, count: int) -> Op:
     return Op("", (), mark=LoopMark(loop, index, count))
 
 
-def end_loop(loop: int, count: int) -> Op:
-    return Op("", (), mark=LoopMark(loop, -1, count))
+def end_loop(loop: int, count: int, cores: bool = False) -> Op:
+    return Op("", (), mark=LoopMark(loop, -1, count, cores))
+
+
+def begin_core(loop: int, core: int, count: int) -> list[Op]:
+    """Iteration `core` of a loop whose iterations run one per core (`LoopMark.cores`): it
+    starts with this core's pipes drained, so no flag orders it after another core's ops."""
+    return [Op("", (), mark=LoopMark(loop, core, count, True)), barrier_op()]
+
+
+def barrier_op() -> Op:
+    """`pipe_barrier(PIPE_ALL)`: everything before is ordered before everything after."""
+    return Op(BARRIER, (call("pipe_barrier", "PIPE_ALL"),))
+
+
+def sync_all_cores_op() -> Op:
+    """The cross-core barrier: every core's work before it is done before any core goes on."""
+    return Op(BARRIER, (call("sync_all_cores"),))
 
 
 class OutOfMemory(Exception):

@@ -496,6 +496,13 @@ OTHER_TABLE = (
     Intrinsic("set_flag", Form.SYNC, None, ("src", "dst", "ev"), doc="release an event"),
     Intrinsic("wait_flag", Form.SYNC, None, ("src", "dst", "ev"), doc="wait for an event"),
     Intrinsic("pipe_barrier", Form.SYNC, None, ("pipe",), doc="drain a pipe (or PIPE_ALL)"),
+    Intrinsic(
+        "sync_all_cores",
+        Form.SYNC,
+        None,
+        (),
+        doc="drain every pipe, wait for every core; all resume core_barrier_latency later",
+    ),
 )
 
 INTRINSICS = {i.name: i for i in (*VECTOR_TABLE, *OTHER_TABLE)}

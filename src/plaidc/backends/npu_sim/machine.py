@@ -61,6 +61,8 @@ class NpuMachine:
     vector_repeat_bytes: int
     vector_latency: int
     cores: int
+    # cycles of a cross-core barrier (sync_all_cores) after the last core reaches it
+    core_barrier_latency: int
     # vector intrinsics of the ISA this chip does not have (`[hardware] lacks`)
     lacks: tuple[str, ...] = ()
 
