@@ -15,7 +15,14 @@ import numpy as np
 import pytest
 
 from plaidc import driver
-from plaidc.analysis.exchange import Storage, check_plan, main_of, plan_exchange, rank_storage
+from plaidc.analysis.exchange import (
+    Storage,
+    boxes,
+    check_plan,
+    main_of,
+    plan_exchange,
+    rank_storage,
+)
 from plaidc.backends import BackendUnavailable, get_backend
 from plaidc.backends.mpi import MpiArtifact
 from plaidc.backends.mpi.launch import find_tool, launch_env, run_program
@@ -466,3 +473,66 @@ def test_a_halo_rank_allocates_its_rows_and_the_halo() -> None:
     assert storage[1]["R"] == Storage(4 * out_row, 5 * out_row)
     assert storage[1]["K"] == Storage(0, 3 * 3 * 3 * 5)
     assert storage[0]["I"] == Storage(0, 11 * image_row)
+
+
+def test_boxes_cover_a_set_exactly_once() -> None:
+    """The packing's boxes: disjoint, their union the set; None for a set that is not a union
+    of boxes (the packing then visits element by element)."""
+    import islpy as isl
+
+    for text in (
+        "{ [a, b] : 0 <= a < 3 and 2 <= b < 5 or 1 <= a < 7 and 0 <= b < 4 }",
+        "{ [a, b, c] : 0 <= a < 4 and 0 <= b < 3 and 0 <= c < 5 and (a < 2 or b > 0) }",
+        "{ [a] : 0 <= a < 3 or 5 <= a < 9 }",
+    ):
+        s = isl.Set(text)
+        found = boxes(s)
+        assert found is not None
+        union = isl.Set.empty(s.get_space())
+        total = 0
+        for box in found:
+            piece = isl.Set.universe(s.get_space())
+            size = 1
+            for d, (low, high) in enumerate(box):
+                piece = piece.lower_bound_val(isl.dim_type.set, d, isl.Val(str(low)))
+                piece = piece.upper_bound_val(isl.dim_type.set, d, isl.Val(str(high)))
+                size *= high - low + 1
+            union, total = union.union(piece), total + size
+        assert union.is_equal(s) and total == s.count_val().to_python()
+    assert boxes(isl.Set("{ [a, b] : 0 <= a < 6 and 0 <= b < 5 and a mod 2 = 0 }")) is None
+    assert boxes(isl.Set("{ [a, b] : 0 <= b <= a < 6 }")) is None
+
+
+@needs_mpi
+def test_strided_and_box_transfers_run_bit_equal() -> None:
+    """A strided convolution's halo (boxes, copied by rows) and integer results on 3 ranks are
+    the interpreter's bits."""
+    program = _tile(
+        "conv2d_strided",
+        {"N": 1, "H": 13, "W": 11, "CI": 3, "KH": 3, "KW": 3, "CO": 4},
+        {"I": ("i32", (1, 13, 11, 3)), "K": ("i32", (3, 3, 3, 4))},
+    )
+    rng = np.random.default_rng(7)
+    inputs = {
+        "I": rng.integers(-8, 8, (1, 13, 11, 3), dtype=np.int32),
+        "K": rng.integers(-8, 8, (3, 3, 3, 4), dtype=np.int32),
+    }
+    got, _ = _run(program, 3, inputs)
+    want = interpret(program, inputs)
+    for name, value in want.items():
+        np.testing.assert_array_equal(got[name], value)
+
+
+@needs_mpi
+def test_every_other_row_is_packed_element_by_element() -> None:
+    """A part reading every other row of its input gets a strided set (not boxes): its packing
+    visits it element by element, its own output rows go back as runs; bits equal."""
+    text = "function (I[N, C]) -> (O) {\n  O[i, c : N / 2, C] = =(I[2 * i, c]);\n}\n"
+    program = compile_tile(
+        text, "every2.tile", dims={"N": 20, "C": 3}, shapes={"I": (DType("i32"), (20, 3))}
+    ).program
+    inputs = {"I": np.arange(60, dtype=np.int32).reshape(20, 3)}
+    got, artifact = _run(program, 3, inputs)
+    np.testing.assert_array_equal(got["O"], inputs["I"][::2])
+    assert "#define S(" in artifact.source and "#define COPY(" in artifact.source
+    assert artifact.allocated(2) < artifact.full_size()

@@ -479,6 +479,27 @@ def scan_ast(elements: isl.Set, statement: str) -> isl.AstNode:
     return build.node_from_schedule_map(isl.UnionMap.from_map(schedule))
 
 
+def boxes(elements: isl.Set) -> list[tuple[tuple[int, int], ...]] | None:
+    """`elements` as disjoint boxes (per box, the least and greatest coordinate of every
+    dimension), in a fixed order; None where some piece is not a box (a strided set)."""
+    out = []
+    for piece in elements.coalesce().make_disjoint().get_basic_sets():
+        box = isl.Set.from_basic_set(piece)
+        bounds = []
+        hull = isl.Set.universe(box.get_space())
+        for d in range(box.dim(isl.dim_type.set)):
+            low, high = box.dim_min_val(d), box.dim_max_val(d)
+            if not (low.is_int() and high.is_int()):
+                return None
+            bounds.append((low.to_python(), high.to_python()))
+            hull = hull.lower_bound_val(isl.dim_type.set, d, low)
+            hull = hull.upper_bound_val(isl.dim_type.set, d, high)
+        if not hull.is_equal(box):
+            return None
+        out.append(tuple(bounds))
+    return out
+
+
 @dataclass(frozen=True)
 class Collective:
     """Transfers of one phase that one MPI collective does exactly: `bcast` (one sender, the

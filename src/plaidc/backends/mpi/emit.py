@@ -27,6 +27,7 @@ from plaidc.analysis.exchange import (
     ExchangePlan,
     Storage,
     Transfer,
+    boxes,
     collectives,
     scan_ast,
 )
@@ -45,6 +46,7 @@ class Layout:
     index: int
     itemsize: int
     strides: tuple[int, ...]
+    sizes: tuple[int, ...]
     elements: int  # allocated
 
     @property
@@ -62,6 +64,7 @@ def layout(ref: Refinement, index: int) -> Layout:
         index,
         ref.shape.dtype.byte_size,
         ref.shape.strides,
+        ref.shape.sizes,
         max(ref.shape.extent, 1),
     )
 
@@ -90,19 +93,67 @@ def _scan(t: Transfer, lay: Layout, body: str) -> list[str]:
     return [f"#define S({params}) {body}", code, "#undef S"]
 
 
+def _run_dim(box: Sequence[tuple[int, int]], lay: Layout) -> int:
+    """The first dimension of the box's contiguous runs: from it on, the box's elements of one
+    point of the dimensions before it lie next to each other in the layout."""
+    ndims = len(box)
+    if ndims == 0 or lay.strides[-1] != 1:
+        return ndims
+    first = ndims - 1
+    while first > 0:
+        low, high = box[first]
+        inner = lay.strides[first] * lay.sizes[first]
+        if (low, high) != (0, lay.sizes[first] - 1) or lay.strides[first - 1] != inner:
+            break
+        first -= 1
+    return first
+
+
+def _box_copies(t: Transfer, lay: Layout, copy: str) -> list[str] | None:
+    """Packing or unpacking by contiguous runs of the transfer's boxes (one `memcpy` each);
+    None where the transfer's elements are not boxes. `copy` is a macro name taking the element
+    offset in the layout and the run's length in elements."""
+    pieces = boxes(t.elements)
+    if pieces is None:
+        return None
+    out: list[str] = []
+    for box in pieces:
+        first = _run_dim(box, lay)
+        run = 1
+        for low, high in box[first:]:
+            run *= high - low + 1
+        out.append("{")
+        for d in range(first):
+            low, high = box[d]
+            out.append(f"for (int64_t c{d} = {low}; c{d} <= {high}; ++c{d})")
+        fixed = [f"const int64_t c{d} = {box[d][0]};" for d in range(first, len(box))]
+        out += ["{", *fixed, f"{copy}(({_offset(lay)}), {run});", "}", "}"]
+    return out
+
+
 def _pack(t: Transfer, lay: Layout, into: str) -> list[str]:
-    body = (
-        f"memcpy({into} + n * {lay.itemsize}, {lay.var} + ({_offset(lay)}) * {lay.itemsize},"
-        f" {lay.itemsize}), ++n"
-    )
+    w = lay.itemsize
+    runs = _box_copies(t, lay, "COPY")
+    if runs is not None:
+        copy = (
+            f"#define COPY(o, len) memcpy({into} + n * {w}, {lay.var} + (o) * {w}, (len) * {w}),"
+            " n += (len)"
+        )
+        return ["{", "int64_t n = 0;", copy, *runs, "#undef COPY", _count_check(t, "pack"), "}"]
+    body = f"memcpy({into} + n * {w}, {lay.var} + ({_offset(lay)}) * {w}, {w}), ++n"
     return ["{", "int64_t n = 0;", *_scan(t, lay, body), _count_check(t, "pack"), "}"]
 
 
 def _unpack(t: Transfer, lay: Layout, source: str) -> list[str]:
-    body = (
-        f"memcpy({lay.var} + ({_offset(lay)}) * {lay.itemsize}, {source} + n * {lay.itemsize},"
-        f" {lay.itemsize}), ++n"
-    )
+    w = lay.itemsize
+    runs = _box_copies(t, lay, "COPY")
+    if runs is not None:
+        copy = (
+            f"#define COPY(o, len) memcpy({lay.var} + (o) * {w}, {source} + n * {w}, (len) * {w}),"
+            " n += (len)"
+        )
+        return ["{", "int64_t n = 0;", copy, *runs, "#undef COPY", _count_check(t, "unpack"), "}"]
+    body = f"memcpy({lay.var} + ({_offset(lay)}) * {w}, {source} + n * {w}, {w}), ++n"
     return ["{", "int64_t n = 0;", *_scan(t, lay, body), _count_check(t, "unpack"), "}"]
 
 
