@@ -22,6 +22,7 @@ from plaidc.analysis.exchange import (
     main_of,
     plan_exchange,
     rank_storage,
+    send_points,
 )
 from plaidc.backends import BackendUnavailable, get_backend
 from plaidc.backends.mpi import MpiArtifact
@@ -536,3 +537,54 @@ def test_every_other_row_is_packed_element_by_element() -> None:
     np.testing.assert_array_equal(got["O"], inputs["I"][::2])
     assert "#define S(" in artifact.source and "#define COPY(" in artifact.source
     assert artifact.allocated(2) < artifact.full_size()
+
+
+TWO_KERNELS = (
+    "function (A[M, K], B[K, N], W[M, L]) -> (E) {\n"
+    "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n"
+    "  E[j, l : N, L] = +(C[i, j] * W[i, l]);\n"
+    "}\n"
+)
+TWO_DIMS = {"M": 12, "K": 5, "N": 9, "L": 7}
+
+
+def _two_kernels() -> Block:
+    shapes = {"A": (12, 5), "B": (5, 9), "W": (12, 7)}
+    typed = {k: (DType("i32"), s) for k, s in shapes.items()}
+    return compile_tile(TWO_KERNELS, "two.tile", dims=TWO_DIMS, shapes=typed).program
+
+
+def test_weights_are_sent_before_the_kernel_before_theirs_runs() -> None:
+    """The second kernel's weight W is the root's input: its messages may go when the run
+    starts (point 0), not at its kernel; C's elements go right after the kernel computing them
+    (the second kernel splits C's columns, the first its rows)."""
+    _, plan = _plan(_two_kernels(), 3)
+    assert len(plan.kernels) == 2  # type: ignore[attr-defined]
+    points = send_points(plan)  # type: ignore[arg-type]
+    messages = [t for phase in plan.phases for t in phase]  # type: ignore[attr-defined]
+    early = [t for t in messages if t.buffer == "W"]
+    assert len(early) == 2 and all(points[t.tag] == 0 and t.phase == 1 for t in early)
+    assert any(t.buffer == "C" for t in messages)
+    for t in messages:
+        assert points[t.tag] <= t.phase
+        if t.buffer in ("C", "E"):  # computed elements: sent after the kernel writing them
+            assert points[t.tag] == t.phase
+
+
+@needs_mpi
+def test_overlapped_messages_give_the_same_bits() -> None:
+    program = _two_kernels()
+    rng = np.random.default_rng(11)
+    shapes = {"A": (12, 5), "B": (5, 9), "W": (12, 7)}
+    inputs = {k: rng.integers(-8, 8, s, dtype=np.int32) for k, s in shapes.items()}
+    want = interpret(program, inputs)["E"]
+    got, artifact = _run(program, 3, inputs)
+    np.testing.assert_array_equal(got["E"], want)
+    cfg = load_target("mpi")
+    late = parse_config(
+        cfg.source.replace("overlap = true", "overlap = false"), cfg.path, {"ranks": 3}
+    )
+    compiled = driver.run_pipeline(program, driver.resolve_steps(late.stage("default")))
+    again = get_backend("mpi").compile(compiled, late)
+    assert isinstance(again, MpiArtifact) and again.source != artifact.source
+    np.testing.assert_array_equal(again.run(inputs)["E"], want)

@@ -126,6 +126,24 @@ def rank_storage(plan: ExchangePlan) -> tuple[dict[str, Storage], ...]:
     return tuple(out)
 
 
+def send_points(plan: ExchangePlan) -> dict[int, int]:
+    """Per transfer (by tag), the earliest point its sender may send it: after the last kernel
+    before the transfer's phase in which the sender's part writes any of its elements (0: from
+    the start, the root's inputs). The sender owns the elements from then to the phase: no
+    later kernel of it writes them and it receives none of them (it holds them)."""
+    points: dict[int, int] = {}
+    for phase in plan.phases:
+        for t in phase:
+            point = 0
+            for k in range(t.phase):
+                acc = plan.accesses[k][t.src]
+                written = None if acc is None else acc.writes.get(t.buffer)
+                if written is not None and not written.intersect(t.elements).is_empty():
+                    point = k + 1
+            points[t.tag] = point
+    return points
+
+
 def offset_span(elements: isl.Set, strides: Sequence[int]) -> tuple[int, int]:
     """The least and the greatest offset `sum(c * stride)` of the (non-empty, bounded) set."""
     ctx = elements.get_ctx()

@@ -10,7 +10,9 @@ rank, runs `mpiexec -n N` (`backends.mpi.launch`) and reads the outputs back; it
 per rank, the compute time, the bytes sent and received and the analytic minimum of bytes the
 partition needs, and the bytes it allocates against the buffers' full size. `[codegen]` keys
 besides the C backend's: `root` (the rank holding the inputs and gathering the outputs),
-`timeout` (seconds; `MPIEXEC_TIMEOUT` wins) and `storage` (`"part"`: each rank allocates only
+`timeout` (seconds; `MPIEXEC_TIMEOUT` wins), `overlap` (true: each message is posted as soon as
+its sender has computed it, `analysis.exchange.send_points`, and waited for just before the
+kernel reading it) and `storage` (`"part"`: each rank allocates only
 the span of each buffer it touches, `analysis.exchange.rank_storage`; `"whole"`: every buffer
 whole on every rank).
 """
@@ -68,6 +70,13 @@ class MpiCodegen(CCodegen):
             "help": '"part": a rank allocates only the span of each buffer it touches;'
             ' "whole": every buffer whole on every rank',
             "expects": '"part" or "whole"',
+        },
+    )
+    overlap: bool = field(
+        default=True,
+        metadata={
+            "help": "post the receives when a run starts and each send once its elements are"
+            " computed, waiting just before the consuming kernel (false: all at the kernel)"
         },
     )
 
@@ -371,7 +380,7 @@ class MpiBackend:
                 {ref.into: Storage(0, max(ref.shape.extent, 1)) for ref in exchange.buffers}
                 for _ in range(ranks)
             )
-        main_source = emit_main(exchange, calls, storage)
+        main_source = emit_main(exchange, calls, storage, own.overlap)
         flags = [f for f in (*DEFAULT_FLAGS, *own.cflags) if f != "-shared"]
         libs = ["-lmvec"] if vector_math else []
         built = build_program(main_source, units, find_compiler(own.cc), flags, libs, own.cflags)

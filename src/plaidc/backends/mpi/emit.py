@@ -30,6 +30,7 @@ from plaidc.analysis.exchange import (
     boxes,
     collectives,
     scan_ast,
+    send_points,
 )
 from plaidc.backends.loopnest.plan import FAILURES
 from plaidc.interp import numpy_dtype, poison_value
@@ -204,71 +205,135 @@ def _collective(c: Collective, layouts: dict[str, Layout], ranks: int) -> list[s
     return out
 
 
-def _phase(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: int) -> list[str]:
-    if not phase:
+def _timed(lines: list[str]) -> list[str]:
+    """`lines` counted as time in the exchange (`talk`)."""
+    if not lines:
         return []
+    return ["{", "double t = MPI_Wtime();", *lines, "talk += MPI_Wtime() - t;", "}"]
+
+
+def _messages(phase: Sequence[Transfer], ranks: int) -> list[Transfer]:
+    """The point-to-point transfers of a phase (those no collective does)."""
+    covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
+    return [t for t in phase if id(t) not in covered]
+
+
+def _declare(k: int, messages: Sequence[Transfer]) -> list[str]:
+    """Phase `k`'s requests and message buffers, live from the receives to the wait."""
+    if not messages:
+        return []
+    n = len(messages)
     return [
-        "{",
-        "double t = MPI_Wtime();",
-        *_phase_body(phase, layouts, ranks),
-        "talk += MPI_Wtime() - t;",
-        "}",
+        f"MPI_Request rq{k}[{n}];",
+        f"unsigned char *mg{k}[{n}] = {{0}};",
+        f"int rv{k}[{n}];",
+        f"int nr{k} = 0;",
     ]
 
 
-def _phase_body(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: int) -> list[str]:
+def _post_receives(k: int, messages: Sequence[Transfer], ranks: int) -> list[str]:
     out: list[str] = []
-    # collectives first, in the same order on every rank, then the point-to-point messages
-    for c in collectives(phase, ranks):
-        out.extend(_collective(c, layouts, ranks))
-    covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
-    phase = [t for t in phase if id(t) not in covered]
-    if not phase:
-        return out
-    out += ["{", f"MPI_Request req[{len(phase)}];", f"MPI_Status st[{len(phase)}];"]
-    out.append(f"unsigned char *msg[{len(phase)}] = {{0}};")
-    out.append(f"int recv_of[{len(phase)}];")
-    out.append("int nreq = 0;")
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(phase) if r in (t.src, t.dst)]
+        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
-        for i, t in mine:  # receives first, then sends
-            if t.dst == r:
-                out.append(f"msg[{i}] = buffer({t.nbytes}, rank);")
-                out.append(f"recv_of[nreq] = {i};")
-                out.append(
-                    f"MPI_Irecv(msg[{i}], {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
-                    " &req[nreq++]);"
-                )
         for i, t in mine:
-            if t.src == r:
-                out.append(f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */")
-                out.append(f"msg[{i}] = buffer({t.nbytes}, rank);")
-                out.extend(_pack(t, layouts[t.buffer], f"msg[{i}]"))
-                out.append("recv_of[nreq] = -1;")
-                out.append(
-                    f"MPI_Isend(msg[{i}], {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
-                    " &req[nreq++]);"
-                )
-                out.append(f"sent += {t.nbytes};")
+            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
+            out.append(f"rv{k}[nr{k}] = {i};")
+            out.append(
+                f"MPI_Irecv(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
+                f" &rq{k}[nr{k}++]);"
+            )
         out.append("}")
-    out.append("MPI_Waitall(nreq, req, st);")
-    out.append("for (int q = 0; q < nreq; ++q) if (recv_of[q] >= 0) {")
+    return out
+
+
+def _post_sends(
+    sends: Sequence[tuple[int, int, Transfer]], layouts: dict[str, Layout], ranks: int
+) -> list[str]:
+    """Pack and send each `(phase, index, transfer)` of `sends` on its sender."""
+    out: list[str] = []
+    for r in range(ranks):
+        mine = [(k, i, t) for k, i, t in sends if t.src == r]
+        if not mine:
+            continue
+        out.append(f"if (rank == {r}) {{")
+        for k, i, t in mine:
+            out.append(f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */")
+            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
+            out.extend(_pack(t, layouts[t.buffer], f"mg{k}[{i}]"))
+            out.append(f"rv{k}[nr{k}] = -1;")
+            out.append(
+                f"MPI_Isend(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
+                f" &rq{k}[nr{k}++]);"
+            )
+            out.append(f"sent += {t.nbytes};")
+        out.append("}")
+    return out
+
+
+def _finish(
+    k: int,
+    phase: Sequence[Transfer],
+    messages: Sequence[Transfer],
+    layouts: dict[str, Layout],
+    ranks: int,
+) -> list[str]:
+    """Phase `k` before its kernel: its collectives (in the same order on every rank), then the
+    wait for its messages, the count of the bytes received and the unpacking."""
+    out: list[str] = []
+    for c in collectives(phase, ranks):
+        out.extend(_collective(c, layouts, ranks))
+    if not messages:
+        return out
+    n = len(messages)
+    out += ["{", f"MPI_Status st[{n}];", f"MPI_Waitall(nr{k}, rq{k}, st);"]
+    out.append(f"for (int q = 0; q < nr{k}; ++q) if (rv{k}[q] >= 0) {{")
     out.append("int got = 0; MPI_Get_count(&st[q], MPI_BYTE, &got); received += got;")
     out.append("}")
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(phase) if t.dst == r]
+        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
         for i, t in mine:
-            out.extend(_unpack(t, layouts[t.buffer], f"msg[{i}]"))
+            out.extend(_unpack(t, layouts[t.buffer], f"mg{k}[{i}]"))
         out.append("}")
-    out.append(f"for (int q = 0; q < {len(phase)}; ++q) free(msg[q]);")
+    out.append(f"for (int q = 0; q < {n}; ++q) free(mg{k}[q]);")
     out.append("}")
     return out
+
+
+def _exchange(
+    plan: ExchangePlan, layouts: dict[str, Layout], overlap: bool
+) -> tuple[list[str], list[list[str]]]:
+    """The exchange's code: what opens an iteration (the requests, and with `overlap` every
+    receive of every phase), and per position `p` (before kernel `p`; the last, before the
+    gather's end) the sends posted there and phase `p`'s end. With `overlap` a message is sent as
+    soon as its sender has computed its elements (`send_points`), else at its phase."""
+    ranks = plan.ranks
+    messages = [_messages(phase, ranks) for phase in plan.phases]
+    points = send_points(plan) if overlap else {}
+    opening: list[str] = []
+    receives: list[str] = []
+    for k, msgs in enumerate(messages):
+        opening.extend(_declare(k, msgs))
+        if overlap:
+            receives.extend(_post_receives(k, msgs, ranks))
+    opening.extend(_timed(receives))
+    at: list[list[str]] = []
+    for p, phase in enumerate(plan.phases):
+        sends = [
+            (k, i, t)
+            for k, msgs in enumerate(messages)
+            for i, t in enumerate(msgs)
+            if points.get(t.tag, t.phase) == p
+        ]
+        posted = [] if overlap else _post_receives(p, messages[p], ranks)
+        posted += _post_sends(sends, layouts, ranks)
+        at.append(_timed([*posted, *_finish(p, phase, messages[p], layouts, ranks)]))
+    return opening, at
 
 
 def _allocate(lay: Layout, ref: Refinement, spans: Sequence[Storage]) -> list[str]:
@@ -297,9 +362,12 @@ def emit_main(
     plan: ExchangePlan,
     calls: Sequence[KernelCall],
     storage: Sequence[dict[str, Storage]] | None = None,
+    overlap: bool = True,
 ) -> str:
     """The C source of the MPI program's `main` (see the module docstring). `storage`: what
-    each rank allocates of each buffer (None: every buffer whole on every rank)."""
+    each rank allocates of each buffer (None: every buffer whole on every rank). `overlap`:
+    post every receive when an iteration starts and every send as soon as its elements are
+    computed (else both at the transfer's phase); each phase waits just before its kernel."""
     layouts = {ref.into: layout(ref, i) for i, ref in enumerate(plan.buffers)}
     if storage is None:
         storage = [{name: Storage(0, lay.elements) for name, lay in layouts.items()}] * plan.ranks
@@ -386,9 +454,11 @@ def emit_main(
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double start = MPI_Wtime();",
     ]
+    opening, exchange_at = _exchange(plan, layouts, overlap)
+    lines.extend(opening)
     for k, name in enumerate(plan.kernels):
         lines.append(f"/* kernel {k}: {name.replace('*/', '* /')} */")
-        lines.extend(_phase(plan.phases[k], layouts, plan.ranks))
+        lines.extend(exchange_at[k])
         for call in (c for c in calls if c.kernel == k):
             args = ", ".join([*(layouts[a].var for a in call.args), "status"])
             what = _c_string(f"kernel {name}: run failed: ")
@@ -408,7 +478,7 @@ def emit_main(
                 "}",
             ]
     lines.append("/* gather the outputs */")
-    lines.extend(_phase(plan.phases[-1], layouts, plan.ranks))
+    lines.extend(exchange_at[-1])
     lines += [
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double wall = MPI_Wtime() - start;",
