@@ -144,6 +144,21 @@ def _is(a: IntExpr, value: int) -> bool:
     return isinstance(a, IConst) and a.value == value
 
 
+def _even_step(dims: tuple[tuple[int, int], ...] | list[tuple[int, int]], step: int) -> int | None:
+    """How far one step of the flattened reduction moves an operand whose reduction indices
+    are `dims` (`(range, stride)`, outermost first; none: it moves by `step`), or None when
+    the flat index does not move it evenly (`(16, 9), (3, 3), (3, 1)` steps by 1)."""
+    if not dims:
+        return step
+    inner = dims[-1][1]
+    span = 1
+    for size, stride in reversed(dims):
+        if stride != inner * span:
+            return None
+        span *= size
+    return inner
+
+
 def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
     """`body` if `count > 0` (decided now for constants)."""
     if isinstance(count, IConst):
@@ -168,10 +183,14 @@ class Kernel:
             runtime = dim in shape.runtime
             self.ext[dim] = IVar(names.fresh(f"{dim}_ext")) if runtime else IConst(size)
         self.pack_b = pack_b_size(shape, lay) > 0
-        # A row blocks are packed when several panels reuse them, and always when rows or
-        # the reduction span several indices (the k loop then reads packed operands only).
-        multi = bool(shape.row_dims or shape.k_dims)
-        self.pack_a = multi or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
+        # A row blocks are packed when several panels reuse them, and always when rows span
+        # several indices or A does not step evenly over a reduction of several indices (the
+        # k loop then reads packed operands only). A grouped convolution's weights (one
+        # panel, the window contiguous in A) are read in place: packing them again for every
+        # output row cost as much as the row's multiply-adds.
+        self.a_step = _even_step([(size, a) for size, a, _ in shape.k_dims], shape.a_k)
+        uneven = bool(shape.row_dims) or self.a_step is None
+        self.pack_a = uneven or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
 
     def fresh(self, hint: str) -> str:
         return self.lw.names.fresh(hint)
@@ -495,7 +514,8 @@ class Kernel:
             if apack is not None:
                 element = SLoad(apack, iadd(IConst(r), imul(IVar(k), rows)), self.t)
             else:
-                offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
+                assert self.a_step is not None  # else A is packed
+                offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), self.a_step))
                 element = SLoad(self.a, offset, self.t)
             body.append(LetScalar(name, SCast(element, vt)))
             for v in range(lay.nv):
