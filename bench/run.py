@@ -288,11 +288,17 @@ def main(argv: list[str] | None = None) -> int:
         r["workload"] for r in results for e in r["runners"].values() if e.get("correct") is False
     ]
     if not args.no_npu:
-        from npu import npu_section
+        from npu import npu_cores_section, npu_section
 
         npu = npu_section()
         wrong += [
             str(r["matmul"]) for r in npu if not (r["plaidc"]["correct"] and r["naive"]["correct"])
+        ]
+        cores = npu_cores_section()
+        wrong += [
+            r["workload"]
+            for r in cores
+            if not all(r[k]["correct"] for k in ("naive", "one_core", "four_cores"))
         ]
     return 1 if wrong else 0
 

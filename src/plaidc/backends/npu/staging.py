@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.moves import Placement, Space, choose_path
 from plaidc.backends.npu.ops import (
+    BLOCK,
     Arena,
     Buf,
     Op,
@@ -114,7 +115,7 @@ class Tiler:
         first = max(lo, 0) // g * g
         end = min(round_up(hi + 1, g), round_up(self.ctx.buffers[name].extent, g))
         best = Window(name, first, 1, end - first, end - first)
-        strides = {abs(k) for a in accesses for _, k in a.terms if abs(k) * size % 32 == 0}
+        strides = {abs(k) for a in accesses for _, k in a.terms if abs(k) * size % BLOCK == 0}
         for stride in sorted(strides):
             shape = _strided(space, accesses, stride, g, first)
             if shape is None or not 1 < shape[0] <= MAX_BURSTS:
@@ -205,9 +206,9 @@ class Tiler:
         scratch = None
         if choose_path(space, run, dst.pos, src.pos, dst.dtype) == "spread":
             g = elems_per_block(dst.dtype)
-            cap = max(g, self.arena.size // 8 // 32 // g * g)
+            cap = max(g, self.arena.size // 8 // BLOCK // g * g)
             per_pass = min(round_up(window[1] - window[0], g), cap)
-            scratch = self.arena.alloc(per_pass * 32, "move scratch")
+            scratch = self.arena.alloc(per_pass * BLOCK, "move scratch")
         self.ops.append(
             self.ctx.mover.move(
                 space, run, dst, src, window=window, keep=keep, scratch=scratch, note=note
