@@ -38,8 +38,8 @@ from plaidc.backends.loopnest.gemm_kernel import (
     GemmShape,
     Kernel,
     layout,
+    needs_b_bound,
     pack_b_size,
-    reads_b_in_place,
 )
 from plaidc.backends.loopnest.optimise import work
 from plaidc.backends.loopnest.plan import (
@@ -524,7 +524,7 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
     kernel = replace(shape, runtime=tuple(role for role, _, _ in call.bounds))
     b_region = lowering.buffer_sizes.get(call.b[0])
     readable: list[IntExpr] = []
-    if b_region is not None and reads_b_in_place(kernel, layout(lowering, kernel)):
+    if b_region is not None and needs_b_bound(kernel, layout(lowering, kernel)):
         # B's elements from the call's B on: the kernel reads B in place when its padded
         # vectors stay within them
         kernel = replace(kernel, b_bound=True)

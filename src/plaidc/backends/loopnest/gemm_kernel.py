@@ -127,10 +127,10 @@ def pack_b_size(shape: GemmShape, lay: Layout) -> int:
 
 
 def reads_b_in_place(shape: GemmShape, lay: Layout) -> bool:
-    """Whether calls of `shape` may skip packing B when their padded vectors of B stay within
-    B's buffer: one panel, partial or over a multi-index reduction (a grouped conv's 14-pixel
-    rows), contiguous columns, reduction steps that do not go backwards, constant `m`, `n`.
-    The lanes past `n` then hold B's next elements instead of zeros: they only reach columns
+    """Whether calls of `shape` may skip packing B (where their vectors of B stay within B's
+    buffer): one panel (a grouped conv's 14-pixel rows, a narrow matrix), contiguous
+    columns, reduction steps that do not go backwards, constant `m`, `n`. Past `n` in a
+    partial panel the lanes hold B's next elements instead of zeros: they only reach columns
     of the C tile that are never stored."""
     k_steps = [b for _, _, b in shape.k_dims] if shape.k_dims else [shape.b_k]
     return (
@@ -140,6 +140,12 @@ def reads_b_in_place(shape: GemmShape, lay: Layout) -> bool:
         and all(step >= 0 for step in k_steps)
         and not {"m", "n"} & set(shape.runtime)
     )
+
+
+def needs_b_bound(shape: GemmShape, lay: Layout) -> bool:
+    """Whether reading B in place needs B's buffer end (`b_bound`): a partial panel's padded
+    vectors may run past it, a full panel's never do (they read B's own columns)."""
+    return reads_b_in_place(shape, lay) and shape.n % lay.nr != 0
 
 
 def _pdiv(a: IntExpr, d: int) -> IntExpr:
@@ -204,7 +210,9 @@ class Kernel:
         for dim, size in (("m", shape.m), ("n", shape.n), ("k", shape.k)):
             runtime = dim in shape.runtime
             self.ext[dim] = IVar(names.fresh(f"{dim}_ext")) if runtime else IConst(size)
-        self.pack_b = pack_b_size(shape, lay) > 0
+        # a full panel is read in place; a partial one when the call's vectors fit (`build`)
+        full_in_place = reads_b_in_place(shape, lay) and not needs_b_bound(shape, lay)
+        self.pack_b = pack_b_size(shape, lay) > 0 and not full_in_place
         self.b_avail = IVar(names.fresh("b_avail")) if shape.b_bound else None
         # A row blocks are packed when several panels reuse them, and always when rows span
         # several indices or A does not step evenly over a reduction of several indices (the
@@ -257,7 +265,7 @@ class Kernel:
 
     def build(self, name: str) -> Function:
         s, lay = self.s, self.lay
-        if self.b_avail is not None and reads_b_in_place(s, lay):
+        if self.b_avail is not None and needs_b_bound(s, lay):
             # the last row of B a call reads, padded to the panel, within B's buffer?
             last = self._last_b_row()
             fits = ICmp("<=", iadd(last, IConst(lay.nr)), self.b_avail)
