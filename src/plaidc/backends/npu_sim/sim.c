@@ -37,11 +37,13 @@
  * any pipe of any core. Every number comes from the machine description.
  */
 #define _XOPEN_SOURCE 700 /* ucontext: each core runs on its own stack */
+#define _DEFAULT_SOURCE   /* mmap: MAP_ANONYMOUS, MAP_NORESERVE and MAP_STACK for the cores' stacks */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include "sim_internal.h"
@@ -663,7 +665,29 @@ typedef struct npu_cores {
   uint64_t flows;    /* set_flags traced so far, over all cores */
 } npu_cores;
 
-#define NPU_CORE_STACK_BYTES ((size_t)8 << 20)
+/* Each simulated core runs the kernel on a stack of its own. A kernel is one straight-line C
+   function whose inlined helpers each get stack slots, so thousands of tiles need frames of
+   megabytes (9.4 MB for a 4096-tile matmul): reserve 1 GiB of address space per core (pages
+   are used only as touched, MAP_NORESERVE), with a guard page below it, as the Python runner
+   does for the thread that calls the kernel. */
+#define NPU_CORE_STACK_BYTES ((size_t)1 << 30)
+#define NPU_CORE_STACK_GUARD ((size_t)1 << 16)
+
+static void *new_core_stack(void) {
+  void *p = mmap(NULL, NPU_CORE_STACK_BYTES + NPU_CORE_STACK_GUARD, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  if (mprotect(p, NPU_CORE_STACK_GUARD, PROT_NONE) != 0) {
+    munmap(p, NPU_CORE_STACK_BYTES + NPU_CORE_STACK_GUARD);
+    return NULL;
+  }
+  return (char *)p + NPU_CORE_STACK_GUARD;
+}
+
+static void free_core_stack(void *stack) {
+  if (stack)
+    munmap((char *)stack - NPU_CORE_STACK_GUARD, NPU_CORE_STACK_BYTES + NPU_CORE_STACK_GUARD);
+}
 
 static uint64_t latest_clock(const npu_sim *s) {
   uint64_t t = 0;
@@ -897,7 +921,7 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
   for (uint64_t c = 0; ok && c < all.n; c++) {
     npu_core *core = &all.core[c];
     ok = (core->sim = new_core(&shared, (int64_t)c)) != NULL &&
-         (core->stack = malloc(NPU_CORE_STACK_BYTES)) != NULL && getcontext(&core->context) == 0;
+         (core->stack = new_core_stack()) != NULL && getcontext(&core->context) == 0;
     if (!ok) break;
     core->context.uc_stack.ss_sp = core->stack;
     core->context.uc_stack.ss_size = NPU_CORE_STACK_BYTES;
@@ -915,7 +939,7 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
     if (s && rc == 0)
       for (int p = 0; p < PLAIDC_NPIPES; p++) report->core_busy[c][p] = s->busy[p];
     free_sim(s);
-    free(all.core[c].stack);
+    free_core_stack(all.core[c].stack);
   }
   free(all.core);
   free(shared.gm_writer_core);
