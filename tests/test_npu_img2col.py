@@ -21,6 +21,7 @@ CASES = {
     "padded": (
         dict(
             base=3,
+            imgStride=0,
             rowStride=150,
             pixStride=24,
             fmH=5,
@@ -32,6 +33,7 @@ CASES = {
             strideW=1,
             dilH=1,
             dilW=1,
+            outH=5,
             outW=6,
             mCount=30,
             kW=2,
@@ -45,6 +47,7 @@ CASES = {
     "strided_dilated": (
         dict(
             base=0,
+            imgStride=0,
             rowStride=112,
             pixStride=16,
             fmH=9,
@@ -56,6 +59,7 @@ CASES = {
             strideW=2,
             dilH=2,
             dilW=2,
+            outH=3,
             outW=2,
             mCount=5,
             kW=3,
@@ -69,6 +73,7 @@ CASES = {
     "offset": (
         dict(
             base=16,
+            imgStride=0,
             rowStride=64,
             pixStride=16,
             fmH=6,
@@ -80,6 +85,7 @@ CASES = {
             strideW=1,
             dilH=1,
             dilW=1,
+            outH=5,
             outW=3,
             mCount=13,
             kW=3,
@@ -88,6 +94,32 @@ CASES = {
             kFractals=7,
         ),
         0.0,
+    ),
+    # three images of 3x4 outputs, 8 channels, "same" padding: rows cross images mid-fractal
+    "batched": (
+        dict(
+            base=5,
+            imgStride=200,
+            rowStride=40,
+            pixStride=8,
+            fmH=3,
+            fmW=4,
+            channels=8,
+            hStart=-1,
+            wStart=-1,
+            strideH=1,
+            strideW=1,
+            dilH=1,
+            dilW=1,
+            outH=3,
+            outW=4,
+            mCount=36,
+            kW=3,
+            c1=1,
+            mFractals=3,
+            kFractals=6,
+        ),
+        0.5,
     ),
 }
 
@@ -102,11 +134,15 @@ def _identity(kf: int) -> np.ndarray:
 
 def _run(params: dict[str, int], pad: float):
     mf, kf = params["mFractals"], params["kFractals"]
-    extent = params["base"] + (params["fmH"] - 1) * params["rowStride"]
+    images = (params["mCount"] - 1) // (params["outH"] * params["outW"])
+    extent = (
+        params["base"] + images * params["imgStride"] + (params["fmH"] - 1) * params["rowStride"]
+    )
     extent += (params["fmW"] - 1) * params["pixStride"] + params["channels"]
     n = -(-extent // F) * F
     fmap = RNG.uniform(-4, 4, n).astype(np.float16)
     short = dict(
+        imgStride="IMG",
         rowStride="ROW",
         pixStride="PIX",
         strideH="SH",
@@ -193,6 +229,6 @@ def test_img2col_misuse_is_an_error_at_its_line(kernel: str) -> None:
 
 def _dummy_defines() -> list[str]:
     """The identity kernel's parameters, which the error kernels' file also compiles."""
-    names = ("BASE", "ROW", "PIX", "FMH", "FMW", "CHANNELS", "HSTART", "WSTART", "SH", "SW")
-    more = ("DH", "DW", "OUTW", "MCOUNT", "KW", "C1", "MF", "PAD")
+    names = ("BASE", "IMG", "ROW", "PIX", "FMH", "FMW", "CHANNELS", "HSTART", "WSTART", "SH", "SW")
+    more = ("DH", "DW", "OUTH", "OUTW", "MCOUNT", "KW", "C1", "MF", "PAD")
     return [f"{n}=1" for n in (*names, *more)]

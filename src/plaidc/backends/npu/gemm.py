@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.kernels import Access, Kernel
@@ -31,6 +32,7 @@ from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.staging import Tiler
 from plaidc.backends.npu.valops import Val, ValueEmitter
 from plaidc.backends.npu.vector import Tile, TileLowering
+from plaidc.backends.npu_sim.isa import IMG2COL_PARAMS
 from plaidc.stripe.ir import Affine, DType
 
 SPLIT_SHIFT = 11  # lo parts are scaled by 2^11: an fp16 significand's width
@@ -95,6 +97,7 @@ class _Operand:
     window: Buf | None = None
     src: Affine = dataclasses.field(default_factory=Affine)
     alias: bool = False
+    holes: bool = False  # positions no point writes inside the matrix (padded channels): zero
 
 
 class Gemm:
@@ -200,11 +203,13 @@ class Gemm:
         outer: tuple[str, ...],
         k_tile: dict,
         cons: tuple[Affine, ...],
+        conv: img2col.ConvLayout | None = None,
     ) -> _Operand:
         """Plan an operand's matrix and bring its GM window into UB. The matrix is row-major,
         rows and columns padded to the fractal size; its rows are the M (or N) indices, or
         the K indices when the other index set is contiguous in GM: then the gather is a copy
-        (or nothing), and the fractals are transposed on their way to L0."""
+        (or nothing), and the fractals are transposed on their way to L0. With `conv` (the
+        left operand goes by img2col) the K indices take its columns' order and padding."""
         con, dtype = self.con, self.con.dtype
         starts = {**self.starts, **{v: s for v, (s, _) in k_tile.items()}}
         sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
@@ -218,7 +223,15 @@ class Gemm:
             {v: sizes[v] for v in (*con.batch, *row_vars, *col_vars)},
             tuple(self.local(a, starts) for a in cons),
         )
-        pos = space.fold(dense_position(row_vars, sizes, cols) + dense_position(col_vars, sizes, 1))
+        if conv is None:
+            pos = dense_position(row_vars, sizes, cols) + dense_position(col_vars, sizes, 1)
+        elif k_rows:  # rows K in the img2col columns' order, zero at padded channels
+            n_rows = rows = conv.columns
+            pos = conv.k_position() * cols + dense_position(col_vars, sizes, 1)
+        else:
+            n_cols = cols = conv.columns
+            pos = dense_position(row_vars, sizes, cols) + conv.k_position()
+        pos = space.fold(pos)
         runs = [v for v in col_vars if sizes[v] > 1]
         op = _Operand(
             Matrix(k_rows, rows, cols, None),
@@ -228,6 +241,7 @@ class Gemm:
             pos,
             runs[-1] if runs else None,
             access.buffer,
+            holes=conv is not None and conv.padded,
         )
         if space.is_empty():
             return op
@@ -236,7 +250,7 @@ class Gemm:
         op.src = window.to_ub(space.fold(acc))
         g = elems_per_block(dtype)
         op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
-        op.alias = op.alias and op.src.const % g == 0
+        op.alias = op.alias and op.src.const % g == 0 and not op.holes
         if not op.alias:
             op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
@@ -263,10 +277,13 @@ class Gemm:
             buf = offset_buf(op.window, op.src.const * dtype.byte_size)
         else:
             buf = tiler.arena.alloc(total * dtype.byte_size, "matrix")
+            if op.holes:
+                tiler.ops.append(mover.fill_all(buf, dtype, total, 0))
             src, dst = Placement(op.window, dtype, op.src), Placement(buf, dtype, op.pos)
             sizes = op.space.sizes
             live_run = op.run or next((v for v in reversed(sizes) if sizes[v] > 1), None)
-            tiler.move(op.space, live_run, dst, src, (0, total), False, f"img2col {op.name}")
+            note = f"{'layout' if op.holes else 'img2col'} {op.name}"
+            tiler.move(op.space, live_run, dst, src, (0, total), op.holes, note)
             tiler.arena.release(op.window)
         if op.space.live_constraints:
             if op.run is None:
@@ -379,26 +396,95 @@ class Gemm:
         parts = self._fp16_to_l1(tiler, "a", mat, self.resident.arena(step), None)
         self.resident.steps[step] = (mat, parts)
 
+    def _conv_layout(self, k_tile: dict) -> img2col.ConvLayout | None:
+        """The roles of the left operand's indices when it reads a feature map through a
+        convolution window (`img2col`), else None."""
+        sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
+        shape = self.ctx.buffers[self.con.a.buffer].shape
+        return img2col.layout(shape, self.con.a.offset, self.con.m, self.con.k, sizes, self.frac)
+
+    def _img2col_a(
+        self, tiler: Tiler, conv: img2col.ConvLayout, k_tile: dict, l1: Arena
+    ) -> list[Buf] | None:
+        """The left operand's fractals in L0A by `img2col_cbuf_to_ca` from its GM window in
+        L1 (fp16 parts: the window itself, or its hi and lo parts split in UB), or None (and
+        nothing emitted) when the K step's window is not one the instruction reads."""
+        con, ctx = self.con, self.ctx
+        starts = {**self.starts, **{v: s for v, (s, _) in k_tile.items()}}
+        sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
+        space = Space(
+            {v: sizes[v] for v in (*con.batch, *con.m, *con.k)},
+            tuple(self.local(a, starts) for a in con.a_cons),
+        )
+        if space.is_empty():
+            return None
+        access = self.local(con.a.offset, starts)
+        window = tiler.window(space, con.a.buffer, [access])
+        params = img2col.plan(conv, space, window, access, self.rows_m)
+        if params is None:
+            return None
+        nbytes, name = img2col.l1_bytes(window), con.a.buffer
+        parts = 2 if con.split else 1
+        l1_parts = self._cube_bufs(l1, name, [nbytes] * parts, "a window in L1")
+        if not con.split:
+            tiler.dma("in", window, l1_parts[0])
+        else:  # the window's fp32 elements split into fp16 hi and lo parts in UB, then to L1
+            room = up(window.elements, ctx.repeat_bytes // 2)
+            ub = tiler.read_window(window, room=room, at=self._at(tiler, name))
+            for part, l1_buf in zip(self._to_fp16(tiler, ub, room), l1_parts, strict=True):
+                stmt = call(
+                    "copy_ubuf_to_cbuf",
+                    l1_buf.ptr(DType.FP16),
+                    part.ptr(DType.FP16),
+                    0,
+                    1,
+                    nbytes // 32,
+                    0,
+                    0,
+                )
+                reads, writes = (part.region(0, nbytes),), (l1_buf.region(),)
+                self.ops.append(Op("PIPE_MTE3", (stmt,), reads, writes, "a window to L1"))
+        l0_bytes = params["mFractals"] * params["kFractals"] * self.frac * self.frac * 2
+        l0_parts = self._cube_bufs(ctx.arena("L0A"), name, [l0_bytes] * parts, "a")
+        for l1_buf, l0_buf in zip(l1_parts, l0_parts, strict=True):
+            args = [params[key] for key in IMG2COL_PARAMS]
+            stmt = call(
+                "img2col_cbuf_to_ca", l0_buf.ptr(DType.FP16), l1_buf.ptr(DType.FP16), *args, 0
+            )
+            reads, writes = (l1_buf.region(),), (l0_buf.region(),)
+            self.ops.append(Op("PIPE_MTE1", (stmt,), reads, writes, "a img2col"))
+        return l0_parts
+
     def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf]) -> None:
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
         tiler = self._tiler()
         cached = res.steps.get(step) if res is not None else None
+        l1 = ctx.arena("L1", lo=res.streaming) if res is not None else ctx.arena("L1")
+        # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
+        # its window is what each tile loads).
+        conv = self._conv_layout(k_tile) if cached is None else None
+        a_l0 = self._img2col_a(tiler, conv, k_tile, l1) if conv is not None else None
+        if a_l0 is None:
+            conv = None
         # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
         # when A goes to its residency: then A and B take UB one after the other (only the
         # group's first tile pays that, and the K steps can be twice as long).
-        read_a = self._read(tiler, con.a, con.m, k_tile, con.a_cons) if cached is None else None
+        read_a = None
+        if cached is None and a_l0 is None:
+            read_a = self._read(tiler, con.a, con.m, k_tile, con.a_cons)
         if read_a is not None and res is not None:
             self._resident_a(tiler, read_a, step)
             cached, read_a = res.steps[step], None
             tiler = self._tiler()
-        read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons)
+        read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons, conv)
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
         mat_b = self._matrix(tiler, read_b)
-        l1 = ctx.arena("L1", lo=res.streaming) if res is not None else ctx.arena("L1")
         l0a, l0b = ctx.arena("L0A"), ctx.arena("L0B")
-        l0: dict[str, list[Buf]] = {"a": [], "b": []}
+        l0: dict[str, list[Buf]] = {"a": a_l0 or [], "b": []}
         operands = (("a", mat_a, l0a, con.a.buffer), ("b", mat_b, l0b, con.b.buffer))
         for which, mat, arena, name in operands:
+            if which == "a" and a_l0 is not None:
+                continue
             if mat is None:  # the left operand, resident in L1 since the group's first tile
                 assert cached is not None
                 mat_a, l1_parts = cached
@@ -410,8 +496,11 @@ class Gemm:
             for l1_buf, dst in zip(l1_parts, l0_parts, strict=True):
                 self.ops.append(self._to_l0(which, use, l1_buf, dst))
                 l0[which].append(dst)
-        assert mat_a is not None
-        kp = mat_a.rows if mat_a.k_rows else mat_a.cols
+        if conv is not None:
+            kp = conv.columns
+        else:
+            assert mat_a is not None
+            kp = mat_a.rows if mat_a.k_rows else mat_a.cols
         # fp16: C = A.B; split: C0 = Ahi.Bhi, C1 = Ahi.Blo + Alo.Bhi (scaled by 2^11)
         terms = [(0, 0, 0)] if not con.split else [(0, 0, 0), (1, 0, 1), (1, 1, 0)]
         for c_index, ai, bi in terms:

@@ -152,6 +152,7 @@ _DMA_PARAMS = ("dst", "src", "sid", "nBurst", "lenBurst", "srcGap", "dstGap")
 # img2col_cbuf_to_ca's integer parameters, in order (after dst and src; padValue follows).
 IMG2COL_PARAMS = (
     "base",
+    "imgStride",
     "rowStride",
     "pixStride",
     "fmH",
@@ -163,6 +164,7 @@ IMG2COL_PARAMS = (
     "strideW",
     "dilH",
     "dilW",
+    "outH",
     "outW",
     "mCount",
     "kW",
@@ -178,11 +180,12 @@ def img2col(
     """What `img2col_cbuf_to_ca` writes to L0A: `mFractals x kFractals` fractals
     `[Mo][Ko][cube_m][cube_k]` of fp16, from the fp16 elements `l1` starting at its `src`.
 
-    The feature map's element (h, w, c) is `l1[base + h*rowStride + w*pixStride + c]` for
-    `h < fmH, w < fmW, c < channels`. Matrix row `m` is the output position
-    `(p, q) = (m // outW, m % outW)`; column fractal `ko` is the window position
+    The feature maps' element (b, h, w, c) is
+    `l1[base + b*imgStride + h*rowStride + w*pixStride + c]` for `h < fmH, w < fmW,
+    c < channels`. Matrix row `m` is image `b = m // (outH*outW)` at output position
+    `(p, q) = divmod(m % (outH*outW), outW)`; column fractal `ko` is the window position
     `(u, v) = divmod(ko // c1, kW)` and the channels `(ko % c1) * cube_k + [0, cube_k)`. An
-    element is the map's `(hStart + strideH*p + dilH*u, wStart + strideW*q + dilW*v, c)`, or
+    element is the maps' `(b, hStart + strideH*p + dilH*u, wStart + strideW*q + dilW*v, c)`, or
     `pad` where `m >= mCount`, `c >= channels` or that position is outside the map (a
     convolution's padding). The DaVinci's load3d in plaidc's terms: a convolution reaches the
     Cube with no vector pass."""
@@ -198,11 +201,13 @@ def img2col(
                 m = mo * cube_m + r
                 if m >= g["mCount"] or count == 0:
                     continue
-                p, q = divmod(m, g["outW"])
+                b, in_image = divmod(m, g["outH"] * g["outW"])
+                p, q = divmod(in_image, g["outW"])
                 h = g["hStart"] + g["strideH"] * p + g["dilH"] * u
                 w = g["wStart"] + g["strideW"] * q + g["dilW"] * v
                 if 0 <= h < g["fmH"] and 0 <= w < g["fmW"]:
-                    at = g["base"] + h * g["rowStride"] + w * g["pixStride"] + c0
+                    at = g["base"] + b * g["imgStride"] + h * g["rowStride"]
+                    at += w * g["pixStride"] + c0
                     out[mo, ko, r, :count] = l1[at : at + count]
     return out
 

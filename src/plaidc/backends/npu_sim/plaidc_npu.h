@@ -241,23 +241,23 @@ int64_t plaidc_npu_block_num(void);
   plaidc_npu_load_fractal(PLAIDC_SITE("load_cbuf_to_cb"), PLAIDC_PATH_L1_L0B, (dst), (src),      \
                           (baseIdx), (repeat), (srcStride), (sid), (transpose))
 
-/* img2col (MTE1, the DaVinci's load3d): the convolution-window fractals of an fp16 feature map
- * in L1, written to L0A as mFractals x kFractals fractals [Mo][Ko][cube_m][cube_k]. Element
- * (h, w, c) of the map is src[base + h*rowStride + w*pixStride + c] for h < fmH, w < fmW,
- * c < channels. Row m of the matrix is output position (p, q) = (m / outW, m % outW); column
- * fractal ko is window position (u, v) = ((ko / c1) / kW, (ko / c1) % kW) and channels
- * (ko % c1)*cube_k + [0, cube_k). It reads map element (hStart + strideH*p + dilH*u,
- * wStart + strideW*q + dilW*v, c), or writes padValue where m >= mCount, c >= channels or the
- * position is outside the map (padding). */
-#define img2col_cbuf_to_ca(dst, src, base, rowStride, pixStride, fmH, fmW, channels, hStart,     \
-                           wStart, strideH, strideW, dilH, dilW, outW, mCount, kW, c1, mFractals, \
-                           kFractals, padValue)                                                   \
+/* img2col (MTE1, the DaVinci's load3d): the convolution-window fractals of fp16 feature maps in
+ * L1, written to L0A as mFractals x kFractals fractals [Mo][Ko][cube_m][cube_k]. Element
+ * (b, h, w, c) of the maps is src[base + b*imgStride + h*rowStride + w*pixStride + c] for
+ * h < fmH, w < fmW, c < channels. Row m of the matrix is image b = m / (outH*outW), output
+ * position (p, q) = ((m / outW) % outH, m % outW); column fractal ko is window position
+ * (u, v) = ((ko / c1) / kW, (ko / c1) % kW) and channels (ko % c1)*cube_k + [0, cube_k). It
+ * reads element (b, hStart + strideH*p + dilH*u, wStart + strideW*q + dilW*v, c), or writes
+ * padValue where m >= mCount, c >= channels or the position is outside the map (padding). */
+#define img2col_cbuf_to_ca(dst, src, base, imgStride, rowStride, pixStride, fmH, fmW, channels,  \
+                           hStart, wStart, strideH, strideW, dilH, dilW, outH, outW, mCount, kW,  \
+                           c1, mFractals, kFractals, padValue)                                    \
   plaidc_npu_img2col(PLAIDC_SITE("img2col_cbuf_to_ca"), (dst), PLAIDC_DT(dst), (src),            \
                      PLAIDC_DT(src),                                                              \
-                     (const int64_t[]){(base), (rowStride), (pixStride), (fmH), (fmW),           \
-                                       (channels), (hStart), (wStart), (strideH), (strideW),      \
-                                       (dilH), (dilW), (outW), (mCount), (kW), (c1), (mFractals), \
-                                       (kFractals)},                                              \
+                     (const int64_t[]){(base), (imgStride), (rowStride), (pixStride), (fmH),     \
+                                       (fmW), (channels), (hStart), (wStart), (strideH),          \
+                                       (strideW), (dilH), (dilW), (outH), (outW), (mCount), (kW), \
+                                       (c1), (mFractals), (kFractals)},                           \
                      (double)(padValue))
 
 /* Cube: C[m x n] (init ? = : +=) A[m x k] . B[k x n] on fractal layouts, fp16 x fp16 -> fp32. */

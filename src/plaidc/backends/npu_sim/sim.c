@@ -436,16 +436,17 @@ static float load_f16(const uint8_t *p) {
 /* ---- img2col (MTE1): a convolution window's fractals, L1 -> L0A ------------------------------ */
 
 enum {
-  I2C_BASE, I2C_ROW, I2C_PIX, I2C_FMH, I2C_FMW, I2C_CHANNELS, I2C_HSTART, I2C_WSTART, I2C_SH,
-  I2C_SW, I2C_DH, I2C_DW, I2C_OUTW, I2C_MCOUNT, I2C_KW, I2C_C1, I2C_MFRACTALS, I2C_KFRACTALS,
-  I2C_NPARAMS
+  I2C_BASE, I2C_IMG, I2C_ROW, I2C_PIX, I2C_FMH, I2C_FMW, I2C_CHANNELS, I2C_HSTART, I2C_WSTART,
+  I2C_SH, I2C_SW, I2C_DH, I2C_DW, I2C_OUTH, I2C_OUTW, I2C_MCOUNT, I2C_KW, I2C_C1, I2C_MFRACTALS,
+  I2C_KFRACTALS, I2C_NPARAMS
 };
 
 void plaidc_npu_img2col(plaidc_npu_site site, void *dst, int dst_dtype, const void *src,
                         int src_dtype, const int64_t *p, double pad_value) {
   static const char *const names[I2C_NPARAMS] = {
-      "base", "rowStride", "pixStride", "fmH", "fmW", "channels", "hStart", "wStart", "strideH",
-      "strideW", "dilH", "dilW", "outW", "mCount", "kW", "c1", "mFractals", "kFractals"};
+      "base",    "imgStride", "rowStride", "pixStride", "fmH",  "fmW",      "channels",
+      "hStart",  "wStart",    "strideH",   "strideW",   "dilH", "dilW",     "outH",
+      "outW",    "mCount",    "kW",        "c1",        "mFractals", "kFractals"};
   npu_sim *s = npu_current();
   const plaidc_npu_machine *mc = s->machine;
   need_dtype(s, site, "dst", dst_dtype, PLAIDC_DT_F16, "img2col writes fp16 fractals");
@@ -453,17 +454,20 @@ void plaidc_npu_img2col(plaidc_npu_site site, void *dst, int dst_dtype, const vo
   const int64_t big = INT32_MAX;
   for (int i = 0; i < I2C_NPARAMS; i++) {
     int signed_param = i == I2C_HSTART || i == I2C_WSTART;
-    int positive = i == I2C_FMH || i == I2C_FMW || i == I2C_CHANNELS || i == I2C_OUTW ||
+    int positive = i == I2C_FMH || i == I2C_FMW || i == I2C_CHANNELS || i == I2C_OUTH ||
+                   i == I2C_OUTW ||
                    i == I2C_KW || i == I2C_C1 || i == I2C_MFRACTALS || i == I2C_KFRACTALS;
     npu_check_range(s, site, names[i], p[i], signed_param ? -big : positive ? 1 : 0, big);
   }
   const int64_t fm = (int64_t)mc->cube_m, fk = (int64_t)mc->cube_k;
   const uint64_t frac = (uint64_t)(fm * fk) * 2;
   const uint64_t dst_bytes = (uint64_t)(p[I2C_MFRACTALS] * p[I2C_KFRACTALS]) * frac;
-  /* The feature map the parameters describe: every element it may read lies in these bytes. */
+  /* The feature maps the parameters describe: every element it may read lies in these bytes. */
+  const int64_t plane = p[I2C_OUTH] * p[I2C_OUTW];
+  const int64_t images = p[I2C_MCOUNT] > 0 ? (p[I2C_MCOUNT] - 1) / plane : 0;
   const uint64_t map_bytes =
-      2 * (uint64_t)(p[I2C_BASE] + (p[I2C_FMH] - 1) * p[I2C_ROW] + (p[I2C_FMW] - 1) * p[I2C_PIX] +
-                     p[I2C_CHANNELS]);
+      2 * (uint64_t)(p[I2C_BASE] + images * p[I2C_IMG] + (p[I2C_FMH] - 1) * p[I2C_ROW] +
+                     (p[I2C_FMW] - 1) * p[I2C_PIX] + p[I2C_CHANNELS]);
   npu_addr sa = npu_operand(s, site, "src", src, PLAIDC_MEM_L1,
                             "img2col_cbuf_to_ca (MTE1) reads only L1", map_bytes);
   npu_addr da = npu_operand(s, site, "dst", dst, PLAIDC_MEM_L0A,
@@ -492,10 +496,12 @@ void plaidc_npu_img2col(plaidc_npu_site site, void *dst, int dst_dtype, const vo
         const int64_t m = mo * fm + r;
         int64_t valid = 0;
         if (m < p[I2C_MCOUNT] && nc > 0) {
-          const int64_t h = p[I2C_HSTART] + p[I2C_SH] * (m / outw) + p[I2C_DH] * u;
-          const int64_t w = p[I2C_WSTART] + p[I2C_SW] * (m % outw) + p[I2C_DW] * v;
+          const int64_t b = m / plane, in = m % plane;
+          const int64_t h = p[I2C_HSTART] + p[I2C_SH] * (in / outw) + p[I2C_DH] * u;
+          const int64_t w = p[I2C_WSTART] + p[I2C_SW] * (in % outw) + p[I2C_DW] * v;
           if (h >= 0 && h < p[I2C_FMH] && w >= 0 && w < p[I2C_FMW]) {
-            const int64_t elem = p[I2C_BASE] + h * p[I2C_ROW] + w * p[I2C_PIX] + c0;
+            const int64_t elem =
+                p[I2C_BASE] + b * p[I2C_IMG] + h * p[I2C_ROW] + w * p[I2C_PIX] + c0;
             const uint8_t *from = npu_access(s, id, "src", sa.mem, sa.off + 2 * elem,
                                              (uint64_t)nc * 2, 0);
             memcpy(row, from, (size_t)nc * 2);
