@@ -43,9 +43,10 @@ from __future__ import annotations
 
 import itertools
 
+from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
-from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox
+from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox, Weights
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.ops import Op, OutOfMemory, begin_iteration, comment, end_loop
@@ -107,7 +108,9 @@ def _lower_tiled(
     def fits(mi: int, ni: int, ki: int) -> bool:
         m, n, k = extent(m_tilings, mi), extent(n_tilings, ni), extent(k_tilings, ki)
         uses = len(n_tilings[ni])
-        resident = _resident_step_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses)
+        resident = None
+        if _conv(ctx, con, m_tilings[mi][0] | n_tilings[ni][0] | k_tilings[ki][0]) is None:
+            resident = _resident_step_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses)
         tile = {**m_tilings[mi][0], **n_tilings[ni][0], **k_tilings[ki][0]}
         sizes = {v: n for v, (_, n) in tile.items()}
         return _fits(ctx, con, m, n, k, resident is not None) and _windows_fit(ctx, con, sizes)
@@ -147,19 +150,25 @@ def _lower_tiled(
             # blocks, so that every address is affine in the two loop indices.
             uses = len(inners)
             forms = con.forms
+            conv = _conv(ctx, con, first_tile)
+            weights = _weights(ctx, con, conv, len(outers), inners, k_tiles)
             outer_loop = ctx.new_loop()
             for oi in sample(len(outers), ctx.sampling and steady(outers, forms)):
                 ops.append(begin_iteration(outer_loop, oi, len(outers)))
-                resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
+                resident = None
+                if conv is None:
+                    resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
                 inner_loop = ctx.new_loop()
                 for nj in sample(uses, ctx.sampling and steady(inners, forms)):
                     ops.append(begin_iteration(inner_loop, nj, uses))
+                    if weights is not None:
+                        weights.block = nj
                     k, tile = oi * uses + nj, outers[oi] | inners[nj]
                     if count > 1:
                         starts = {v: s for v, (s, _) in tile.items()}
                         sizes = {v: n for v, (_, n) in tile.items()}
                         ops.append(tile_comment(k, count, starts, sizes, ranges))
-                    gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
+                    gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
                     ops.extend(gemm.lower(k_tiles, first + k * steps))
                     if k == 0 and placed:  # after "tile 1 of N", where the vector unit's note
                         ops.append(comment(placement_note(kernel, gemm.honoured)))
@@ -173,6 +182,37 @@ def _lower_tiled(
             ctx.tiles, ctx.groups = first, groups
             return None
     return None
+
+
+def _conv(ctx: Context, con: Contraction, tile: TileBox) -> img2col.ConvLayout | None:
+    """The roles of a convolution's indices when its left operand goes by img2col."""
+    sizes = {v: n for v, (_, n) in tile.items()}
+    shape = ctx.buffers[con.a.buffer].shape
+    return img2col.layout(shape, con.a.offset, con.m, con.k, sizes, ctx.machine.cube_m)
+
+
+def _weights(
+    ctx: Context,
+    con: Contraction,
+    conv: img2col.ConvLayout | None,
+    outers: int,
+    inners: list[TileBox],
+    k_tiles: list[TileBox],
+) -> Weights | None:
+    """L1 for a convolution's weights (every N block and K step, each in its padded
+    img2col row order), kept across the output tiles when `[codegen] reuse` is on, more
+    than one tile row shares them and they fit a quarter of L1 (the top quarter; the tiles'
+    own buffers double-buffer below it)."""
+    if conv is None or not ctx.options.reuse or outers < 2:
+        return None
+    size, align = ctx.capacity("L1")
+    f = ctx.machine.cube_m
+    cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), f)
+    stride = up((2 if con.split else 1) * conv.columns * cols * 2, align)
+    total = stride * len(inners) * len(k_tiles)
+    if total > size // 4:
+        return None
+    return Weights(size - total, stride, len(k_tiles), align)
 
 
 def _fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool) -> bool:

@@ -60,6 +60,28 @@ class Resident:
         return Arena("L1", self.base + step * self.stride, self.stride, self.align)
 
 
+@dataclass
+class Weights:
+    """A convolution's right operand (its weights) in L1 for every N block and K step, loaded
+    by the first output tile that needs each and read by all the others: img2col brings the
+    left operand's window for each tile, and the weights are what the tiles share. Slot
+    `n * steps + s` (N block `n`, K step `s`) at `base + slot * stride`; the tiles' own L1
+    buffers live below `base`."""
+
+    base: int
+    stride: int
+    steps: int
+    align: int
+    block: int = 0  # the N block of the tile being lowered
+    loaded: dict[tuple[int, int], tuple[Matrix, list[Buf]]] = dataclasses.field(
+        default_factory=dict
+    )
+
+    def arena(self, step: int) -> Arena:
+        slot = self.block * self.steps + step
+        return Arena("L1", self.base + slot * self.stride, self.stride, self.align)
+
+
 def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> Affine:
     pos, stride = Affine(), unit
     for v in reversed(names):
@@ -81,6 +103,7 @@ class Matrix:
     rows: int
     cols: int
     buf: Buf | None
+    ko_major: bool = False  # in L1 as [Ko][No] fractals (rows K): one load to L0B
 
 
 @dataclass
@@ -112,9 +135,11 @@ class Gemm:
         epilogue: Epilogue | None = None,
         resident: Resident | None = None,
         placed: dict[tuple[str, str], Placed] | None = None,
+        weights: Weights | None = None,
     ) -> None:
         self.ctx, self.kernel, self.con, self.epilogue = ctx, kernel, con, epilogue
         self.resident = resident
+        self.weights = weights
         # where the pass pipeline placed the tile's copies, by (memory, buffer): its UB
         # windows in a share of UB, its K step's L1, L0A, L0B and L0C buffers in theirs
         self.placed = placed or {}
@@ -322,6 +347,23 @@ class Gemm:
         """Row-major fp16 matrix in UB -> L1 as column strips of fractals:
         fractal (strip c, row block r) at index `c * rows/16 + r`, rows x cols within."""
         strips, f = mat.cols // self.frac, self.frac
+        if mat.ko_major:  # fractal (ko, no) at ko * No + no: 16 rows of one block each
+            stmts = [
+                call(
+                    "copy_ubuf_to_cbuf",
+                    l1.ptr(DType.FP16, (ko * strips + no) * f * f * 2),
+                    ub.ptr(DType.FP16, (ko * f * mat.cols + no * f) * 2),
+                    0,
+                    f,
+                    f * 2 // 32,
+                    (strips - 1) * f * 2 // 32,
+                    0,
+                )
+                for ko in range(mat.rows // f)
+                for no in range(strips)
+            ]
+            reads = (ub.region(0, mat.rows * mat.cols * 2),)
+            return Op("PIPE_MTE3", tuple(stmts), reads, (l1.region(),), "to L1")
         stmts = [
             call(
                 "copy_ubuf_to_cbuf",
@@ -353,6 +395,8 @@ class Gemm:
             runs = [(0, 0, outer * ko, 1, 1)]
         elif not mat.k_rows:  # L1 (ko, no) at ko*No + no, already [n][k]
             runs = [(0, 0, outer * ko, 1, 0)]
+        elif mat.ko_major:  # L1 (ko, no) at ko*No + no, stored [k][n]
+            runs = [(0, 0, outer * ko, 1, 1)]
         else:  # L1 (no, ko) at no*Ko + ko, stored [k][n]
             runs = [(k * outer, k, outer, ko, 1) for k in range(ko)]
         stmts = []
@@ -459,7 +503,8 @@ class Gemm:
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
         tiler = self._tiler()
         cached = res.steps.get(step) if res is not None else None
-        l1 = ctx.arena("L1", lo=res.streaming) if res is not None else ctx.arena("L1")
+        hi = self.weights.base if self.weights is not None else None
+        l1 = ctx.arena("L1", lo=res.streaming if res is not None else 0, hi=hi)
         # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
         # its window is what each tile loads).
         conv = self._conv_layout(k_tile) if cached is None else None
@@ -476,21 +521,32 @@ class Gemm:
             self._resident_a(tiler, read_a, step)
             cached, read_a = res.steps[step], None
             tiler = self._tiler()
-        read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons, conv)
+        weights = self.weights if conv is not None else None
+        kept = weights.loaded.get((weights.block, step)) if weights is not None else None
+        read_b = None
+        if kept is None:
+            read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons, conv)
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
-        mat_b = self._matrix(tiler, read_b)
+        mat_b = self._matrix(tiler, read_b) if read_b is not None else None
         l0a, l0b = ctx.arena("L0A"), ctx.arena("L0B")
         l0: dict[str, list[Buf]] = {"a": a_l0 or [], "b": []}
         operands = (("a", mat_a, l0a, con.a.buffer), ("b", mat_b, l0b, con.b.buffer))
         for which, mat, arena, name in operands:
             if which == "a" and a_l0 is not None:
                 continue
-            if mat is None:  # the left operand, resident in L1 since the group's first tile
+            if which == "b" and kept is not None:  # the weights, in L1 since an earlier tile
+                mat_b, l1_parts = kept
+            elif which == "b" and weights is not None:
+                assert mat is not None
+                mat_b = dataclasses.replace(mat, ko_major=mat.k_rows)
+                l1_parts = self._fp16_to_l1(tiler, which, mat_b, weights.arena(step), None)
+                weights.loaded[weights.block, step] = (mat_b, l1_parts)
+            elif mat is None:  # the left operand, resident in L1 since the group's first tile
                 assert cached is not None
                 mat_a, l1_parts = cached
             else:
                 l1_parts = self._fp16_to_l1(tiler, which, mat, l1, name)
-            use = mat_a if which == "a" else mat
+            use = mat_a if which == "a" else mat_b
             assert use is not None
             l0_parts = self._cube_bufs(arena, name, [buf.size for buf in l1_parts], which)
             for l1_buf, dst in zip(l1_parts, l0_parts, strict=True):
