@@ -162,7 +162,7 @@ def _lower_tiled(
                 for nj in sample(uses, ctx.sampling and steady(inners, forms)):
                     ops.append(begin_iteration(inner_loop, nj, uses))
                     if weights is not None:
-                        weights.block = nj
+                        weights.block, weights.tile = nj, oi * uses + nj
                     k, tile = oi * uses + nj, outers[oi] | inners[nj]
                     if count > 1:
                         starts = {v: s for v, (s, _) in tile.items()}
@@ -202,9 +202,10 @@ def _weights(
     """L1 for a convolution's weights (every N block and K step, each in its padded
     img2col row order), kept across the output tiles when `[codegen] reuse` is on, more
     than one tile row shares them and they fit a quarter of L1 (the top quarter; the tiles'
-    own buffers double-buffer below it)."""
-    if conv is None or not ctx.options.reuse or outers < 2:
-        return None
+    own buffers double-buffer below it). Not with batch indices (a grouped convolution's
+    groups): each batch point has weights of its own."""
+    if conv is None or not ctx.options.reuse or outers < 2 or con.batch:
+        return None  # (batch points, e.g. a grouped conv's groups, have weights of their own)
     size, align = ctx.capacity("L1")
     f = ctx.machine.cube_m
     cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), f)
@@ -212,7 +213,10 @@ def _weights(
     total = stride * len(inners) * len(k_tiles)
     if total > size // 4:
         return None
-    return Weights(size - total, stride, len(k_tiles), align)
+    base = size - total
+    # the tiles' windows (`Weights.window_slot`) in the half below, for single-part operands
+    windows = base // 2 // align * align if not con.split else 0
+    return Weights(base, stride, len(k_tiles), align, windows=windows)
 
 
 def _fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool) -> bool:

@@ -29,7 +29,7 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import Placed
-from plaidc.backends.npu.staging import Tiler
+from plaidc.backends.npu.staging import Tiler, Window
 from plaidc.backends.npu.valops import Val, ValueEmitter
 from plaidc.backends.npu.vector import Tile, TileLowering
 from plaidc.backends.npu_sim.isa import IMG2COL_PARAMS
@@ -73,6 +73,10 @@ class Weights:
     steps: int
     align: int
     block: int = 0  # the N block of the tile being lowered
+    # L1 from `windows` to `base` holds the left operand's windows, one per tile (two slots,
+    # alternating between tiles): each tile loads its window once for all its K steps
+    windows: int = 0
+    tile: int = 0  # the index of the tile being lowered
     loaded: dict[tuple[int, int], tuple[Matrix, list[Buf]]] = dataclasses.field(
         default_factory=dict
     )
@@ -80,6 +84,10 @@ class Weights:
     def arena(self, step: int) -> Arena:
         slot = self.block * self.steps + step
         return Arena("L1", self.base + slot * self.stride, self.stride, self.align)
+
+    def window_slot(self) -> Arena:
+        half = (self.base - self.windows) // 2 // self.align * self.align
+        return Arena("L1", self.windows + half * (self.tile % 2), half, self.align)
 
 
 def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> Affine:
@@ -140,6 +148,7 @@ class Gemm:
         self.ctx, self.kernel, self.con, self.epilogue = ctx, kernel, con, epilogue
         self.resident = resident
         self.weights = weights
+        self.shared: tuple[Window, Buf] | None = None  # the left operand's window in L1
         # where the pass pipeline placed the tile's copies, by (memory, buffer): its UB
         # windows in a share of UB, its K step's L1, L0A, L0B and L0C buffers in theirs
         self.placed = placed or {}
@@ -165,6 +174,9 @@ class Gemm:
         c_bytes = mo * no * self.frac * self.frac * 4
         parts = 2 if con.split else 1
         accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
+        if self.weights is not None and self.weights.windows and not con.split:
+            ctx.tiles = parity
+            self.shared = self._shared_window(k_tiles)
         loop = ctx.new_loop()
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
@@ -447,6 +459,37 @@ class Gemm:
         shape = self.ctx.buffers[self.con.a.buffer].shape
         return img2col.layout(shape, self.con.a.offset, self.con.m, self.con.k, sizes, self.frac)
 
+    def _shared_window(self, k_tiles: list[dict]) -> tuple[Window, Buf] | None:
+        """The left operand's GM window for all the tile's K steps, in L1 (the tile's slot of
+        `weights`), when the operand goes by img2col and it fits: each K step's img2col
+        reads its part of it, so MTE2 brings it once rather than once per K step."""
+        con, weights = self.con, self.weights
+        assert weights is not None
+        conv = self._conv_layout(k_tiles[0])
+        if conv is None:
+            return None
+        box = {}
+        for v in con.k:
+            lo = min(kt[v][0] for kt in k_tiles)
+            box[v] = (lo, max(kt[v][0] + kt[v][1] for kt in k_tiles) - lo)
+        starts = {**self.starts, **{v: s for v, (s, _) in box.items()}}
+        sizes = {**self.sizes, **{v: n for v, (_, n) in box.items()}}
+        space = Space(
+            {v: sizes[v] for v in (*con.batch, *con.m, *con.k)},
+            tuple(self.local(a, starts) for a in con.a_cons),
+        )
+        if space.is_empty():
+            return None
+        tiler = Tiler(self.ctx, self.ctx.arena("UB"), self.ops)
+        window = tiler.window(space, con.a.buffer, [self.local(con.a.offset, starts)])
+        slot = weights.window_slot()
+        nbytes = img2col.l1_bytes(window)
+        if nbytes > slot.size:
+            return None
+        buf = slot.alloc(nbytes, "a window in L1")
+        tiler.dma("in", window, buf)
+        return window, buf
+
     def _img2col_a(
         self, tiler: Tiler, conv: img2col.ConvLayout, k_tile: dict, l1: Arena
     ) -> list[Buf] | None:
@@ -463,31 +506,38 @@ class Gemm:
         if space.is_empty():
             return None
         access = self.local(con.a.offset, starts)
-        window = tiler.window(space, con.a.buffer, [access])
-        params = img2col.plan(conv, space, window, access, self.rows_m)
-        if params is None:
-            return None
-        nbytes, name = img2col.l1_bytes(window), con.a.buffer
-        parts = 2 if con.split else 1
-        l1_parts = self._cube_bufs(l1, name, [nbytes] * parts, "a window in L1")
-        if not con.split:
-            tiler.dma("in", window, l1_parts[0])
-        else:  # the window's fp32 elements split into fp16 hi and lo parts in UB, then to L1
-            room = up(window.elements, ctx.repeat_bytes // 2)
-            ub = tiler.read_window(window, room=room, at=self._at(tiler, name))
-            for part, l1_buf in zip(self._to_fp16(tiler, ub, room), l1_parts, strict=True):
-                stmt = call(
-                    "copy_ubuf_to_cbuf",
-                    l1_buf.ptr(DType.FP16),
-                    part.ptr(DType.FP16),
-                    0,
-                    1,
-                    nbytes // 32,
-                    0,
-                    0,
-                )
-                reads, writes = (part.region(0, nbytes),), (l1_buf.region(),)
-                self.ops.append(Op("PIPE_MTE3", (stmt,), reads, writes, "a window to L1"))
+        name, parts = con.a.buffer, 2 if con.split else 1
+        params, shared = None, None
+        if self.shared is not None:  # the tile's window, in L1 since before its K steps
+            window, shared = self.shared
+            params = img2col.plan(conv, space, window, access, self.rows_m)
+        if params is not None and shared is not None:
+            l1_parts = [shared]
+        else:
+            window = tiler.window(space, con.a.buffer, [access])
+            params = img2col.plan(conv, space, window, access, self.rows_m)
+            if params is None:
+                return None
+            nbytes = img2col.l1_bytes(window)
+            l1_parts = self._cube_bufs(l1, name, [nbytes] * parts, "a window in L1")
+            if not con.split:
+                tiler.dma("in", window, l1_parts[0])
+            else:  # the window's fp32 elements split into fp16 hi and lo parts in UB, to L1
+                room = up(window.elements, ctx.repeat_bytes // 2)
+                ub = tiler.read_window(window, room=room, at=self._at(tiler, name))
+                for part, l1_buf in zip(self._to_fp16(tiler, ub, room), l1_parts, strict=True):
+                    stmt = call(
+                        "copy_ubuf_to_cbuf",
+                        l1_buf.ptr(DType.FP16),
+                        part.ptr(DType.FP16),
+                        0,
+                        1,
+                        nbytes // 32,
+                        0,
+                        0,
+                    )
+                    reads, writes = (part.region(0, nbytes),), (l1_buf.region(),)
+                    self.ops.append(Op("PIPE_MTE3", (stmt,), reads, writes, "a window to L1"))
         l0_bytes = params["mFractals"] * params["kFractals"] * self.frac * self.frac * 2
         l0_parts = self._cube_bufs(ctx.arena("L0A"), name, [l0_bytes] * parts, "a")
         for l1_buf, l0_buf in zip(l1_parts, l0_parts, strict=True):
@@ -503,7 +553,10 @@ class Gemm:
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
         tiler = self._tiler()
         cached = res.steps.get(step) if res is not None else None
-        hi = self.weights.base if self.weights is not None else None
+        weights_l1 = self.weights
+        hi = None
+        if weights_l1 is not None:
+            hi = weights_l1.windows if weights_l1.windows else weights_l1.base
         l1 = ctx.arena("L1", lo=res.streaming if res is not None else 0, hi=hi)
         # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
         # its window is what each tile loads).

@@ -189,7 +189,14 @@ def plan(
     if h_bounds is None or w_bounds is None:
         return None
     (h_lo, h_hi), (w_lo, w_hi) = h_bounds, w_bounds
-    base = pos.const + row * h_lo + pix * w_lo
+    # The L1 position is affine over the window's points (`staging.Window`), so one point
+    # fixes the constant: its GM element's row and column in the window.
+    point = space.point()
+    if point is None:
+        return None
+    rel = folded.evaluate(point) - window.first
+    at = rel // window.stride * window.width + rel % window.stride if window.rows > 1 else rel
+    base = at - (pos - pos.const).evaluate(point) + row * h_lo + pix * w_lo
     if base < 0:
         return None
     return {

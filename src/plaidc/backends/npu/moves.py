@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from plaidc.analysis.domain import affine_bounds, block_domain
+from plaidc.analysis.domain import affine_bounds, block_domain, sample
+from plaidc.analysis.space import split_dim_name
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.clib import helper_name
 from plaidc.backends.npu.ops import Buf, Op, call, elems_per_block, lit, scalar_literal
@@ -76,6 +77,14 @@ class Space:
 
     def is_empty(self) -> bool:
         return bool(self.domain().is_empty())
+
+    def point(self) -> dict[str, int] | None:
+        """One point of the tile (its indices' values), None when it has none."""
+        found = sample(self.domain())
+        if found is None:
+            return None
+        values = {split_dim_name(dim)[1]: value for dim, value in found.items()}
+        return {v: values.get(v, 0) for v in self.sizes}
 
     def point_count(self) -> int:
         return int(self.domain().count_val().to_python())
