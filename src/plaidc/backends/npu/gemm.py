@@ -481,7 +481,10 @@ class Gemm:
         if space.is_empty():
             return None
         tiler = Tiler(self.ctx, self.ctx.arena("UB"), self.ops)
-        window = tiler.window(space, con.a.buffer, [self.local(con.a.offset, starts)])
+        found = self._img2col_window(tiler, conv, space, self.local(con.a.offset, starts))
+        if found is None:
+            return None
+        window = found[0]
         slot = weights.window_slot()
         nbytes = img2col.l1_bytes(window)
         if nbytes > slot.size:
@@ -489,6 +492,21 @@ class Gemm:
         buf = slot.alloc(nbytes, "a window in L1")
         tiler.dma("in", window, buf)
         return window, buf
+
+    def _img2col_window(
+        self, tiler: Tiler, conv: img2col.ConvLayout, space: Space, access: Affine
+    ) -> tuple[Window, dict[str, int]] | None:
+        """The left operand's GM window for img2col and the instruction's parameters: the
+        smallest window, else one in rows of the feature map, else one contiguous range (a
+        window whose rows skip the map's rows, as a strided conv's K step of one kernel row
+        has, is not a map the instruction reads)."""
+        name = self.con.a.buffer
+        for strides in (None, {conv.row}, set()):
+            window = tiler.window(space, name, [access], strides)
+            params = img2col.plan(conv, space, window, access, self.rows_m)
+            if params is not None:
+                return window, params
+        return None
 
     def _img2col_a(
         self, tiler: Tiler, conv: img2col.ConvLayout, k_tile: dict, l1: Arena
@@ -514,10 +532,10 @@ class Gemm:
         if params is not None and shared is not None:
             l1_parts = [shared]
         else:
-            window = tiler.window(space, con.a.buffer, [access])
-            params = img2col.plan(conv, space, window, access, self.rows_m)
-            if params is None:
+            found = self._img2col_window(tiler, conv, space, access)
+            if found is None:
                 return None
+            window, params = found
             nbytes = img2col.l1_bytes(window)
             l1_parts = self._cube_bufs(l1, name, [nbytes] * parts, "a window in L1")
             if not con.split:
