@@ -11,7 +11,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,opencl,onnx]'
+	$(BIN)/python -m pip install -q -e '.[dev,opencl,onnx,mpi]'
 	touch $(STAMP)
 
 demo: install

@@ -16,8 +16,10 @@ OpenBLAS picks its own kernels (recorded in the results). Everything goes to
 `bench/results.json`; the NPU section (simulated cycles) to `bench/npu_results.json`.
 
 Usage: `python bench/run.py [--shapes standard|odd|all] [--blocks N] [--only SUBSTRING]
-[--targets c,llvm,opencl] [--no-third-party] [--no-npu]`; a target may name a stage of its
-config, `opencl:gpu` (work-groups and `__local` tiles).
+[--targets c,llvm,opencl] [--no-third-party] [--no-npu] [--tune-db FILE]`; a target may name a
+stage of its config, `opencl:gpu` (work-groups and `__local` tiles). With `--tune-db FILE` each
+plaidc target runs twice, untuned and tuned (`c+tuned`: the database's best record applied, as
+`plaidc compile` would), interleaved like every runner, and a second table gives untuned / tuned.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from machine import FmaProbe, describe, library_versions  # noqa: E402
-from runners import THIRD_PARTY  # noqa: E402
+from runners import THIRD_PARTY, TUNED  # noqa: E402
 from workloads import SHAPE_SETS, Workload, find  # noqa: E402
 
 # OpenBLAS settings this environment may pin (slow Haswell kernels): numpy's process drops them.
@@ -214,6 +216,29 @@ def print_report(machine: dict[str, Any], probe: dict[str, Any], results: list[A
             print(f"  {workload.label}: {workload.note}")
 
 
+def print_tuned(results: list[Any], targets: list[str]) -> None:
+    """Tuned against untuned, per workload and target: untuned / tuned of the best and the
+    median call (>= 1: the tuned row is at least as fast), and the options applied."""
+    print("\n| workload | target | untuned / tuned, best / median | tuned options |")
+    print("|---|---|---:|---|")
+    for result in results:
+        runners = result["runners"]
+        for target in [t for t in targets if not t.endswith(TUNED)]:
+            plain, tuned = runners.get(target, {}), runners.get(target + TUNED, {})
+            if "best_ms" not in plain or "best_ms" not in tuned:
+                continue
+            info = tuned.get("info", {})
+            params = info.get("tuned")
+            options = (
+                ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
+                if params
+                else f"no record (key {info.get('tuning_key')}): the untuned pipeline"
+            )
+            best = plain["best_ms"] / tuned["best_ms"]
+            median = plain["median_ms"] / tuned["median_ms"]
+            print(f"| {result['workload']} | {target} | {best:.2f}x / {median:.2f}x | {options} |")
+
+
 def results_with_workloads(results: list[Any]) -> list[tuple[Any, Workload]]:
     return [(r, find(r["workload"])) for r in results]
 
@@ -228,12 +253,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-third-party", action="store_true", help="no onnxruntime/torch")
     parser.add_argument("--no-npu", action="store_true", help="skip the NPU section")
     parser.add_argument("--results", type=Path, default=HERE / "results.json")
+    parser.add_argument(
+        "--tune-db",
+        type=Path,
+        default=None,
+        help="a tuning database (bench/tune_workloads.py fills one): each plaidc target also "
+        "runs tuned (`c+tuned`, its best record applied) beside the untuned row",
+    )
     args = parser.parse_args(argv)
     if args.blocks < 3:
         parser.error("--blocks must be at least 3 (best and median of several blocks)")
     if args.pause < 0:
         parser.error("--pause must not be negative")
     targets = [t for t in args.targets.split(",") if t]
+    if args.tune_db is not None:
+        if not args.tune_db.is_file():
+            parser.error(f"--tune-db: no such file: {args.tune_db}")
+        targets = [row for t in targets for row in (t, t + TUNED)]
     workloads = [w for w in SHAPE_SETS[args.shapes] if args.only in w.label]
     env = dict(os.environ)
     # Fresh artifact caches, so compile times include the C compiler / the LLVM optimiser and
@@ -241,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="plaidc-bench-"))
     env["PLAIDC_CACHE_DIR"] = str(scratch)
     env["POCL_CACHE_DIR"] = str(scratch / "pocl")
+    if args.tune_db is not None:  # the tuned rows read it; the plain rows never do
+        env["PLAIDC_TUNE_DB"] = str(args.tune_db.resolve())
     machine = describe()
     probe = FmaProbe(scratch)
     probe.measure()
@@ -276,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             if "gflops" in entry and "peak_gflops" in peak:
                 entry["peak_fraction"] = entry["gflops"] / peak["peak_gflops"]
     print_report(machine, peak, results)
+    if args.tune_db is not None:
+        print_tuned(results, targets)
     print(f"Worker logs: {log_path}")
     payload = {
         "machine": {**machine, "fma_probe": peak},
@@ -288,11 +328,17 @@ def main(argv: list[str] | None = None) -> int:
         r["workload"] for r in results for e in r["runners"].values() if e.get("correct") is False
     ]
     if not args.no_npu:
-        from npu import npu_section
+        from npu import npu_cores_section, npu_section
 
         npu = npu_section()
         wrong += [
             str(r["matmul"]) for r in npu if not (r["plaidc"]["correct"] and r["naive"]["correct"])
+        ]
+        cores = npu_cores_section()
+        wrong += [
+            r["workload"]
+            for r in cores
+            if not all(r[k]["correct"] for k in ("naive", "one_core", "four_cores"))
         ]
     return 1 if wrong else 0
 

@@ -31,6 +31,11 @@ class Prepared:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+# A plaidc runner with this suffix (`c+tuned`) applies the tuning database's best record
+# (`bench/run.py --tune-db FILE` sets $PLAIDC_TUNE_DB); the plain runner never reads it.
+TUNED = "+tuned"
+
+
 def prepare(runner: str, workload: Workload, inputs: Arrays, threads: int) -> Prepared:
     if runner == "numpy":
         return _numpy(workload, inputs)
@@ -100,9 +105,19 @@ def _plaidc(runner: str, workload: Workload, inputs: Arrays) -> Prepared:
         inputs = {**feed, **model.weights}
     else:
         start = time.perf_counter()
-    name, _, stage = runner.partition(":")
+    base, tuned_row, _ = runner.partition(TUNED)
+    name, _, stage = base.partition(":")
     cfg = load_target(name)
-    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage(stage or "default")))
+    info: dict[str, Any] = {}
+    if tuned_row:  # the best record of $PLAIDC_TUNE_DB, as `plaidc compile` applies it
+        notes: list[str] = []
+        tuned = driver.apply_tuning(program, cfg, stage or "default", None, notes.append)
+        cfg, steps = tuned.cfg, tuned.steps
+        info["tuned"] = dict(tuned.record["params"]) if tuned.record else None
+        info["tuning_key"] = tuned.key
+    else:
+        steps = driver.resolve_steps(cfg.stage(stage or "default"))
+    compiled = driver.run_pipeline(program, steps)
     artifact = get_backend(cfg.backend).compile(compiled, cfg)
     compile_s = time.perf_counter() - start
 
@@ -110,7 +125,7 @@ def _plaidc(runner: str, workload: Workload, inputs: Arrays) -> Prepared:
         (got,) = artifact.run(inputs).values()
         return np.asarray(got)
 
-    return Prepared(lambda: artifact.run(inputs), output, compile_s)
+    return Prepared(lambda: artifact.run(inputs), output, compile_s, info)
 
 
 # -- onnxruntime ------------------------------------------------------------------------------

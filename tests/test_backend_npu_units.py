@@ -372,7 +372,7 @@ def test_unknown_codegen_key_is_an_error() -> None:
         ({}, {"reuse": 0}, r"\[codegen\] reuse = 0 must be true or false"),
         ({"ub_align": 64}, {}, r"\[hardware\] ub_align = 64: .* supports alignments up to 32"),
         ({"gm_align": 64}, {}, r"\[hardware\] gm_align = 64: .* supports alignments up to 32"),
-        ({"cube_k": 8}, {}, r"cube_m/cube_n/cube_k = 16/16/8: .* a square Cube"),
+        ({"cube_k": 8}, {}, r"cube_m/cube_n/cube_k = 16/16/8: .* sides are multiples of 16"),
     ],
 )
 def test_settings_the_code_generator_cannot_honour_are_named(
@@ -410,13 +410,6 @@ def test_a_small_machine_with_short_vectors(program_id: str) -> None:
     artifact = run_checked(load_program(program_id), with_changes(small))
     report = artifact.last_report
     assert report is not None and report.peak_bytes["UB"] <= small["ub_bytes"]
-
-
-def test_a_multi_core_machine_runs_the_program_on_core_zero() -> None:
-    """Nothing orders cores, so dependent kernels cannot be spread over them (yet): the
-    kernel runs on block_idx 0 and the other cores return, which the simulator accepts."""
-    artifact = run_checked(load_program("tile/softmax"), with_changes({"cores": 2}))
-    assert "if (block_idx == 0)" in artifact.source
 
 
 def test_large_kernels_are_tiled_and_double_buffered() -> None:

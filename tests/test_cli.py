@@ -401,6 +401,7 @@ def test_targets_and_passes_list(tmp_path: Path) -> None:
         "c",
         "interp",
         "llvm",
+        "mpi",
         "npu",
         "opencl",
     }

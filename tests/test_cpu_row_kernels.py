@@ -4,6 +4,7 @@ one block per row (`fuse_rows`), their intermediates a row-sized buffer."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.c.emit import emit_c
-from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest import exp_poly, lower_program
 from plaidc.backends.loopnest.scope import LoweringOptions
 from plaidc.stripe.ir import Block, DType
 from plaidc.targets import load_target
@@ -78,3 +79,125 @@ def test_softmax_is_one_block_per_row(target: str) -> None:
     out = get_backend(target).compile(program, load_target(target)).run({"X": x})
     e_ref = np.exp(x - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(out["Y"], e_ref / e_ref.sum(axis=1, keepdims=True), rtol=1e-5)
+
+
+EXP = "function (X[N]) -> (Y) { Y = exp(X); }"
+
+
+def exp_inputs() -> np.ndarray:
+    """Edge values, every float32 near the overflow and underflow thresholds, a dense grid over
+    the finite results and random bit patterns (any float32, NaNs and subnormals included)."""
+    f32 = np.float32
+    edges = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, f32(88.72283), f32(88.72284)]
+    edges += [f32(-87.33654), f32(-103.97208), f32(-103.97209), f32(-104.0), f32(89.0), 1e-30]
+    edges += [np.finfo(f32).max, -np.finfo(f32).max, np.finfo(f32).tiny, 1e-45, -1e-45]
+    near = [np.arange(a, a + 20000, dtype=np.uint32) for a in (0x42B17000, 0xC2AE0000, 0xC2CF0000)]
+    grid = np.linspace(-104.5, 89.5, 200_001, dtype=np.float32)
+    bits = np.random.default_rng(7).integers(0, 1 << 32, 300_000, dtype=np.uint64)
+    parts = [np.array(edges, dtype=f32), *(n.view(f32) for n in near), grid]
+    return np.concatenate([*parts, bits.astype(np.uint32).view(f32)])
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+def test_polynomial_exp_is_within_its_stated_ulps_with_numpy_specials(target: str) -> None:
+    x = exp_inputs()
+    program = pipelined(EXP, target, X=x.shape)
+    config = load_target(target)
+    config = dataclasses.replace(config, codegen={**config.codegen, "exp": "polynomial"})
+    y = get_backend(target).compile(program, config).run({"X": x})["Y"]
+    err = exp_poly.ulp_errors(x, y)  # the measure of tools/exp_poly.py's exhaustive check
+    assert float(err.max()) <= exp_poly.MAX_ULP, x[np.argmax(err)]
+    assert float(err.max()) > 0.5  # a measure that would see a wrong rounding
+    with np.errstate(over="ignore", invalid="ignore"):
+        ref = np.exp(x)  # numpy's float32 exp: the special values exactly
+    special = ~np.isfinite(ref) | (ref == 0) | (x == 0) | np.isnan(x)
+    np.testing.assert_array_equal(y[special], ref[special])
+
+
+def test_polynomial_exp_is_inline_and_vectorised() -> None:
+    from plaidc.backends.llvm import LLVMCodegen
+    from plaidc.backends.llvm.emit import emit_llvm
+    from plaidc.backends.llvm.jit import optimised_ir
+    from plaidc.backends.loopnest.options import lowering_options
+
+    program = pipelined(EXP, "c", X=(4096,))
+    source = emit_c(lower_program(program, LoweringOptions()), polynomial_exp=True)
+    assert "plaidc_exp_f32(" in source and "expf(" not in source
+    program = pipelined(EXP, "llvm", X=(4096,))
+    options, _ = lowering_options(load_target("llvm").codegen, "llvm", LLVMCodegen)
+    module, _ = emit_llvm(lower_program(program, options), polynomial_exp=True)
+    optimised = optimised_ir(str(module))
+    calls = [ln for ln in optimised.splitlines() if "call" in ln]
+    assert not any(name in ln for ln in calls for name in ("@plaidc.exp", "@expf", "_ZGV"))
+    assert "fma.v" in optimised  # the polynomial's multiply-adds on vectors
+
+
+LAYERNORM = """function (X[B, N], Gamma[N], Beta[N]) -> (Y) {
+  S[b, 0 : B, 1] = +(X[b, n]);
+  Mean = S / N;
+  D = X - Mean;
+  D2 = D * D;
+  V[b, 0 : B, 1] = +(D2[b, n]);
+  Var = V / N;
+  Y = D / sqrt(Var + 1e-5) * Gamma + Beta;
+}"""
+
+
+def special_rows(rows: int, cols: int, seed: int) -> np.ndarray:
+    x = (np.random.default_rng(seed).standard_normal((rows, cols)) * 4).astype(np.float32)
+    x[1, cols // 2] = np.nan
+    x[2, :] = -np.inf
+    x[3, cols - 1] = np.inf  # in the vector loop's remainder
+    x[4, :] = 1e4  # constant row: variance 0
+    x[5, ::3] = -200.0  # exp underflows to 0 for these
+    return x
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+@pytest.mark.parametrize(("rows", "cols"), [(7, 99), (13, 4099), (6, 1 << 15)])
+def test_softmax_and_layernorm_on_ragged_and_special_rows(
+    target: str, rows: int, cols: int
+) -> None:
+    x = special_rows(rows, cols, cols)
+    config = load_target(target)
+    program = pipelined(SOFTMAX, target, X=x.shape)
+    with np.errstate(invalid="ignore"):
+        e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+        want = e / e.sum(axis=1, keepdims=True)
+    got = get_backend(target).compile(program, config).run({"X": x})["Y"]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-30)  # x - max rounds
+    rng = np.random.default_rng(3)
+    gamma, beta = rng.standard_normal((2, cols)).astype(np.float32)
+    program = pipelined(LAYERNORM, target, X=x.shape, Gamma=(cols,), Beta=(cols,))
+    out = get_backend(target).compile(program, config).run({"X": x, "Gamma": gamma, "Beta": beta})
+    with np.errstate(invalid="ignore"):
+        xd = x.astype(np.float64)
+        d = xd - xd.mean(axis=1, keepdims=True)
+        want = d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5) * gamma + beta
+    np.testing.assert_allclose(out["Y"], want, rtol=1e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+def test_row_blocks_fit_half_of_l1_and_long_rows_still_fuse(target: str) -> None:
+    config = load_target(target)
+    l1 = config.hardware["l1_bytes"]
+    for cols, fits in ((4096, True), (l1, False)):  # a row of l1 floats: 4 x L1
+        program = pipelined(SOFTMAX, target, X=(64, cols))
+        (main,) = [s for s in program.stmts if isinstance(s, Block)]
+        (rows,) = [s for s in main.stmts if isinstance(s, Block)]
+        e = next(r for r in rows.refs if r.into == "E")
+        row_bytes = math.prod(e.shape.sizes) * 4
+        assert (row_bytes <= l1 // 2) == fits
+        assert e.shape.sizes[1] == cols
+
+
+def test_llvm_prefers_the_configured_vector_width() -> None:
+    from plaidc.backends.llvm.emit import emit_llvm
+    from plaidc.backends.llvm.jit import optimised_ir
+
+    program = pipelined(SOFTMAX, "llvm", X=(8, 1024))
+    plan = lower_program(program, LoweringOptions())
+    for bits, lanes in ((512, 16), (256, 8), (128, 4)):
+        module, _ = emit_llvm(plan, vector_bits=bits)
+        assert f"<{lanes} x float>" in optimised_ir(str(module))
+        assert f"<{lanes * 2} x float>" not in optimised_ir(str(module))

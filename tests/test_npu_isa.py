@@ -51,6 +51,13 @@ def test_header_declares_exactly_the_tables_macros() -> None:
             assert f"#define {mem.base} ((" in HEADER_TEXT
 
 
+def test_header_encoding_units_are_the_tables() -> None:
+    """The backend reads the ISA's units and field limits from `isa.ENCODING`; the header's
+    `PLAIDC_NPU_*` macros, which the simulator checks instructions against, must agree."""
+    macros = dict(re.findall(r"#define PLAIDC_NPU_([A-Z_]+) (\d+)\n", HEADER_TEXT))
+    assert {k: int(v) for k, v in macros.items() if k in isa.ENCODING} == isa.ENCODING
+
+
 def test_paths_and_memories_name_hardware_keys() -> None:
     hardware = default_machine()
     for mem in isa.MEMORY_TABLE:

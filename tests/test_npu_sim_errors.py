@@ -178,3 +178,37 @@ def test_capacity_comes_from_the_machine() -> None:
 def test_alignment_comes_from_the_machine() -> None:
     machine = default_machine().replace(ub_align=16)
     run("errors.c", "misaligned_ub", {"X": np.zeros(256, np.float32)}, machine=machine)
+
+
+def test_cross_core_barrier_orders_cores() -> None:
+    # core k writes its half of X and, after the barrier, copies the other core's half to Y
+    machine = default_machine().replace(cores=2)
+    buffers = {"X": np.zeros(128, np.float32), "Y": np.zeros(128, np.float32)}
+    done = run("errors.c", "cores_exchange", buffers, machine=machine)
+    np.testing.assert_array_equal(done.buffers["Y"][:64], np.full(64, 2.0, np.float32))
+    np.testing.assert_array_equal(done.buffers["Y"][64:], np.full(64, 1.0, np.float32))
+    report = done.report
+    assert report.core_barriers == 1
+    # both cores resume core_barrier_latency cycles after the later arrival, and both
+    # did the same work: their clocks agree, and the run lasts at least the latency
+    assert report.core_cycles[0] == report.core_cycles[1] == report.total_cycles
+    assert report.total_cycles > machine.core_barrier_latency
+    longer = run(
+        "errors.c", "cores_exchange", buffers, machine=machine.replace(core_barrier_latency=1000)
+    )
+    assert longer.report.total_cycles == report.total_cycles - machine.core_barrier_latency + 1000
+    # the same kernel without the barrier: the GM race check sees core 1 overwrite what
+    # core 0 read
+    with pytest.raises(NpuSimError) as caught:
+        run("errors.c", "cores_exchange", buffers, "NO_CORE_BARRIER", machine=machine)
+    assert caught.value.line == error_line("errors.c", "cores_exchange")
+    assert "cross-core race: core 1 writes GM 'X'" in str(caught.value)
+
+
+def test_cross_core_barrier_every_core_must_reach() -> None:
+    run("errors.c", "cores_barrier_skipped", {"X": np.zeros(8, np.float32)})  # one core: fine
+    with pytest.raises(NpuSimError) as caught:
+        machine = default_machine().replace(cores=2)
+        run("errors.c", "cores_barrier_skipped", {"X": np.zeros(8, np.float32)}, machine=machine)
+    assert caught.value.line == error_line("errors.c", "cores_barrier_skipped")
+    assert "deadlock: core 0 waits at sync_all_cores, which core 1 finished" in str(caught.value)

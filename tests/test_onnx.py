@@ -146,7 +146,7 @@ MODELS = {
 }
 
 
-@pytest.mark.parametrize("target", ["interp", "c", "llvm"])
+@pytest.mark.parametrize("target", ["interp", "c", "llvm", "opencl", "npu"])
 @pytest.mark.parametrize("which", sorted(MODELS))
 def test_models_match_onnxruntime(tmp_path: Path, which: str, target: str) -> None:
     build, shapes = MODELS[which]
@@ -296,3 +296,118 @@ def test_light_models_match_onnxruntime(name: str) -> None:
     got = run_onnx(str(path), feeds, "interp")
     (want,) = ort_run(path, feeds)
     np.testing.assert_allclose(got[model.graph.output[0].name], want, rtol=1e-3, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+def test_empty_tensors_are_known_at_import(target: str) -> None:
+    """A zero-size input, slice and split output have no values: they are known at import,
+    a reduction over one gives its identity, and the non-empty outputs still run."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])
+    e = helper.make_tensor_value_info("e", TensorProto.FLOAT, [2, 0])
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in "abcd"]
+    nodes = [
+        helper.make_node("Slice", ["x", "starts", "ends", "axes0"], ["a"]),  # rows 5.. of 2
+        helper.make_node("Split", ["x", "sizes"], ["b", "c"], axis=1),  # sizes 0 and 4
+        helper.make_node("ReduceSum", ["e", "axes"], ["s"], keepdims=1),  # [2, 1] zeros
+        helper.make_node("Add", ["x", "s"], ["d0"]),
+        helper.make_node("Concat", ["d0", "e"], ["d"], axis=1),
+    ]
+    inits = [int_const("starts", [5]), int_const("ends", [9]), int_const("axes0", [0]),
+             int_const("axes", [1]), int_const("sizes", [0, 4])]  # fmt: skip
+    x_val = RNG.standard_normal((2, 4)).astype(np.float32)
+    graph = helper.make_graph(nodes, "g", [x, e], outs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    feeds = {"x": x_val, "e": np.zeros((2, 0), np.float32)}
+    got = run_onnx("m.onnx", feeds, target, model=model)
+    assert got["a"].shape == (0, 4) and got["b"].shape == (2, 0)
+    np.testing.assert_array_equal(got["c"], x_val)
+    np.testing.assert_allclose(got["d"], x_val, rtol=1e-6)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+@pytest.mark.parametrize(
+    "mode, attrs, scales",
+    [
+        ("cubic", {}, [1.0, 1.0, 1.7, 0.6]),
+        ("cubic", {"cubic_coeff_a": -0.5, "exclude_outside": 1}, [1.0, 1.0, 0.45, 2.3]),
+        ("cubic", {"antialias": 1}, [1.0, 1.0, 0.4, 0.7]),
+        ("linear", {"antialias": 1}, [1.0, 1.0, 0.3, 1.5]),
+        ("cubic", {"coordinate_transformation_mode": "align_corners"}, [1.0, 1.0, 2.0, 1.0]),
+    ],
+)
+def test_resize_kernels_match_onnxruntime(
+    tmp_path: Path, mode: str, attrs: dict, scales: list[float], target: str
+) -> None:
+    """Cubic and antialiased Resize (one weight matrix per axis) on odd shapes."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 9, 7])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    node = helper.make_node("Resize", ["x", "", "scales"], ["y"], mode=mode, **attrs)
+    scale = numpy_helper.from_array(np.array(scales, dtype=np.float32), "scales")
+    path = save(tmp_path, [node], [x], [y], [scale], opset=18)
+    feeds = {"x": RNG.standard_normal((1, 2, 9, 7)).astype(np.float32)}
+    (want,) = ort_run(path, feeds)
+    got = run_onnx(str(path), feeds, target)["y"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+@pytest.mark.parametrize("storage_order", [0, 1])
+def test_maxpool_indices_match_onnxruntime(tmp_path: Path, storage_order: int, target: str) -> None:
+    """MaxPool's Indices output: padded, strided windows over an odd shape, with ties (the
+    input is rounded to few values), both storage orders."""
+    shape = (2, 3, 7, 5)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))
+    outs = [helper.make_tensor_value_info(n, t, None) for n, t in
+            (("y", TensorProto.FLOAT), ("i", TensorProto.INT64))]  # fmt: skip
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], kernel_shape=[3, 2], strides=[2, 1],
+                            pads=[1, 0, 1, 1], storage_order=storage_order)  # fmt: skip
+    path = save(tmp_path, [node], [x], outs, [], opset=12)
+    feeds = {"x": np.round(RNG.standard_normal(shape) * 2).astype(np.float32)}
+    want_y, want_i = ort_run(path, feeds)
+    got = run_onnx(str(path), feeds, target)
+    np.testing.assert_array_equal(got["y"], want_y)
+    np.testing.assert_array_equal(got["i"], want_i)
+
+
+@pytest.mark.parametrize("target", ["interp", "c"])
+@pytest.mark.parametrize("mode", ["linear", "nearest"])
+def test_resize_crop_and_extrapolate_match_onnxruntime(
+    tmp_path: Path, mode: str, target: str
+) -> None:
+    """tf_crop_and_resize: a crop reaching outside the input on both axes, filled with the
+    extrapolation value there."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 5])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    node = helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], mode=mode,
+                            coordinate_transformation_mode="tf_crop_and_resize",
+                            extrapolation_value=-3.5)  # fmt: skip
+    roi = numpy_helper.from_array(
+        np.array([0, 0, -0.2, 0.3, 1, 1, 0.9, 1.4], dtype=np.float32), "roi"
+    )
+    path = save(tmp_path, [node], [x], [y], [roi, int_const("sizes", [1, 2, 7, 4])], opset=13)
+    feeds = {"x": RNG.standard_normal((1, 2, 6, 5)).astype(np.float32)}
+    (want,) = ort_run(path, feeds)
+    got = run_onnx(str(path), feeds, target)["y"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_cli_writes_empty_outputs(tmp_path: Path) -> None:
+    """`plaidc run` writes an output with no elements beside the computed ones; a model whose
+    outputs are all empty has nothing to compile: a located error."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("a", "b")]
+    nodes = [helper.make_node("Slice", ["x", "s", "e", "ax"], ["a"]),
+             helper.make_node("Relu", ["x"], ["b"])]  # fmt: skip
+    inits = [int_const("s", [5]), int_const("e", [9]), int_const("ax", [0])]
+    save(tmp_path, nodes, [x], outs, inits)
+    np.save(tmp_path / "x.npy", np.full((2, 4), -1.0, np.float32))
+    result = plaidc("run", "model.onnx", "--input", "x=x.npy", "--output-dir", "o", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert np.load(tmp_path / "o" / "a.npy").shape == (0, 4)
+    np.testing.assert_array_equal(np.load(tmp_path / "o" / "b.npy"), np.zeros((2, 4)))
+    save(tmp_path, nodes[:1], [x], outs[:1], inits)
+    result = plaidc("import", "model.onnx", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "model.onnx: error: every output has no elements ('a'): there is nothing to compile"
+    )

@@ -6,12 +6,14 @@ A test that feeds a shape operand (`shape`, `axes`, `starts`, `scales`, ...) as 
 is imported again with those inputs fixed, as their values are known to the test: plaidc
 needs shape operands constant once the input shapes are bound.
 
-interp runs every case; c runs one case per op type (each is a C compile). Every case that
-does not pass must fail with an exclusion of EXCLUDED below, so a regression fails the test.
+interp and c run every case (c in shards: each case is one C compile, cached by content).
+Every case that does not pass must fail with an exclusion of EXCLUDED below, so a regression
+fails the test; on interp at least 95% of the loaded cases must pass.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import re
@@ -32,16 +34,10 @@ from plaidc.onnx.runner import run_onnx  # noqa: E402
 
 #: Why a loaded case of a supported op may fail: the error's text -> the reason.
 EXCLUDED = {
-    r"has no Tile type": "element types Tile lacks (bfloat16, float8, int4, uint4, ...)",
-    r"an empty (input|result|slice)": "tensors with a zero-size dimension",
-    r"training": "training-mode BatchNormalization / Dropout (inference only)",
-    r"Indices output": "MaxPool's Indices output",
-    r"mode 'cubic'": "cubic Resize",
-    r"antialias": "antialiased Resize",
-    r"tf_crop_and_resize": "Resize's tf_crop_and_resize coordinates",
-    r"keep_aspect_ratio_policy": "Resize's not_larger / not_smaller policies",
+    r"has no Tile type": "string tensors",
+    r"Cast to bfloat16": "Cast to bfloat16 (Tile has no conversion to bf16)",
+    r"drops elements at random": "training-mode Dropout with ratio > 0 (random)",
     r"is not a tensor": "sequence and optional inputs",
-    r"is output 1 of": "Dropout's mask output (inference only)",
     r"round_mode": "Cast's round_mode (float8 e8m0)",
     r"computed at run time": "a shape operand that is the test's first input (a dynamic shape)",
 }
@@ -79,8 +75,9 @@ def _array(value: Any) -> np.ndarray:
     )
 
 
+@functools.cache
 def loaded_cases() -> list[tuple[str, Any, list[Any], list[Any], float, float]]:
-    """The cases whose ops are all supported."""
+    """The cases whose ops are all supported (parsed once per test process)."""
     ops = set(supported_ops())
     chosen = []
     for name, blob, inputs, outputs, rtol, atol in _cases():
@@ -130,23 +127,25 @@ def _report(results: dict[str, str], target: str) -> None:
         print(f"  {count:4d} {reason}")
 
 
-def test_node_tests_interp() -> None:
-    results = {case[0]: run_case(case, "interp") for case in loaded_cases()}
-    _report(results, "interp")
+def _check(results: dict[str, str], target: str) -> None:
+    _report(results, target)
     failed = {n: r for n, r in results.items() if r.startswith("FAILED")}
     assert not failed, failed
-    considered = [r for r in results.values() if not r.startswith("excluded")]
-    assert len(considered) >= 500  # the sweep really ran
 
 
-def test_node_tests_c_one_per_op() -> None:
-    by_op: dict[str, Any] = {}
-    for case in loaded_cases():
-        op = case[1].graph.node[0].op_type
-        if len(case[1].graph.node) == 1 and op not in by_op and run_case(case, "interp") == "pass":
-            by_op[op] = case
-    results = {case[0]: run_case(case, "c") for case in by_op.values()}
-    _report(results, "c")
-    failed = {n: r for n, r in results.items() if r != "pass"}
-    assert not failed, failed
-    assert len(results) >= 50
+def test_node_tests_interp() -> None:
+    results = {case[0]: run_case(case, "interp") for case in loaded_cases()}
+    _check(results, "interp")
+    passed = sum(r == "pass" for r in results.values())
+    assert len(results) >= 900 and passed >= 0.95 * len(results)  # the sweep really ran
+
+
+#: The c run compiles one library per case (cached by content): in shards, so that parallel
+#: test workers share it.
+C_SHARDS = 12
+
+
+@pytest.mark.parametrize("shard", range(C_SHARDS))
+def test_node_tests_c(shard: int) -> None:
+    cases = loaded_cases()[shard::C_SHARDS]
+    _check({case[0]: run_case(case, "c") for case in cases}, f"c (shard {shard})")

@@ -109,7 +109,7 @@ def test_an_unknown_backend_is_located_when_the_config_is_loaded() -> None:
     text = TWO_PASSES.format(value="true").replace('backend = "c"', 'backend = "tpu"')
     line, col, message = config_error(text)
     assert (line, col) == (3, 1)
-    assert message == "unknown backend 'tpu' (backends: interp, c, llvm, opencl, npu)"
+    assert message == "unknown backend 'tpu' (backends: interp, c, llvm, opencl, npu, mpi)"
 
 
 def test_a_missing_stage_is_located_at_the_stages_or_the_target() -> None:

@@ -40,6 +40,7 @@ from plaidc.cli_inputs import (
     parse_input_options,
     parse_shapes,
     pipeline_stage,
+    ranks_option,
     request_trace,
     shape_option,
     stage_option,
@@ -49,6 +50,7 @@ from plaidc.cli_inputs import (
     tuned_pipeline,
     verify_each_option,
     version_option,
+    with_ranks,
     write_trace,
 )
 from plaidc.diagnostics import CompileError, InternalError
@@ -56,7 +58,14 @@ from plaidc.stripe.printer import print_stripe
 
 EXIT_USER, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERNAL = 1, 2, 3, 4
 EMITS = ["stripe", "stripe-opt", "c", "llvm", "opencl", "npu", "lib"]
-CODE_SUFFIXES = {"c": ".c", "llvm": ".ll", "opencl": ".cl", "npu": ".npu.c", "lib": ".so"}
+CODE_SUFFIXES = {
+    "c": ".c",
+    "mpi": ".mpi.c",
+    "llvm": ".ll",
+    "opencl": ".cl",
+    "npu": ".npu.c",
+    "lib": ".so",
+}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -164,6 +173,7 @@ def plaidc_main() -> None:
 @entry_option
 @db_option
 @no_tuning_option
+@ranks_option
 @debug_option
 @guarded
 def compile_cmd(
@@ -181,6 +191,7 @@ def compile_cmd(
     entry: str | None,
     db: str | None,
     no_tuning: bool,
+    ranks: int | None,
     session: driver.Session,
 ) -> None:
     """Compile a Tile (or Stripe) program (- reads standard input) and emit one of its
@@ -194,6 +205,7 @@ def compile_cmd(
         )
     # `--emit c` alone means the c target's pipeline and backend.
     cfg = target_config(session, target or (emit if emit in BACKEND_NAMES else None), config)
+    cfg = with_ranks(cfg, ranks)
     if emit is None:
         emit = cfg.backend if cfg.backend in BACKEND_NAMES else "stripe-opt"
     if emit in BACKEND_NAMES and emit != cfg.backend:
@@ -322,6 +334,7 @@ def _write_text(output: str, text: str) -> None:
 @entry_option
 @db_option
 @no_tuning_option
+@ranks_option
 @debug_option
 @guarded
 def run_cmd(
@@ -342,6 +355,7 @@ def run_cmd(
     entry: str | None,
     db: str | None,
     no_tuning: bool,
+    ranks: int | None,
     session: driver.Session,
 ) -> None:
     """Run a program (- reads standard input) on a target; print a summary of its outputs, and
@@ -351,7 +365,7 @@ def run_cmd(
     check_target_choice(target, config)
     dims, shape_options = parse_defines(defines), parse_shapes(shapes)
     input_files = parse_input_options(inputs)
-    cfg = target_config(session, target, config)
+    cfg = with_ranks(target_config(session, target, config), ranks)
     pipeline_stage(cfg, stage)  # an unknown stage fails before parsing
     arrays = load_inputs(input_files)
     model = None

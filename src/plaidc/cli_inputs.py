@@ -281,6 +281,30 @@ def target_config(session: driver.Session, target: str | None, config: str | Non
     return cfg
 
 
+ranks_option = click.option(
+    "--ranks",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="MPI processes of the mpi target (sets its [hardware] ranks).",
+)
+
+
+def with_ranks(cfg: Any, ranks: int | None) -> Any:
+    """`cfg` with `--ranks N` as its [hardware] ranks (only the mpi backend has ranks)."""
+    from plaidc.backends import check_target
+    from plaidc.targets import parse_config
+
+    if ranks is None:
+        return cfg
+    if cfg.backend != "mpi":
+        raise click.UsageError(
+            f"--ranks needs the mpi target (-t mpi); target '{cfg.name}' uses backend "
+            f"'{cfg.backend}'"
+        )
+    return check_target(parse_config(cfg.source, cfg.path, {"ranks": ranks}))
+
+
 def pipeline_stage(cfg: Any, stage: str) -> list[driver.PipelineStep]:
     """The passes of `stage` of the target config; an unknown stage is a usage error."""
     if stage not in cfg.stages:

@@ -38,7 +38,15 @@ def import_onnx(
         bound[name] = (driver.dtype_of_array(name, array).value, tuple(array.shape))
     for shape in shapes:
         bound[shape.name] = (shape.dtype.value, shape.sizes)
-    return import_model(program, shapes=bound, dims=dims)
+    model = import_model(program, shapes=bound, dims=dims)
+    if not model.outputs:
+        from plaidc.onnx.importer import model_error
+
+        empty = ", ".join(f"'{name}'" for name in model.constant_outputs)
+        raise model_error(
+            program, f"every output has no elements ({empty}): there is nothing to compile"
+        )
+    return model
 
 
 def as_program(program: str, model: Any) -> tuple[driver.ProgramText, driver.Bindings]:
@@ -64,7 +72,8 @@ def feed_arrays(model: Any, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarr
 
 def onnx_outputs(model: Any, outputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The outputs by their ONNX names."""
-    return {name: outputs[tile] for name, tile in model.outputs.items()}
+    named = {name: outputs[tile] for name, tile in model.outputs.items()}
+    return {**named, **model.constant_outputs}  # outputs with no elements: known at import
 
 
 def write_outputs(output_dir: str, outputs: dict[str, np.ndarray]) -> None:

@@ -222,7 +222,7 @@ def apply_tuning(
     if not space.params or not db.path.exists():
         return untuned
     key = tuning_key(program, cfg, stage).key
-    best, stale = best_valid(db.records(), key, space.contains)
+    best, stale = best_valid(db.records(key), key, space.contains)
     if stale:
         note(
             f"plaidc: note: {stale} tuning record(s) of key {key} name options or values the "

@@ -135,3 +135,25 @@ void scalar_store_to_l1(__gm__ float *X) {
   (void)X;
   st_ubuf((__cbuf__ float *)(L1_BASE + 64), 1.0); /* expect-error: scalar_store_to_l1 */
 }
+
+/* Each core writes its half of X, then reads the other core's half into Y: the cross-core
+ * barrier orders the two (built without it with -DNO_CORE_BARRIER: a race). */
+void cores_exchange(__gm__ float *X, __gm__ float *Y) {
+  __ubuf__ float *x = (__ubuf__ float *)UB_BASE;
+  int64_t me = block_idx, other = (block_idx + 1) % block_num;
+  vector_dup(x, (float)(me + 1), 1, 1, 8);
+  SYNC(PIPE_V, PIPE_MTE3);
+  copy_ubuf_to_gm(X + 64 * me, x, 0, 1, 8, 0, 0); /* expect-error: cores_exchange */
+#ifndef NO_CORE_BARRIER
+  sync_all_cores();
+#endif
+  SYNC(PIPE_MTE3, PIPE_MTE2);
+  copy_gm_to_ubuf(x, X + 64 * other, 0, 1, 8, 0, 0);
+  SYNC(PIPE_MTE2, PIPE_MTE3);
+  copy_ubuf_to_gm(Y + 64 * me, x, 0, 1, 8, 0, 0);
+}
+
+/* Core 0 waits at a barrier that core 1 never reaches: a deadlock. */
+void cores_barrier_skipped(__gm__ float *X) {
+  if (block_idx == 0) sync_all_cores(); /* expect-error: cores_barrier_skipped */
+}

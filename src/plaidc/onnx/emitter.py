@@ -64,21 +64,41 @@ def known(array: np.ndarray) -> Value:
 
 
 def tile_dtype(dtype: np.dtype[Any]) -> str:
-    try:
-        return TILE_DTYPES[np.dtype(dtype)]
-    except KeyError:
-        raise Unsupported(f"element type {np.dtype(dtype)} has no Tile type") from None
+    """The Tile type of an ONNX element type: bfloat16 is bf16, the narrower types are carried
+    in a wider type (`plaidc.onnx.narrow_types`)."""
+    dtype = np.dtype(dtype)
+    found = TILE_DTYPES.get(dtype)
+    if found is not None:
+        return found
+    if dtype.name == "bfloat16":
+        return "bf16"
+    from plaidc.onnx.narrow_types import carrier
+
+    wide = carrier(dtype)
+    if wide is None:
+        raise Unsupported(f"element type {dtype} has no Tile type")
+    return TILE_DTYPES[wide]
+
+
+def kind(dtype: np.dtype[Any]) -> str:
+    """numpy's kind letter, with ml_dtypes' types (kind 'V') as the floats or integers they
+    are."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "V":
+        return dtype.kind
+    tile = tile_dtype(dtype)  # fp32 / bf16, i8 or u8
+    return "f" if tile.startswith(("fp", "bf")) else tile[0]
 
 
 def literal(value: Any, dtype: np.dtype[Any]) -> str:
     """A Tile literal of one element of `dtype` (weakly typed: it takes the other operand's
     type, as ONNX's same-typed operands need)."""
-    if np.dtype(dtype).kind == "f":
+    if kind(dtype) == "f":
         number = float(value)
         if math.isnan(number):
             raise Unsupported("a NaN constant has no Tile literal")
         if math.isinf(number):
-            number = math.copysign(float(np.finfo(dtype).max), number)
+            number = math.copysign(float(_finfo(dtype).max), number)
         text = repr(number)
         if "e" not in text and "." not in text:
             text += ".0"
@@ -86,6 +106,12 @@ def literal(value: Any, dtype: np.dtype[Any]) -> str:
     else:
         text = str(int(value))
     return f"({text})" if text.startswith("-") else text
+
+
+def _finfo(dtype: np.dtype[Any]) -> Any:
+    import ml_dtypes
+
+    return np.finfo(dtype) if np.dtype(dtype) in TILE_DTYPES else ml_dtypes.finfo(dtype)
 
 
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
@@ -133,14 +159,19 @@ class Emitter:
         if value.tile is None:
             assert value.const is not None
             value.tile = self.add_input(value.origin or hint, value.shape, value.dtype)
-            self.weights[value.tile] = np.asarray(value.const, order="C")  # 0-d stays 0-d
+            from plaidc.onnx.narrow_types import to_carrier
+
+            weight = to_carrier(np.asarray(value.const, order="C"))  # 0-d stays 0-d
+            if weight.dtype.name == "bfloat16":
+                weight = weight.astype(np.float32)  # Tile's bf16 lives in float32 arrays
+            self.weights[value.tile] = weight
         return value.tile
 
     def operand(self, value: Value, result_rank: int, hint: str = "W") -> str:
         """`value` in an elementwise expression whose result has `result_rank` dimensions: a
         literal for a known one-element value that broadcasts away, else its tensor."""
         small = value.const is not None and value.size == 1 and value.rank <= result_rank
-        if small and value.dtype.kind in "fiu":
+        if small and kind(value.dtype) in "fiu":
             assert value.const is not None
             return literal(value.const.reshape(-1)[0], value.dtype)
         return self.tensor(value, hint)

@@ -20,6 +20,7 @@ import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, tile_dtype
+from plaidc.onnx.narrow_types import from_carrier, is_carried
 
 #: The opsets whose semantics the converters know (MAX_OPSET), and the newest the importer
 #: accepts: 22 to 25 changed no converted op's meaning, only added element types.
@@ -94,6 +95,9 @@ def converter(*op_types: str) -> Callable[[Converter], Converter]:
     return register
 
 
+#: The ops that take the element types carried in wider Tile types (`narrow_types`).
+CARRIED_OPS = {"Cast", "Identity"}
+
 #: Ops evaluated at import time only (their inputs must be known there).
 FOLDED_ONLY = {"Constant", "ConstantOfShape", "Range", "Shape", "Size"}
 
@@ -104,7 +108,7 @@ def supported_ops() -> list[str]:
 
 
 def _load_converters() -> None:
-    from plaidc.onnx import ops_linalg, ops_math, ops_nn, ops_shape  # noqa: F401  (register)
+    from plaidc.onnx import ops_linalg, ops_math, ops_nn, ops_resize, ops_shape  # noqa: F401
 
 
 @dataclass
@@ -118,6 +122,12 @@ class ImportedModel:
     outputs: dict[str, str]  # ONNX output name -> Tile name
     dims: dict[str, int] = field(default_factory=dict)  # Tile dimension name -> size
     seconds: float = 0.0
+    #: ONNX output name -> its element type, where Tile carries it in another (bfloat16 in
+    #: float32 arrays, the narrow types in wider ones: `narrow_types`)
+    output_dtypes: dict[str, np.dtype[Any]] = field(default_factory=dict)
+    #: ONNX output name -> its value, for outputs with no elements (no Tile tensor has a
+    #: zero-size dimension: an empty tensor is known at import time, it has only a shape)
+    constant_outputs: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def load_model(path: str) -> Any:
@@ -204,28 +214,47 @@ class _Importer:
                 continue  # an initializer listed as an input too (IR < 4): a weight
             value = self._graph_input(proto)
             self.values[proto.name] = value
-            assert value.tile is not None
-            inputs[proto.name] = value.tile
+            if value.tile is not None:  # not an empty tensor (known: it has no values)
+                inputs[proto.name] = value.tile
         for index, proto in enumerate(graph.node):
             self._node(index, proto)
         outputs: dict[str, str] = {}
+        output_dtypes: dict[str, np.dtype[Any]] = {}
+        constant_outputs: dict[str, np.ndarray] = {}
         for proto in graph.output:
             result = self.values.get(proto.name)
             if result is None:
                 why = self.missing.get(proto.name, "is never computed")
                 raise model_error(self.path, f"graph output '{proto.name}' {why}")
+            if result.size == 0:  # no values: known, handed out beside the program's
+                assert result.const is not None
+                constant_outputs[proto.name] = from_carrier(result.const, result.dtype)
+                continue
             name = self.out.fresh(proto.name)
             source = self.out.tensor(result, proto.name)
             self.out.lines.append(f"  {name} = {source};")
             outputs[proto.name] = name
+            if is_carried(result.dtype) or result.dtype.name == "bfloat16":
+                output_dtypes[proto.name] = result.dtype
         header = [f"Imported by plaidc from {Path(self.path).name} (opset {self.opset})."]
         if self.out.weights:
             header.append("Weights: the inputs in MODEL.weights.npz (plaidc run --input).")
+        for name, array in constant_outputs.items():
+            header.append(f"Output '{name}' has no elements (shape {list(array.shape)}).")
         if self.tile_dims:
             bound = ", ".join(f"-D {k}={v}" for k, v in sorted(self.tile_dims.items()))
             header.append(f"Specialised to {bound}.")
         text = self.out.text(list(outputs.values()), header)
-        return ImportedModel(text, self.out.weights, inputs, outputs, dict(self.tile_dims))
+        return ImportedModel(
+            text,
+            self.out.weights,
+            inputs,
+            outputs,
+            dict(self.tile_dims),
+            0.0,
+            output_dtypes,
+            constant_outputs,
+        )
 
     # ---- graph inputs ---------------------------------------------------------------------
 
@@ -255,6 +284,8 @@ class _Importer:
                     f"--shape {proto.name}: {len(sizes)} sizes, and the model's input has "
                     f"{len(declared)} dimensions",
                 )
+            if 0 in sizes:
+                return known(np.empty(tuple(sizes), dtype))
             value = Value(tuple(sizes), dtype)
             value.tile = self.out.add_input(proto.name, sizes, dtype)
             return value
@@ -285,6 +316,8 @@ class _Importer:
             self.tile_dims[tile_name] = size
             dims.append(size)
             spelled.append(tile_name)
+        if 0 in dims:
+            return known(np.empty(tuple(dims), dtype))
         value = Value(tuple(dims), dtype)
         value.tile = self.out.add_input(proto.name, spelled, dtype)
         return value
@@ -338,9 +371,14 @@ class _Importer:
         if node.op_type in ("Shape", "Size") and node.inputs and node.inputs[0] is not None:
             return [known(_shape_op(node))]
         foldable = all(v is None or v.const is not None for v in node.inputs)
-        if foldable and node.op_type in FOLDABLE:
+        empty_input = any(v is not None and v.size == 0 for v in node.inputs)
+        if foldable and (node.op_type in FOLDABLE or empty_input):
             return [known(v) for v in self._fold(proto)]
         for value in node.inputs:
+            if value is not None and is_carried(value.dtype) and node.op_type not in CARRIED_OPS:
+                raise Unsupported(
+                    f"element type {value.dtype} is only supported by Cast and Identity"
+                )
             if value is not None and value.const is None and value.size == 0:
                 raise Unsupported(f"an empty input (shape {list(value.shape)})")
         convert = CONVERTERS.get(node.op_type)
@@ -356,10 +394,19 @@ class _Importer:
         if len(self.out.lines) > mark:
             who = f"{node.name} " if node.name else ""
             self.out.lines.insert(mark, f"  // {who}({node.op_type})")
-        for value in results:
-            if value.size == 0:
-                raise Unsupported(f"an empty result (shape {list(value.shape)})")
-        return results
+        return [self._empty_known(value, mark) for value in results]
+
+    def _empty_known(self, value: Value, mark: int) -> Value:
+        """A result with no elements as the known empty array it is, and the statements
+        that wrote it (a zero-size Tile tensor) dropped."""
+        if value.size != 0 or value.const is not None:
+            return value
+        if value.tile is not None:
+            heads = (f"  {value.tile}[", f"  {value.tile} =")
+            self.out.lines[mark:] = [
+                line for line in self.out.lines[mark:] if not line.startswith(heads)
+            ]
+        return known(np.empty(value.shape, value.dtype))
 
     def _fold(self, proto: Any) -> list[np.ndarray]:
         """Evaluate a node whose inputs are all known, with onnx's reference evaluator."""

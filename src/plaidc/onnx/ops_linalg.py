@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, literal
+from plaidc.onnx.emitter import Emitter, Unsupported, Value, kind, known, literal
 from plaidc.onnx.importer import Node, converter
 
 
@@ -201,7 +201,7 @@ def gemm(node: Node, out: Emitter) -> list[Value]:
 @converter("Softmax", "LogSoftmax", "Hardmax")
 def softmax(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
-    if node.op_type != "Hardmax" and x.dtype.kind != "f":
+    if node.op_type != "Hardmax" and kind(x.dtype) != "f":
         raise Unsupported(f"{node.op_type} of {x.dtype}")
     if node.opset < 13:  # the input as a 2-D matrix split at `axis`
         (axis,) = normalize_axes([node.attr("axis", 1)], x.rank)

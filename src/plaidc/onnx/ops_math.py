@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from plaidc.onnx.emitter import Emitter, Unsupported, Value, literal, tile_dtype
+from plaidc.onnx.emitter import Emitter, Unsupported, Value, kind, known, literal, tile_dtype
 from plaidc.onnx.importer import Node, converter
+from plaidc.onnx.narrow_types import carrier, cast_into
 
 UNARY = {
     "Relu": "relu({x})",
@@ -64,7 +65,7 @@ def broadcast(*values: Value) -> tuple[int, ...]:
 
 
 def _float_only(node: Node, value: Value) -> None:
-    if value.dtype.kind != "f":
+    if kind(value.dtype) != "f":
         raise Unsupported(f"{node.op_type} of {value.dtype} is not supported (floats only)")
 
 
@@ -98,13 +99,13 @@ def power(node: Node, out: Emitter) -> list[Value]:
     shape = broadcast(base, exponent)
     b = out.operand(base, len(shape))
     e = out.operand(exponent, len(shape))
-    if base.dtype.kind == "f" and exponent.dtype != base.dtype and exponent.const is None:
+    if kind(base.dtype) == "f" and exponent.dtype != base.dtype and exponent.const is None:
         e = f"as_float({e}, {base.dtype.itemsize * 8})"
-    square = exponent.const is not None and exponent.size == 1 and base.dtype.kind == "f"
+    square = exponent.const is not None and exponent.size == 1 and kind(base.dtype) == "f"
     if square and float(np.asarray(exponent.const).reshape(-1)[0]) == 2.0:  # exact, common
         return [out.assign("Pow", f"{b} * {b}", shape, base.dtype)]
     text = f"pow({b}, {e})"
-    if base.dtype.kind in "iu":
+    if kind(base.dtype) in "iu":
         text = (
             f"as_int(round(pow(as_float({b}, 64), as_float({e}, 64))), {base.dtype.itemsize * 8})"
         )
@@ -147,20 +148,29 @@ def cast(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
     node.reject("round_mode")
     to = np.dtype(helper.tensor_dtype_to_np_dtype(node.attr("to")))
-    return [cast_value(out, x, to)]
+    return [cast_value(out, x, to, saturate=bool(node.attr("saturate", 1)))]
 
 
-def cast_value(out: Emitter, x: Value, to: np.dtype) -> Value:
+def cast_value(out: Emitter, x: Value, to: np.dtype, saturate: bool = True) -> Value:
     tile_dtype(to)  # an unsupported target type is an error naming it
+    if to == x.dtype:
+        return x
+    wide = carrier(x.dtype)
+    if wide is not None:  # read a carried type as the carrier that holds its values
+        x = Value(x.shape, wide, out.tensor(x))
+    if carrier(to) is not None:
+        return cast_into(out, x, to, saturate)
+    if to.name == "bfloat16":
+        raise Unsupported("a Cast to bfloat16 is not supported (Tile has no conversion to bf16)")
     if to == x.dtype:
         return x
     source = out.tensor(x)
     bits = to.itemsize * 8
     if to == BOOL:
         text = f"as_bool({source})"
-    elif to.kind == "f":
+    elif kind(to) == "f":
         text = f"as_float({source}, {bits})"
-    elif to.kind == "i":
+    elif kind(to) == "i":
         text = f"as_int({source}, {bits})"
     else:
         text = f"as_uint({source}, {bits})"
@@ -185,7 +195,7 @@ def clip(node: Node, out: Emitter) -> list[Value]:
     for fn, bound in zip(("max", "min"), bounds, strict=True):
         if bound is None:
             continue
-        if bound.const is not None and bound.dtype.kind == "f" and np.isinf(bound.const).all():
+        if bound.const is not None and kind(bound.dtype) == "f" and np.isinf(bound.const).all():
             continue
         text = f"{fn}({text}, {out.operand(bound, x.rank)})"
     if text == out.tensor(x):
@@ -283,9 +293,14 @@ def gelu(node: Node, out: Emitter) -> list[Value]:
 @converter("Identity", "Dropout")
 def identity(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
-    # Dropout's mask output is left uncomputed: a node reading it is an error naming it
-    if node.op_type == "Dropout" and node.input(2) is not None:
-        training = node.constant(2, "training_mode")
-        if training is not None and bool(training):
-            raise Unsupported("training_mode=true is not supported (inference only)")
-    return [x]
+    if node.op_type != "Dropout":
+        return [x]
+    training = node.constant(2, "training_mode") if node.opset >= 12 else None
+    if training is not None and bool(training):
+        ratio = node.constant(1, "ratio")
+        if ratio is None or float(ratio) != 0.0:  # (default 0.5)
+            raise Unsupported(
+                "training_mode=true drops elements at random: only ratio 0 is supported"
+            )
+    # nothing is dropped: the mask keeps every element
+    return [x, known(np.ones(x.shape, dtype=np.bool_))][: max(1, node.output_count)]

@@ -1,5 +1,5 @@
 """Neural-network ONNX ops: Conv, ConvTranspose, pools, BatchNormalization, LayerNormalization,
-InstanceNormalization, Resize/Upsample.
+InstanceNormalization (Resize is `ops_resize`).
 
 A convolution is one Tile contraction over NCHW (any number of spatial axes): padding needs
 no statement, since positions outside the input take no part in a contraction. Groups split
@@ -9,17 +9,17 @@ the channel index as `g * C_group + c`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, literal
 from plaidc.onnx.importer import Node, converter
 from plaidc.onnx.ops_linalg import reduce
-from plaidc.onnx.ops_shape import gather_axis
 
 
-def _text(value: object) -> str:
+def text_attr(value: object) -> str:
+    """A string attribute's value (onnx gives bytes)."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
@@ -31,7 +31,7 @@ def _window(
     strides = list(node.attr("strides", [1] * rank))
     dilations = list(node.attr("dilations", [1] * rank))
     pads = list(node.attr("pads", [0] * (2 * rank)))
-    auto_pad = _text(node.attr("auto_pad", "NOTSET"))
+    auto_pad = text_attr(node.attr("auto_pad", "NOTSET"))
     extents = [(k - 1) * d + 1 for k, d in zip(kernel, dilations, strict=True)]
     if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         sizes = [-(-n // s) for n, s in zip(spatial, strides, strict=True)]
@@ -116,7 +116,7 @@ def conv_transpose(node: Node, out: Emitter) -> list[Value]:
     dilations = list(node.attr("dilations", [1] * rank))
     extra = list(node.attr("output_padding", [0] * rank))
     pads = list(node.attr("pads", [0] * (2 * rank)))
-    auto_pad = _text(node.attr("auto_pad", "NOTSET"))
+    auto_pad = text_attr(node.attr("auto_pad", "NOTSET"))
     full = [
         s * (n - 1) + e + (k - 1) * d + 1
         for n, s, e, k, d in zip(spatial, strides, extra, kernel, dilations, strict=True)
@@ -157,10 +157,8 @@ def conv_transpose(node: Node, out: Emitter) -> list[Value]:
 @converter("MaxPool", "AveragePool")
 def pool(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
-    if node.op_type == "MaxPool" and node.output_count > 1:
-        raise Unsupported("the Indices output is not supported")
-    if int(node.attr("storage_order", 0)):
-        raise Unsupported("storage_order=1 is not supported")
+    indices = node.op_type == "MaxPool" and node.output_count > 1
+    column_major = bool(int(node.attr("storage_order", 0)))
     kernel = list(node.attr("kernel_shape"))
     spatial = x.shape[2:]
     ceil_mode = bool(node.attr("ceil_mode", 0))
@@ -178,14 +176,16 @@ def pool(node: Node, out: Emitter) -> list[Value]:
         constraints=list(zip(ks, kernel, strict=True)),
     )
     if node.op_type == "MaxPool":
-        return [result]
+        if not indices:
+            return [result]
+        return [result, _max_indices(out, x, result, positions, kernel, ks, column_major)]
     # the divisor: positions inside the input (or inside the padded input) per window
     include_pad = bool(node.attr("count_include_pad", 0))
     pads = list(node.attr("pads", [0] * (2 * len(spatial))))
     counts = np.ones((), dtype=np.int64)
     for axis, n in enumerate(spatial):
         lo, hi = 0, n
-        if include_pad and _text(node.attr("auto_pad", "NOTSET")) == "NOTSET":
+        if include_pad and text_attr(node.attr("auto_pad", "NOTSET")) == "NOTSET":
             lo, hi = -pads[axis], n + pads[axis + len(spatial)]
         start = np.arange(sizes[axis]) * strides[axis] - before[axis]
         taps = start[:, None] + np.arange(kernel[axis])[None, :] * dilations[axis]
@@ -196,6 +196,41 @@ def pool(node: Node, out: Emitter) -> list[Value]:
     else:
         divisor = out.tensor(known(counts.astype(x.dtype)), "Count")
     return [out.assign("AveragePool", f"{result.tile} / {divisor}", result.shape, x.dtype)]
+
+
+def _max_indices(
+    out: Emitter,
+    x: Value,
+    peak: Value,
+    positions: list[str],
+    kernel: list[int],
+    ks: list[str],
+    column_major: bool,
+) -> Value:
+    """MaxPool's Indices: the flat index in `x` of each window's maximum, the first in
+    row-major order where several equal it (as onnxruntime): the largest of `size - flat
+    index` over the window's positions holding the maximum (a ternary contraction),
+    subtracted from `size`; with `storage_order=1` that index then maps to the column-major
+    one (the spatial axes reversed)."""
+    flat = np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    rank = known(x.size - flat)
+    name = out.fresh("FirstMax")
+    sizes = ", ".join(str(d) for d in peak.shape)
+    spatial = [f"x{k}" for k in range(len(positions))]
+    where = ", ".join(["n", "c", *positions])
+    body = (
+        f"{out.tensor(x)}[{where}] == {peak.tile}[{', '.join(['n', 'c', *spatial])}] "
+        f"? {out.tensor(rank, 'Rank')}[{where}]"
+    )
+    bounds = "".join(f", {k} < {n}" for k, n in zip(ks, kernel, strict=True))
+    out.lines.append(f"  {name}[{', '.join(['n', 'c', *spatial])} : {sizes}] = >({body}){bounds};")
+    row_major = out.assign("Indices", f"{x.size} - {name}", peak.shape, np.dtype(np.int64))
+    if not column_major:
+        return row_major
+    order = [0, 1, *reversed(range(2, x.rank))]
+    column = np.arange(x.size, dtype=np.int64).reshape([x.shape[a] for a in order])
+    table = out.tensor(known(column.transpose(np.argsort(order)).reshape(-1)), "ColumnMajor")
+    return out.assign("Indices", f"gather({table}, {row_major.tile})", peak.shape, row_major.dtype)
 
 
 @converter("GlobalAveragePool", "GlobalMaxPool")
@@ -238,11 +273,13 @@ def _per_channel(out: Emitter, value: Value, rank: int, hint: str) -> str:
 def batch_norm(node: Node, out: Emitter) -> list[Value]:
     x = node.required(0)
     scale, bias, mean, var = (node.required(k) for k in range(1, 5))
-    if node.output_count > 1 or int(node.attr("training_mode", 0)):
-        raise Unsupported("training mode (more than one output) is not supported")
     if not int(node.attr("spatial", 1)):
         raise Unsupported("spatial=0 is not supported")
     eps = float(node.attr("epsilon", 1e-5))
+    if int(node.attr("training_mode", 0)):
+        return _batch_norm_training(node, out, x, eps)
+    if node.output_count > 1:
+        raise Unsupported("outputs beyond Y need training_mode=1 (opset 14)")
     params = (scale, bias, mean, var)
     if all(p.const is not None for p in params):  # fold into one multiply and one add
         s, b, m, v = (p.const.astype(np.float64) for p in params)  # type: ignore[union-attr]
@@ -254,6 +291,32 @@ def batch_norm(node: Node, out: Emitter) -> list[Value]:
     s, b, m, v = (_per_channel(out, p, x.rank, n) for p, n in zip(params, "SBMV", strict=True))
     text = f"({out.tensor(x)} - {m}) / sqrt({v} + {literal(eps, x.dtype)}) * {s} + {b}"
     return [out.assign("BatchNorm", text, x.shape, x.dtype)]
+
+
+def _batch_norm_training(node: Node, out: Emitter, x: Value, eps: float) -> list[Value]:
+    """Training-mode BatchNormalization (opset 14+): normalise with the batch's own mean and
+    (population) variance per channel; the running statistics move towards them by
+    1 - momentum."""
+    scale, bias, mean, var = (node.required(k) for k in range(1, 5))
+    axes = [0, *range(2, x.rank)]
+    count = literal(math.prod(x.shape[a] for a in axes), x.dtype)
+    total = reduce(out, x, axes, "+", True, "Sum")
+    batch_mean = out.assign("BatchMean", f"{total.tile} / {count}", total.shape, x.dtype)
+    centred = out.assign("Centred", f"{out.tensor(x)} - {batch_mean.tile}", x.shape, x.dtype)
+    square = out.assign("Square", f"{centred.tile} * {centred.tile}", x.shape, x.dtype)
+    spread = reduce(out, square, axes, "+", True, "SumSq")
+    batch_var = out.assign("BatchVar", f"{spread.tile} / {count}", spread.shape, x.dtype)
+    s, b = _per_channel(out, scale, x.rank, "Scale"), _per_channel(out, bias, x.rank, "Bias")
+    text = f"{centred.tile} / sqrt({batch_var.tile} + {literal(eps, x.dtype)}) * {s} + {b}"
+    results = [out.assign("BatchNorm", text, x.shape, x.dtype)]
+    momentum = literal(float(node.attr("momentum", 0.9)), x.dtype)
+    channels = (x.shape[1],)
+    for running, batch, hint in ((mean, batch_mean, "RunningMean"), (var, batch_var, "RunningVar")):
+        flat = out.reshape(batch, channels)
+        old = out.tensor(out.reshape(running, channels))
+        text = f"{old} * {momentum} + {flat.tile} * (1.0 - {momentum})"
+        results.append(out.assign(hint, text, channels, x.dtype))
+    return results[: max(1, node.output_count)]
 
 
 def _normalize(out: Emitter, x: Value, axes: list[int], eps: float) -> tuple[Value, Value, Value]:
@@ -291,102 +354,3 @@ def instance_norm(node: Node, out: Emitter) -> list[Value]:
     normal, _, _ = _normalize(out, x, list(range(2, x.rank)), node.attr("epsilon", 1e-5))
     s, b = _per_channel(out, scale, x.rank, "Scale"), _per_channel(out, bias, x.rank, "Bias")
     return [out.assign("InstanceNorm", f"{normal.tile} * {s} + {b}", x.shape, x.dtype)]
-
-
-# ---- Resize ---------------------------------------------------------------------------------
-
-
-def _source_coordinates(mode: str, size_in: int, size_out: int, scale: float) -> np.ndarray:
-    o = np.arange(size_out, dtype=np.float64)
-    if mode == "half_pixel":
-        return (o + 0.5) / scale - 0.5
-    if mode == "half_pixel_symmetric":
-        adjust = size_out / (scale * size_in)
-        offset = size_in / 2 * (1 - adjust)
-        return offset + (o + 0.5) / scale - 0.5
-    if mode == "pytorch_half_pixel":
-        return (o + 0.5) / scale - 0.5 if size_out > 1 else np.zeros_like(o)
-    if mode == "align_corners":
-        resized = size_in * scale  # the scale's length, not the rounded one (as ONNX says)
-        return o * (size_in - 1) / (resized - 1) if size_out > 1 else np.zeros_like(o)
-    if mode == "asymmetric":
-        return o / scale
-    raise Unsupported(f"coordinate_transformation_mode '{mode}' is not supported")
-
-
-def _nearest(coords: np.ndarray, rounding: str, size_in: int) -> np.ndarray:
-    picks: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-        "round_prefer_floor": lambda c: np.ceil(c - 0.5),
-        "round_prefer_ceil": lambda c: np.floor(c + 0.5),
-        "floor": np.floor,
-        "ceil": np.ceil,
-    }
-    if rounding not in picks:
-        raise Unsupported(f"nearest_mode '{rounding}' is not supported")
-    return np.clip(picks[rounding](coords), 0, size_in - 1).astype(np.int64)
-
-
-@converter("Resize", "Upsample")
-def resize(node: Node, out: Emitter) -> list[Value]:
-    x = node.required(0)
-    mode = _text(node.attr("mode", "nearest"))
-    if node.op_type == "Upsample" or node.opset < 11:
-        scales_in = node.attr("scales") if node.opset < 9 else node.constant(1, "scales")
-        scales = [float(s) for s in np.asarray(scales_in).reshape(-1)]
-        sizes = [math.floor(n * s) for n, s in zip(x.shape, scales, strict=True)]
-        transform, rounding = "asymmetric", "floor"
-        mode = "linear" if mode in ("linear", "bilinear") else mode
-    else:
-        node.reject("antialias") if node.attr("antialias", 0) else None
-        policy = _text(node.attr("keep_aspect_ratio_policy", "stretch"))
-        if policy != "stretch":
-            raise Unsupported(f"keep_aspect_ratio_policy '{policy}' is not supported")
-        transform = _text(node.attr("coordinate_transformation_mode", "half_pixel"))
-        rounding = _text(node.attr("nearest_mode", "round_prefer_floor"))
-        given_axes = node.attr("axes")
-        axes = list(range(x.rank)) if given_axes is None else [a % x.rank for a in given_axes]
-        scales_given = node.constant(2, "scales")
-        sizes_given = node.constant(3, "sizes")
-        scales, sizes = [1.0] * x.rank, list(x.shape)
-        if sizes_given is not None and sizes_given.size:
-            for a, n in zip(axes, sizes_given.reshape(-1), strict=True):
-                sizes[a], scales[a] = int(n), int(n) / x.shape[a]
-        elif scales_given is not None and scales_given.size:
-            for a, s in zip(axes, scales_given.reshape(-1), strict=True):
-                scales[a], sizes[a] = float(s), math.floor(x.shape[a] * float(s))
-        else:
-            raise Unsupported("neither scales nor sizes is given")
-    if mode not in ("nearest", "linear"):
-        raise Unsupported(f"mode '{mode}' is not supported")
-    result = x
-    for axis, (n, size, scale) in enumerate(zip(x.shape, sizes, scales, strict=True)):
-        if size == n and scale == 1.0:
-            continue
-        coords = _source_coordinates(transform, n, size, scale)
-        if mode == "nearest":
-            picks = known(_nearest(coords, rounding, n))
-            result = gather_axis(out, result, picks, axis)
-            continue
-        coords = np.clip(coords, 0, n - 1)
-        low = np.floor(coords).astype(np.int64)
-        high = np.minimum(low + 1, n - 1)
-        frac = coords - low
-        weights = np.zeros((size, n))
-        np.add.at(weights, (np.arange(size), low), 1 - frac)
-        np.add.at(weights, (np.arange(size), high), frac)
-        matrix = out.tensor(known(weights.astype(x.dtype)), "Interp")
-        idx = out.indices(result.rank)
-        source = list(idx)
-        source[axis] = "s"
-        shape = list(result.shape)
-        shape[axis] = size
-        result = out.contract(
-            "Resize",
-            idx,
-            shape,
-            "+",
-            [(out.tensor(result), source), (matrix, [idx[axis], "s"])],
-            x.dtype,
-            comb="*",
-        )
-    return [result]

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from plaidc.onnx.importer import ImportedModel, import_model
+from plaidc.onnx.narrow_types import from_carrier, to_carrier
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -24,8 +25,24 @@ def model_feed(model: ImportedModel, inputs: Mapping[str, np.ndarray]) -> dict[s
     """The Tile program's inputs: the weights, and `inputs` (by ONNX name) renamed."""
     feed = dict(model.weights)
     for name, array in inputs.items():
+        if name not in model.inputs and np.size(array) == 0:
+            continue  # an empty input: known at import (its shape is all there is)
+        array = to_carrier(np.asarray(array))
+        if array.dtype.name == "bfloat16":
+            array = array.astype(np.float32)  # Tile's bf16 lives in float32 arrays
         feed[model.inputs.get(name, name)] = array
     return feed
+
+
+def model_results(model: ImportedModel, results: Mapping[str, np.ndarray]) -> dict[str, Any]:
+    """The Tile program's results by ONNX output name, each of its ONNX element type."""
+    named = {
+        name: from_carrier(results[tile], model.output_dtypes[name])
+        if name in model.output_dtypes
+        else results[tile]
+        for name, tile in model.outputs.items()
+    }
+    return {**named, **model.constant_outputs}
 
 
 def compile_model(model: ImportedModel, target: str = "interp") -> Any:
@@ -58,6 +75,7 @@ def run_onnx(
     inputs = {name: a for name, a in inputs.items() if name not in fixed}
     shapes = {name: (None, tuple(np.shape(a))) for name, a in inputs.items()}
     imported = import_model(path, shapes=shapes, model=model, constants=fixed)
+    if not imported.outputs:  # every output is empty: nothing to run
+        return dict(imported.constant_outputs)
     run = compile_model(imported, target)
-    results = run(model_feed(imported, inputs))
-    return {name: results[tile] for name, tile in imported.outputs.items()}
+    return model_results(imported, run(model_feed(imported, inputs)))

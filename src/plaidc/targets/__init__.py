@@ -24,9 +24,9 @@ from plaidc.targets.host import DETECT, HOST_KEYS, host_facts
 from plaidc.targets.spans import KeyPath, key_spans, span_of
 
 TARGET_ALIASES = {"cpu": "c"}
-BACKEND_NAMES = ("c", "llvm", "opencl", "npu")
+BACKEND_NAMES = ("c", "llvm", "opencl", "npu", "mpi")
 # Backends whose code runs on this machine's CPU: the host facts they leave out are detected.
-HOST_BACKENDS = ("c", "llvm")
+HOST_BACKENDS = ("c", "llvm", "mpi")
 _REF = re.compile(r"\$\{([^}]*)\}")
 _NAME = re.compile(r"\s*hardware\.([A-Za-z0-9_]+)\s*")
 
@@ -106,13 +106,25 @@ def load_config_file(path: str) -> TargetConfig:
     return parse_config(decode_source(data, path), path)
 
 
-def parse_config(text: str, filename: str) -> TargetConfig:
-    """A config from TOML text; every error is located at the key it is about."""
+def parse_config(
+    text: str, filename: str, hardware_overrides: dict[str, Any] | None = None
+) -> TargetConfig:
+    """A config from TOML text; every error is located at the key it is about.
+
+    `[target] base = "NAME"` builds on built-in target NAME: its [hardware], [codegen] and
+    stages lie under this config's (a key given here wins; this config's passes of a stage
+    follow the base stage's). `hardware_overrides` replace [hardware] values (the command
+    line's `--ranks`) before any `${hardware.x}` is resolved."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CompileError([_toml_diagnostic(err, filename)]) from None
     spans = key_spans(text, filename)
+    base_name = data.get("target", {}).get("base") if isinstance(data.get("target"), dict) else None
+    if base_name is not None:
+        data = _on_base(data, str(base_name), lambda: span_of(spans, ("target", "base"), filename))
+    if hardware_overrides:
+        data["hardware"] = {**data.get("hardware", {}), **hardware_overrides}
 
     def where(*path: str | int) -> Span:
         return span_of(spans, path, filename)
@@ -166,6 +178,25 @@ def parse_config(text: str, filename: str) -> TargetConfig:
         detected=detected,
         warnings=host_facts().warnings if "threads" in detected else (),
     )
+
+
+def _on_base(data: dict[str, Any], base: str, where: Any) -> dict[str, Any]:
+    """`data` laid over built-in target `base`'s tables (see `parse_config`)."""
+    if base not in builtin_target_names():
+        known = ", ".join(builtin_target_names())
+        raise CompileError.at(f"unknown base target '{base}' (targets: {known})", where())
+    path = resources.files("plaidc") / "targets" / f"{base}.toml"
+    under = tomllib.loads(path.read_text())
+    merged = dict(data)
+    for table in ("hardware", "codegen"):
+        merged[table] = {**under.get(table, {}), **data.get(table, {})}
+    stages = {name: dict(stage) for name, stage in under.get("stage", {}).items()}
+    for name, stage in data.get("stage", {}).items():
+        own = stage.get("passes", []) if isinstance(stage, dict) else stage
+        below = stages.get(name, {}).get("passes", [])
+        stages[name] = {"passes": [*below, *own] if isinstance(own, list) else own}
+    merged["stage"] = stages
+    return merged
 
 
 def _table(data: dict[str, Any], name: str, where: Any) -> dict[str, Any]:

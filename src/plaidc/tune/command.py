@@ -45,7 +45,7 @@ def contraction_flops(program: Block) -> float:
 def run_tune(request: TuneRequest, db: TuneDb, timeout: float, echo: Echo) -> TuneSummary:
     """Tune with candidates measured in child processes; inputs are random (seed 0) and the
     interpreter's outputs on them the reference."""
-    from plaidc.driver import random_inputs, through_half_precision
+    from plaidc.driver import longest_reduction, random_inputs, through_half_precision
     from plaidc.interp import program_io, run_program
 
     program = request.program
@@ -55,8 +55,9 @@ def run_tune(request: TuneRequest, db: TuneDb, timeout: float, echo: Echo) -> Tu
     metric = metric_of(request.cfg)
     progress = TuneProgress(metric, contraction_flops(program))
     with tempfile.TemporaryDirectory(prefix="plaidc-tune-") as workdir:
+        terms = longest_reduction(program)
         measurer = ChildMeasurer(Path(workdir), inputs, expected, loose, timeout=timeout,
-                                 timing=Timing())  # fmt: skip
+                                 timing=Timing(), reduction_terms=terms)  # fmt: skip
         summary = tune(request, db, measurer, progress, echo)
     _report(summary, metric, db, echo)
     return summary
@@ -86,6 +87,17 @@ def _report(summary: TuneSummary, metric: str, db: TuneDb, echo: Echo) -> None:
         base = summary.default["result"]["value"]
         line += f" (untuned {show_value(base, metric)}: x{base / best:.3g})"
     echo(line)
+    if summary.confirm is not None:
+        confirm = summary.confirm
+        chosen = confirm["candidates"][confirm["chosen"]]
+        measured = ", ".join(
+            show_value(c["value"], metric) + (" (untuned)" if c["default"] else "")
+            for c in confirm["candidates"]
+        )
+        echo(
+            f"plaidc tune: side by side ({confirm['rounds']} rounds: {measured}) chose "
+            f"{show_value(chosen['value'], metric)}: {point_key(chosen['params'])}"
+        )
     echo(f"plaidc tune: key {summary.key} in {db.path}")
 
 
@@ -134,5 +146,16 @@ def show_records(db: TuneDb, key: str, echo: Echo) -> None:
         number = f"{trial}/{record.get('of')}" if trial is not None else "(reused)"
         echo(f"  {record['session']} {number:>8} {what:>16}  {point_key(record['params'])}")
     for record in records:
-        if record["kind"] == "end" and record["key"] == keys[0]:
+        if record["key"] != keys[0]:
+            continue
+        if record["kind"] == "end":
             echo(f"  {record['session']} ended: {record['reason']} ({record['trials']} trials)")
+        elif record["kind"] == "confirm":
+            metric = trials[0].get("metric", "seconds")
+            for index, candidate in enumerate(record["candidates"]):
+                mark = "chosen" if index == record["chosen"] else ""
+                mark += " (untuned)" if candidate.get("default") else ""
+                echo(
+                    f"  {record['session']} side by side {show_value(candidate['value'], metric)}"
+                    f" {mark:>17}  {point_key(candidate['params'])}"
+                )

@@ -92,8 +92,10 @@ class TuneDb:
         self.path = path
         self.warn = warn or (lambda _message: None)
 
-    def records(self) -> list[Record]:
-        """Every well-formed record, in file order (a missing file has none)."""
+    def records(self, key: str | None = None) -> list[Record]:
+        """Every well-formed record, in file order (a missing file has none); with `key`, only
+        the lines that name it are parsed (a compile's lookup: a database grown to many keys
+        costs a byte search per line, not a JSON parse)."""
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -103,8 +105,9 @@ class TuneDb:
                 [Diagnostic(f"cannot read tuning database '{self.path}': {err.strerror}")]
             ) from None
         found = []
+        wanted = key.encode() if key is not None else b""
         for number, line in enumerate(data.split(b"\n"), 1):
-            if not line.strip():
+            if not line.strip() or wanted not in line:
                 continue
             problem = None
             try:
@@ -116,7 +119,8 @@ class TuneDb:
             if problem is not None:
                 self.warn(f"{self.path}:{number}: warning: line skipped: {problem}")
                 continue
-            found.append(record)
+            if key is None or record["key"] == key:
+                found.append(record)
         return found
 
     def append(self, record: Record) -> None:
@@ -152,11 +156,23 @@ def _record_problem(record: Any) -> str | None:
     if not isinstance(record, dict):
         return "not a JSON object"
     kind = record.get("kind")
-    if kind not in ("trial", "end"):
+    if kind not in ("trial", "end", "confirm"):
         return f"unknown record kind {kind!r}"
     for name in ("key", "session"):
         if not isinstance(record.get(name), str):
             return f"no '{name}'"
+    if kind == "confirm":
+        candidates = record.get("candidates")
+        if not isinstance(candidates, list) or not all(
+            isinstance(c, dict)
+            and isinstance(c.get("params"), dict)
+            and isinstance(c.get("value"), (int, float))
+            for c in candidates
+        ):
+            return "a 'confirm' record without 'candidates' (each with 'params' and a 'value')"
+        chosen = record.get("chosen")
+        if not isinstance(chosen, int) or not 0 <= chosen < len(candidates):
+            return "a 'confirm' record whose 'chosen' is not one of its candidates"
     if kind == "trial":
         if not isinstance(record.get("params"), dict):
             return "no 'params' object"
@@ -175,15 +191,28 @@ def trials_of(records: Iterable[Record], key: str) -> list[Record]:
 def best_valid(
     records: Iterable[Record], key: str, valid: Callable[[Mapping[str, Any]], bool]
 ) -> tuple[Record | None, int]:
-    """The fastest correct trial of `key` whose parameters `valid` accepts, and the number of
-    correct trials it rejected (parameters that no longer exist or values out of range)."""
+    """The record to apply for `key`, and the number of correct trials rejected because
+    `valid` does not accept their parameters (options that no longer exist, values out of
+    range). The choice of the key's latest `confirm` record (the fastest few re-measured side
+    by side) when its parameters are valid, as a trial-like record whose value is the
+    confirmed median; else the fastest correct trial."""
+    records = list(records)
     best, stale = None, 0
+    confirms = [r for r in records if r.get("kind") == "confirm" and r["key"] == key]
+    if confirms:
+        latest = confirms[-1]
+        chosen = latest["candidates"][latest["chosen"]]
+        if valid(chosen["params"]):
+            result = {"status": "ok", "metric": "seconds", "value": chosen["value"]}
+            best = {"kind": "trial", "key": key, "session": latest["session"], "trial": None,
+                    "params": chosen["params"], "result": result, "confirmed": True}  # fmt: skip
+    confirmed = best is not None
     for record in trials_of(records, key):
         if record["result"]["status"] != "ok":
             continue
         if not valid(record["params"]):
             stale += 1
             continue
-        if best is None or record["result"]["value"] < best["result"]["value"]:
+        if not confirmed and (best is None or record["result"]["value"] < best["result"]["value"]):
             best = record
     return best, stale

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,8 +83,10 @@ class ChildMeasurer:
         *,
         timeout: float = 120.0,
         timing: Timing = Timing(),
+        reduction_terms: int = 1,
     ) -> None:
         self.workdir = workdir
+        self.reduction_terms = reduction_terms  # the tolerance of `plaidc run --check`'s
         self.timeout = timeout
         self.timing = timing
         self.loose = loose
@@ -93,16 +96,31 @@ class ChildMeasurer:
         np.savez(self.expected_path, **expected)  # type: ignore[arg-type]
 
     def __call__(self, stripe_text: str, cfg: TargetConfig) -> Outcome:
-        metric = metric_of(cfg)
+        return self._run_child({"stripe": stripe_text, "config": cfg}, metric_of(cfg))
+
+    def compare(self, candidates: Sequence[tuple[str, TargetConfig]], rounds: int) -> Outcome:
+        """Wall-clock times of several candidates side by side in one child: each compiled and
+        checked, then `rounds` rounds in which every candidate (in a rotating order) runs one
+        block of calls; `extra["medians"]` holds each candidate's median call over its blocks,
+        `extra["spread"]` each one's (max - min) / min of its block medians (the noise) and
+        `extra["blocks"]` the block medians themselves, by round."""
+        job = {"compare": [{"stripe": s, "config": c} for s, c in candidates], "rounds": rounds}
+        timeout = self.timeout * max(1, len(candidates))
+        return self._run_child(job, "seconds", timeout)
+
+    def _run_child(
+        self, work: dict[str, Any], metric: str, timeout: float | None = None
+    ) -> Outcome:
         job = {
-            "stripe": stripe_text,
-            "config": cfg,
+            **work,
             "inputs": str(self.inputs_path),
             "expected": str(self.expected_path),
             "loose": sorted(self.loose),
+            "terms": self.reduction_terms,
             "metric": metric,
             "timing": self.timing,
         }
+        timeout = timeout or self.timeout
         with tempfile.TemporaryDirectory(dir=self.workdir) as tmp:
             job_path, result_path = Path(tmp) / "job.pickle", Path(tmp) / "result.json"
             job_path.write_bytes(pickle.dumps(job))
@@ -117,10 +135,10 @@ class ChildMeasurer:
                 cwd=tmp,
             )
             try:
-                _, stderr = child.communicate(timeout=self.timeout)
+                _, stderr = child.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 _kill_group(child)
-                return Outcome("timeout", metric, message=f"ran past {self.timeout:g} s")
+                return Outcome("timeout", metric, message=f"ran past {timeout:g} s")
             except BaseException:
                 _kill_group(child)
                 raise
@@ -158,22 +176,40 @@ def _child(job_path: Path, result_path: Path) -> None:
     result_path.write_text(json.dumps(result))
 
 
-def _measure(job: dict[str, Any]) -> dict[str, Any]:
+def _compiled(job: dict[str, Any], stripe_text: str, cfg: TargetConfig) -> Any:
+    """The candidate's artifact, or the message of its wrong outputs (a str)."""
     from plaidc.backends import get_backend
     from plaidc.driver import compare_outputs
     from plaidc.stripe.parser import parse_stripe
 
-    cfg: TargetConfig = job["config"]
-    program = parse_stripe(job["stripe"], "<candidate>")
+    program = parse_stripe(stripe_text, "<candidate>")
     artifact = get_backend(cfg.backend).compile(program, cfg)
-    with np.load(job["inputs"]) as data:
-        inputs = {name: data[name] for name in data.files}
-    with np.load(job["expected"]) as data:
-        expected = {name: data[name] for name in data.files}
-    outputs = artifact.run(inputs)
-    mismatches = compare_outputs(expected, outputs, frozenset(job["loose"]))
+    outputs = artifact.run(job["inputs"])
+    mismatches = compare_outputs(
+        job["expected"], outputs, frozenset(job["loose"]), job.get("terms", 1)
+    )
     if mismatches:
-        return {"status": "wrong", "message": "; ".join(m.message for m in mismatches)}
+        return "; ".join(m.message for m in mismatches)
+    return artifact
+
+
+def _load(job: dict[str, Any]) -> dict[str, Any]:
+    loaded = dict(job)
+    for name in ("inputs", "expected"):
+        with np.load(job[name]) as data:
+            loaded[name] = {key: data[key] for key in data.files}
+    return loaded
+
+
+def _measure(job: dict[str, Any]) -> dict[str, Any]:
+    job = _load(job)
+    if "compare" in job:
+        return _compare(job)
+    cfg: TargetConfig = job["config"]
+    artifact = _compiled(job, job["stripe"], cfg)
+    if isinstance(artifact, str):
+        return {"status": "wrong", "message": artifact}
+    inputs = job["inputs"]
     if job["metric"] == "cycles":
         report = artifact.report_json() or {}
         extra = {"cube_utilisation": report.get("cube_utilisation")}
@@ -196,6 +232,40 @@ def _measure(job: dict[str, Any]) -> dict[str, Any]:
         "value": medians[-1],
         "extra": {"runs": len(times), "stable": stable, "min": min(times)},
     }
+
+
+COMPARE_BLOCK_SECONDS = 0.05  # one block of calls of a candidate takes about this long
+
+
+def _compare(job: dict[str, Any]) -> dict[str, Any]:
+    artifacts = []
+    for number, candidate in enumerate(job["compare"]):
+        artifact = _compiled(job, candidate["stripe"], candidate["config"])
+        if isinstance(artifact, str):
+            return {"status": "wrong", "message": f"candidate {number}: {artifact}"}
+        artifacts.append(artifact)
+    inputs = job["inputs"]
+    calls = []
+    for artifact in artifacts:  # warm, and how many calls make a block
+        begin = time.perf_counter()
+        artifact.run(inputs)
+        calls.append(max(1, min(20, round(COMPARE_BLOCK_SECONDS / (time.perf_counter() - begin)))))
+    blocks: list[list[float]] = [[] for _ in artifacts]
+    times: list[list[float]] = [[] for _ in artifacts]
+    for round_ in range(job["rounds"]):
+        shift = round_ % len(artifacts)
+        for i in [*range(shift, len(artifacts)), *range(shift)]:
+            block = []
+            for _ in range(calls[i]):
+                begin = time.perf_counter()
+                artifacts[i].run(inputs)
+                block.append(time.perf_counter() - begin)
+            times[i] += block
+            blocks[i].append(statistics.median(block))
+    medians = [statistics.median(t) for t in times]
+    spread = [(max(b) - min(b)) / min(b) for b in blocks]
+    extra = {"medians": medians, "spread": spread, "blocks": blocks}
+    return {"status": "ok", "value": min(medians), "extra": extra}
 
 
 def _agree(values: list[float], rel_tol: float) -> bool:

@@ -15,7 +15,7 @@ import json
 import math
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -32,6 +32,32 @@ FINISHED = ("complete", "exhausted")
 
 class Measurer(Protocol):
     def __call__(self, stripe_text: str, cfg: TargetConfig) -> Outcome: ...
+
+
+class Comparer(Protocol):
+    def compare(self, candidates: Sequence[tuple[str, TargetConfig]], rounds: int) -> Outcome: ...
+
+
+# The confirmation of a CPU session (wall-clock times): the fastest few distinct programs and
+# the config's own point, re-measured side by side in interleaved rounds; a point other than
+# the config's is chosen only when its median is faster by the margin there and it beat the
+# config's point in so many rounds that chance alone would do so at most CONFIRM_ALPHA of the
+# time (a one-sided sign test: 12 of 15 rounds), so that the noise of a busy machine does not
+# choose it.
+CONFIRM_TOP = 3
+CONFIRM_ROUNDS = 15
+CONFIRM_MARGIN = 0.02
+CONFIRM_ALPHA = 0.05
+
+
+def wins_needed(rounds: int, alpha: float = CONFIRM_ALPHA) -> int:
+    """The fewest wins in `rounds` fair coin tosses that chance reaches with probability at
+    most `alpha` (one-sided sign test); rounds + 1 where no number does."""
+    for wins in range(rounds + 1):
+        tail = sum(math.comb(rounds, k) for k in range(wins, rounds + 1)) / 2**rounds
+        if tail <= alpha:
+            return wins
+    return rounds + 1
 
 
 class Progress(Protocol):
@@ -64,6 +90,7 @@ class TuneSummary:
     reason: str = "complete"
     best: Record | None = None
     default: Record | None = None
+    confirm: Record | None = None  # the side-by-side re-measure's record (CPU targets)
     notes: list[str] = field(default_factory=list)
 
 
@@ -85,7 +112,10 @@ def tune(
     measure: Measurer,
     progress: Progress,
     note: Callable[[str], None],
+    search: type[Search] = Search,
 ) -> TuneSummary:
+    """Run a session; `search` proposes the points (bench/tune_sweep.py's random stand-in for
+    a sweep replaces it)."""
     from plaidc.driver import resolve_steps, run_pipeline
     from plaidc.stripe.printer import print_stripe
 
@@ -109,12 +139,12 @@ def tune(
     seeds = [space.default_point()]
     if request.nearest:
         seeds += _nearest_seed(request, records, key, space, note)
-    search = Search(space, seeds, seed=request.seed + done)
+    searcher = search(space, seeds, seed=request.seed + done)
     results: dict[str, Record] = {}  # fingerprint -> the record that measured it
     for record in previous:
         if space.contains(record["params"]):
             ok = record["result"]["status"] == "ok"
-            search.record(record["params"], record["result"]["value"] if ok else None)
+            searcher.record(record["params"], record["result"]["value"] if ok else None)
             if record.get("fingerprint") and "same_as" not in record:
                 results.setdefault(record["fingerprint"], record)
             _track(summary, record, space)
@@ -139,7 +169,7 @@ def tune(
             if request.time_budget is not None and time.monotonic() - start > request.time_budget:
                 summary.reason = "time budget"
                 break
-            point = search.propose()
+            point = searcher.propose()
             proposals += 1
             if point is None or proposals > 50 * total + space.size:
                 summary.reason = "exhausted"
@@ -158,7 +188,7 @@ def tune(
                     same = results[fingerprint]
                     db.append({**record, "result": same["result"], "same_as": fingerprint,
                                "fingerprint": fingerprint, "trial": None})  # fmt: skip
-                    search.record(point, _value(same))
+                    searcher.record(point, _value(same))
                     summary.reused += 1
                     continue
                 outcome = measure(text, point_cfg)
@@ -167,7 +197,7 @@ def tune(
             db.append(record)
             if fingerprint is not None and outcome.status != "timeout":
                 results[fingerprint] = record
-            search.record(point, outcome.value if outcome.status == "ok" else None)
+            searcher.record(point, outcome.value if outcome.status == "ok" else None)
             summary.measured += 1
             _track(summary, record, space)
             progress.trial(trial, total, outcome, summary.best)
@@ -179,7 +209,101 @@ def tune(
             {"kind": "end", "key": key.key, "session": session, "trials": trial,
              "of": total, "reason": summary.reason, "date": now()}
         )  # fmt: skip
+    if (
+        summary.reason != "interrupted"
+        and metric_of(cfg) == "seconds"
+        and hasattr(measure, "compare")
+    ):
+        try:
+            summary.confirm = _confirm(request, summary, results, measure, note)  # type: ignore[arg-type]
+        except KeyboardInterrupt:
+            note("plaidc tune: confirmation interrupted; the fastest trial stands")
+        if summary.confirm is not None:
+            db.append({**summary.confirm, "key": key.key, "session": session, "date": now(),
+                       "plaidc": plaidc_version()})  # fmt: skip
     return summary
+
+
+def _confirm(
+    request: TuneRequest,
+    summary: TuneSummary,
+    results: Mapping[str, Record],
+    measure: Comparer,
+    note: Callable[[str], None],
+) -> Record | None:
+    """Re-measure the fastest CONFIRM_TOP distinct correct programs and the config's own point
+    side by side (one child, CONFIRM_ROUNDS interleaved rounds), as a `confirm` record whose
+    `chosen` is `_choose`'s. None where there is nothing to choose between."""
+    from plaidc.driver import resolve_steps, run_pipeline
+    from plaidc.stripe.printer import print_stripe
+
+    ranked = sorted(
+        (r for r in results.values() if r["result"]["status"] == "ok"),
+        key=lambda r: r["result"]["value"],
+    )
+    chosen = ranked[:CONFIRM_TOP]
+    default = summary.default
+    if default is not None and all(r["fingerprint"] != default["fingerprint"] for r in chosen):
+        chosen.append(default)
+    if len(chosen) < 2:
+        return None
+    candidates = []
+    for record in chosen:
+        point_cfg, steps = apply_point(request.cfg, request.stage, record["params"])
+        text = print_stripe(run_pipeline(request.program, resolve_steps(steps)))
+        candidates.append((text, point_cfg))
+    note(f"plaidc tune: confirming the best {len(chosen)} side by side ({CONFIRM_ROUNDS} rounds)")
+    outcome = measure.compare(candidates, CONFIRM_ROUNDS)
+    if outcome.status != "ok":
+        note(f"plaidc tune: warning: the confirmation failed ({outcome.status}: "
+             f"{outcome.message}); the fastest trial stands")  # fmt: skip
+        return None
+    medians, spread = outcome.extra["medians"], outcome.extra["spread"]
+    own = next(
+        (i for i, r in enumerate(chosen) if default and r["fingerprint"] == default["fingerprint"]),
+        None,
+    )
+    best = _choose(medians, outcome.extra.get("blocks"), own)
+    return {
+        "kind": "confirm",
+        "rounds": CONFIRM_ROUNDS,
+        "margin": CONFIRM_MARGIN,
+        "wins_needed": wins_needed(CONFIRM_ROUNDS),
+        "candidates": [
+            {
+                "params": r["params"],
+                "fingerprint": r["fingerprint"],
+                "value": medians[i],
+                "spread": spread[i],
+                "default": i == own,
+            }
+            for i, r in enumerate(chosen)
+        ],
+        "chosen": best,
+    }
+
+
+def _choose(
+    medians: Sequence[float], blocks: Sequence[Sequence[float]] | None, own: int | None
+) -> int:
+    """The candidate a confirmation chooses: the config's own point (`own`) unless another's
+    median is CONFIRM_MARGIN below its and, round by round (`blocks`: each candidate's block
+    medians in round order), it was the faster in `wins_needed` of the rounds; among several
+    such, the lowest median. Without the config's point, the lowest median."""
+    fastest = min(range(len(medians)), key=lambda i: medians[i])
+    if own is None:
+        return fastest
+    better = []
+    for i, median in enumerate(medians):
+        if i == own or median > medians[own] * (1 - CONFIRM_MARGIN):
+            continue
+        if blocks is not None:
+            mine, theirs = blocks[i], blocks[own]
+            wins = sum(a < b for a, b in zip(mine, theirs, strict=True))
+            if wins < wins_needed(len(mine)):
+                continue
+        better.append(i)
+    return min(better, key=lambda i: medians[i]) if better else own
 
 
 def _message(err: CompileError | InternalError) -> str:

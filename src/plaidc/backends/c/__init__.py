@@ -5,7 +5,8 @@ The shared plan (`plaidc.backends.loopnest`) is printed as C through a syntax tr
 cached by content hash and loaded with ctypes. `[codegen]` keys besides the shared ones
 (`plaidc.backends.loopnest.options`): `cc` (compiler), `cflags` (a list of flags added to the
 defaults, e.g. `["-O2"]`), `vector_math` (`"libmvec"`: vectorised loops call glibc's vector
-math library for exp, log, sin, ...; absent: libm's scalar functions), `omp_wait_policy`
+math library for exp, log, sin, ...; absent: libm's scalar functions), `exp` (`"polynomial"`:
+fp32 exp is plaidc's inline polynomial, `plaidc.backends.loopnest.exp_poly`), `omp_wait_policy`
 (libgomp's OMP_WAIT_POLICY for the process unless the environment sets it; see
 `plaidc.backends.c.build.openmp_wait_policy`).
 """
@@ -88,7 +89,9 @@ class CBackend:
         # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
         # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
         plan = lower_program(program, replace(options, nan_flagged_minmax=True, ragged_gemm=True))
-        source = emit_c(plan, vector_math=own.vector_math == "libmvec")
+        source = emit_c(
+            plan, vector_math=own.vector_math == "libmvec", polynomial_exp=own.exp == "polynomial"
+        )
         libs = ["-lmvec"] if own.vector_math == "libmvec" else []
         library = build_library(source, compiler, flags, libs)
         return CArtifact(plan, source, library, load_entry(library))

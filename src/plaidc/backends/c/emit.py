@@ -34,10 +34,12 @@ VECTOR_MATH = frozenset(
 @dataclass
 class CEmitter:
     """Emits one plan as one translation unit. With `vector_math`, the libm functions the code
-    calls are declared `omp declare simd`, so vectorised loops call glibc's libmvec."""
+    calls are declared `omp declare simd`, so vectorised loops call glibc's libmvec. With
+    `polynomial_exp`, fp32 (and fp16) exp is plaidc's inline polynomial (`exp_poly`)."""
 
     plan: p.Plan
     vector_math: bool = False
+    polynomial_exp: bool = False
     helpers: Helpers = field(default_factory=Helpers)
     math_calls: dict[tuple[str, str], None] = field(default_factory=dict)
 
@@ -160,6 +162,11 @@ class CEmitter:
             negated = self._narrow(t, c.Unary("-", arg))
             return c.Ternary(c.Binary("<", arg, c.Literal("0")), negated, arg)
         name = "fabs" if e.op == "abs" else e.op
+        exp_types = (DType.FP32, DType.FP16)
+        if name == "exp" and self.polynomial_exp and t.dtype in exp_types and not t.is_vector:
+            helper = self.helpers.need("plaidc_exp_f32")
+            result = c.CallExpr(helper, (c.Cast("float", arg) if t.dtype is DType.FP16 else arg,))
+            return c.Cast("_Float16", result) if t.dtype is DType.FP16 else result
         if t.dtype is DType.FP64:
             self.math_calls.setdefault((name, "double"))
             return c.CallExpr(name, (arg,))
@@ -418,6 +425,6 @@ def _scalar_literal(value: int | float | bool, dtype: DType) -> str:
     return str(v)
 
 
-def emit_c(plan: p.Plan, vector_math: bool = False) -> str:
-    """The C source of `plan` (see `CEmitter` for `vector_math`)."""
-    return c.print_c(CEmitter(plan, vector_math).unit())
+def emit_c(plan: p.Plan, vector_math: bool = False, polynomial_exp: bool = False) -> str:
+    """The C source of `plan` (see `CEmitter` for `vector_math` and `polynomial_exp`)."""
+    return c.print_c(CEmitter(plan, vector_math, polynomial_exp).unit())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from plaidc.backends.c import ast as c
+from plaidc.backends.loopnest import exp_poly
 from plaidc.backends.loopnest.plan import ScalarType
 from plaidc.stripe.ir import DType
 
@@ -180,6 +181,57 @@ def _round_bf16() -> c.FunctionDef:
     return _fn("float", "plaidc_round_bf16", [("float", "x")], body)
 
 
+def _flit(value: float) -> c.Literal:
+    """A float32 constant, exactly (hexadecimal)."""
+    return _lit(f"{float(value).hex()}f")
+
+
+def _fma(a: c.Expr, b: c.Expr, acc: c.Expr) -> c.Expr:
+    return c.CallExpr("fmaf", (a, b, acc))
+
+
+def _exp_f32() -> c.FunctionDef:
+    """plaidc's float32 exp (`plaidc.backends.loopnest.exp_poly`): branch-free, so that gcc
+    inlines it into `omp simd` loops and vectorises it."""
+    x, xc, kf, ki, r, p, y = (_id(n) for n in ("x", "xc", "kf", "ki", "r", "p", "y"))
+    k1, b1, b2, s1, s2 = (_id(n) for n in ("k1", "b1", "b2", "s1", "s2"))
+    lo, hi = _flit(exp_poly.CLAMP_LO), _flit(exp_poly.CLAMP_HI)
+    shift = _flit(exp_poly.SHIFT)
+
+    def bits(dst: c.Ident, src: c.Ident) -> c.Stmt:
+        return c.ExprStmt(c.CallExpr("memcpy", (c.Unary("&", dst), c.Unary("&", src), _lit("4"))))
+
+    def scale(k: c.Expr) -> c.Expr:
+        biased = c.Binary("+", k, _lit(str(exp_poly.EXPONENT_BIAS)))
+        return c.Binary("<<", biased, _lit(str(exp_poly.MANTISSA_BITS)))
+
+    *low, top = exp_poly.POLY
+    body: list[c.Stmt] = [
+        c.Decl("float", "xc", c.Ternary(c.Binary("<", x, lo), lo, x)),
+        c.Assign(xc, c.Ternary(c.Binary(">", xc, hi), hi, xc)),
+        c.Decl("float", "kf", _fma(xc, _flit(exp_poly.LOG2E), shift)),
+        c.Decl("int32_t", "ki"),
+        bits(ki, kf),
+        c.Assign(ki, _lit(f"0x{exp_poly.SHIFT_BITS:X}"), "-="),
+        c.Assign(kf, shift, "-="),
+        c.Decl("float", "r", _fma(kf, _flit(-exp_poly.LN2_HI), xc)),
+        c.Assign(r, _fma(kf, _flit(-exp_poly.LN2_LO), r)),
+        c.Decl("float", "p", _flit(top)),
+        *(c.Assign(p, _fma(p, r, _flit(coef))) for coef in reversed(low)),
+        c.Decl("float", "y", c.Binary("+", _fma(c.Binary("*", p, r), r, r), _flit(1.0))),
+        c.Decl("int32_t", "k1", c.Binary(">>", ki, _lit("1"))),
+        c.Decl("int32_t", "b1", scale(k1)),
+        c.Decl("int32_t", "b2", scale(c.Binary("-", ki, k1))),
+        c.Decl("float", "s1"),
+        c.Decl("float", "s2"),
+        bits(s1, b1),
+        bits(s2, b2),
+        c.Assign(y, c.Binary("*", c.Binary("*", y, s1), s2)),
+        _ret(c.Ternary(c.Binary("!=", x, x), x, y)),
+    ]
+    return _fn("float", "plaidc_exp_f32", [("float", "x")], body)
+
+
 def _floord() -> c.FunctionDef:
     """Floor division by a positive divisor."""
     neg = c.Unary(
@@ -231,6 +283,8 @@ class Helpers:
             return _floord()
         if name == "plaidc_round_bf16":
             return _round_bf16()
+        if name == "plaidc_exp_f32":
+            return _exp_f32()
         if name.startswith("plaidc_") and name.count("_") == 2:
             _, op, sfx = name.split("_")
             if sfx in _BY_SUFFIX:

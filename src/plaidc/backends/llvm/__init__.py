@@ -5,7 +5,8 @@ The same plan as the C backend (`plaidc.backends.loopnest`), built with llvmlite
 writes the generated (unoptimised) IR; `--emit lib` links the optimised object code into a
 shared library with the system C compiler. `[codegen]` keys besides the shared ones
 (`plaidc.backends.loopnest.options`): `opt_level` (0-3, default 3), `vector_math` (`"libmvec"`:
-vectorised loops call glibc's vector math library), `omp_wait_policy` (as for the C backend).
+vectorised loops call glibc's vector math library), `exp` and `omp_wait_policy` (as for the C
+backend).
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ class LLVMCodegen(CpuRuntimeCodegen):
 
     opt_level: Literal[0, 1, 2, 3] = field(
         default=3, metadata={"help": "LLVM's optimisation level (-O0 .. -O3)"}
+    )
+    prefer_vector_width: bool = field(
+        default=False,
+        metadata={
+            "help": "LLVM's vectorisers use vector_bytes-wide vectors (else LLVM's choice for "
+            "the CPU: 256 bits on many AVX-512 cores)"
+        },
     )
 
 
@@ -91,7 +99,8 @@ class LLVMBackend:
         opt = own.opt_level
         mvec = own.vector_math == "libmvec"
         plan = lower_program(program, replace(options, ragged_gemm=True))
-        module, uses_threads = emit_llvm(plan, mvec)
+        bits = options.vector_bytes * 8 if own.prefer_vector_width else None
+        module, uses_threads = emit_llvm(plan, mvec, own.exp == "polynomial", bits)
         source = str(module)
         openmp_wait_policy(own.omp_wait_policy)
         jitted = jit(source, uses_threads, opt, mvec)

@@ -67,7 +67,13 @@ class FunctionEmitter:
         entry = self.fn.append_basic_block("entry")
         self.allocas = ir.IRBuilder(entry)
         self.b = ir.IRBuilder(self.fn.append_basic_block("start"))
-        self.ops = Ops(self.module.module, self.b, self.module.vector_math, self.module.kept)
+        self.ops = Ops(
+            self.module.module,
+            self.b,
+            self.module.vector_math,
+            self.module.kept,
+            self.module.polynomial_exp,
+        )
 
     def finish(self) -> None:
         self.b.ret_void()
@@ -378,6 +384,10 @@ class ModuleEmitter:
 
     plan: p.Plan
     vector_math: bool = False
+    polynomial_exp: bool = False
+    # The vector width LLVM's vectorisers should prefer (the target's `vector_bytes` in bits):
+    # without it LLVM picks 256 bits on AVX-512 cores whose 512-bit registers the config names.
+    vector_bits: int | None = None
     module: ir.Module = field(default_factory=lambda: ir.Module(name="plaidc"))
     functions: dict[str, ir.Function] = field(default_factory=dict)
     kept: list[ir.Function] = field(default_factory=list)
@@ -403,6 +413,7 @@ class ModuleEmitter:
             self.module, ir.FunctionType(ir.VoidType(), params), name=f"{hint}.{self._outlined}"
         )
         fn.linkage = "internal"
+        self._prefer_width(fn)
         return fn
 
     def emit(self) -> ir.Module:
@@ -410,6 +421,7 @@ class ModuleEmitter:
             types = [PTR if isinstance(q, p.BufferParam) else I64 for q in f.params]
             fn = ir.Function(self.module, ir.FunctionType(ir.VoidType(), types), name=f.name)
             fn.linkage = "internal"
+            self._prefer_width(fn)
             for arg, param in zip(fn.args, f.params, strict=True):
                 arg.name = param.name
                 if isinstance(param, p.BufferParam):
@@ -439,9 +451,14 @@ class ModuleEmitter:
             used.initializer = ir.Constant(array, kept)
         return self.module
 
+    def _prefer_width(self, fn: ir.Function) -> None:
+        if self.vector_bits is not None:
+            set.add(fn.attributes, f'"prefer-vector-width"="{self.vector_bits}"')
+
     def _export(self) -> None:
         entry_plan = next(f for f in self.plan.functions if f.name == self.plan.entry)
         fn = ir.Function(self.module, ir.FunctionType(ir.VoidType(), [PTR]), name="plaidc_entry")
+        self._prefer_width(fn)  # the functions it calls are inlined into it
         b = ir.IRBuilder(fn.append_basic_block("entry"))
         args = []
         for k in range(len(entry_plan.params)):
@@ -451,8 +468,14 @@ class ModuleEmitter:
         b.ret_void()
 
 
-def emit_llvm(plan: p.Plan, vector_math: bool = False) -> tuple[ir.Module, bool]:
-    """The LLVM module of `plan` and whether it calls libgomp (`vector_math`: see `Ops`)."""
-    emitter = ModuleEmitter(plan, vector_math)
+def emit_llvm(
+    plan: p.Plan,
+    vector_math: bool = False,
+    polynomial_exp: bool = False,
+    vector_bits: int | None = None,
+) -> tuple[ir.Module, bool]:
+    """The LLVM module of `plan` and whether it calls libgomp (`vector_math`,
+    `polynomial_exp`: see `Ops`; `vector_bits`: the vector width to prefer)."""
+    emitter = ModuleEmitter(plan, vector_math, polynomial_exp, vector_bits)
     module = emitter.emit()
     return module, emitter.uses_threads

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from plaidc.backends.llvm.exp import exp_f32_function
 from plaidc.backends.loopnest.plan import ScalarType
 from plaidc.stripe.ir import DType
 
@@ -92,7 +93,8 @@ _LIBMVEC_VARIANTS = {
 class Ops:
     """Scalar operations on one builder (whose position the emitter moves). With
     `vector_math`, math functions are libm calls that name their libmvec vector versions (the
-    `vector-function-abi-variant` attribute), so the loop vectoriser can use them."""
+    `vector-function-abi-variant` attribute), so the loop vectoriser can use them. With
+    `polynomial_exp`, fp32 (and fp16) exp is plaidc's inline polynomial (`exp_poly`)."""
 
     def __init__(
         self,
@@ -100,10 +102,12 @@ class Ops:
         builder: ir.IRBuilder,
         vector_math: bool = False,
         kept: list[ir.Function] | None = None,
+        polynomial_exp: bool = False,
     ) -> None:
         self.module = module
         self.b = builder
         self.vector_math = vector_math
+        self.polynomial_exp = polynomial_exp
         # Declarations to list in `llvm.compiler.used` (shared by every function's Ops).
         self.kept = kept if kept is not None else []
 
@@ -185,6 +189,12 @@ class Ops:
                 return x
             negative = self.b.icmp_signed("<", x, ir.Constant(x.type, 0))
             return self.b.select(negative, self.b.neg(x), x)
+        if op == "exp" and self.polynomial_exp and not t.is_vector:
+            if d is DType.FP32:
+                return self.b.call(exp_f32_function(self.module), [x])
+            if d is DType.FP16:
+                wide = self.b.call(exp_f32_function(self.module), [self.b.fpext(x, F32)])
+                return self.b.fptrunc(wide, x.type)
         if d is DType.FP16:
             wide = self.b.fpext(x, F32)
             return self.b.fptrunc(self.b.call(self.intrinsic(_MATH[op], F32), [wide]), x.type)

@@ -38,6 +38,13 @@ class CpuRuntimeCodegen:
         default=None,
         metadata={"help": "libgomp's OMP_WAIT_POLICY unless the environment sets it"},
     )
+    exp: Literal["polynomial", "library"] = field(
+        default="library",
+        metadata={
+            "help": "fp32 exp: plaidc's inline polynomial (at most 1.09 ulp, vectorised in the "
+            "loop) or the math library's (libmvec with vector_math, else libm)"
+        },
+    )
 
 
 @dataclass(frozen=True)

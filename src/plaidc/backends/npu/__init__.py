@@ -35,8 +35,10 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends.npu.context import Context, Options
+from plaidc.backends.npu.cores import CorePlan
 from plaidc.backends.npu.cube import lower_contraction
 from plaidc.backends.npu.cube_match import converted_on_the_way_out, epilogue_for
+from plaidc.backends.npu.cube_tiling import CUBE_TILE_KEYS, CubeTileOptions
 from plaidc.backends.npu.emit import ENTRY, emit_kernel
 from plaidc.backends.npu.gather import lower_gather
 from plaidc.backends.npu.kernels import Buffer, GatherKernel, Kernel, lower_program
@@ -161,11 +163,12 @@ def generate(program: Block, target: TargetConfig) -> Generated:
 
 def _generate(program: Block, target: TargetConfig, sampling: bool) -> Generated:
     machine = NpuMachine.from_hardware(target.hardware)
-    options = Options.from_codegen(dict(target.codegen))
+    options = Options.from_codegen(dict(target.codegen), CUBE_TILE_KEYS)
     options.check_machine(machine)
+    cube_tiles = CubeTileOptions.from_codegen(target.codegen)
     program, placements = uncache(program, "UB", options.tile_tag)
     kernels = lower_program(program, options.tile_tag, placements)
-    ctx = Context(machine, kernels.buffers, options, sampling=sampling)
+    ctx = Context(machine, kernels.buffers, options, cube_tiles, sampling=sampling)
     ops: list[Op] = []
     readers = Counter(name for k in kernels.kernels for name in k.read_buffers())
     todo = [
@@ -174,45 +177,68 @@ def _generate(program: Block, target: TargetConfig, sampling: bool) -> Generated
         if not _has_no_points(k)
     ]
     approximate: set[str] = set()  # buffers computed from fp16 Cube operands
+    plan = CorePlan(ctx)
     while todo:
         kernel = todo.pop(0)
-        title = _title(kernel)
-        if kernel.read_buffers() & approximate:
-            approximate |= kernel.written_buffers()
-        if isinstance(kernel, GatherKernel):
-            ops.append(comment(f"{title} -- on the scalar unit"))
-            ops.extend(lower_gather(ctx, kernel))
-            continue
-        # A contraction followed by an elementwise kernel on its result: both on one
-        # tile, the result staying in UB (the epilogue runs on the vector unit).
-        written = kernel.stores()[0].access.buffer if kernel.stores() else ""
-        after = todo[0] if todo and isinstance(todo[0], Kernel) else None
-        narrowed = converted_on_the_way_out(ctx, kernel, after, readers[written]) if after else None
-        cube = lower_contraction(ctx, narrowed) if narrowed is not None else None
-        if cube is not None and after is not None:
-            todo.pop(0)
-            approximate |= after.written_buffers()
-            ops.append(
-                comment(f"{title}, then {_title(after)} as the result leaves L0C -- on the Cube")
-            )
-            ops.extend(cube)
-            continue
-        fused = epilogue_for(ctx, kernel, after, readers[written]) if after else None
-        cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
-        if cube is not None and fused is not None:
-            todo.pop(0)
-            title += f", then {_title(fused.kernel)} on its result in UB"
-            approximate |= fused.kernel.written_buffers()
-        else:
-            cube = lower_contraction(ctx, kernel)
-        if cube is not None:
-            approximate |= kernel.written_buffers()
-        unit = "the Cube" if cube is not None else "the vector unit"
-        ops.append(comment(f"{title} -- on {unit}"))
-        ops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
+        reads, writes = set(kernel.read_buffers()), set(kernel.written_buffers())
+        kops = _lower_next(ctx, kernel, todo, readers, approximate, reads, writes)
+        ops.extend(plan.place(kops, reads, writes))
     source = emit_kernel(ctx, insert_sync(ops), f"{program.name or 'program'} on the NPU")
     _check_isa(ctx.machine, source)
     return Generated(source, ctx, kernels.buffers, kernels.constants, frozenset(approximate))
+
+
+def _lower_next(
+    ctx: Context,
+    kernel: Kernel | GatherKernel,
+    todo: list[Kernel | GatherKernel],
+    readers: Counter[str],
+    approximate: set[str],
+    reads: set[str],
+    writes: set[str],
+) -> list[Op]:
+    """The ops of `kernel` (and of the next one in `todo` when it fuses, popped: its GM
+    buffers join `reads` and `writes`)."""
+    kops: list[Op] = []
+    title = _title(kernel)
+    if kernel.read_buffers() & approximate:
+        approximate |= kernel.written_buffers()
+    if isinstance(kernel, GatherKernel):
+        kops.append(comment(f"{title} -- on the scalar unit"))
+        kops.extend(lower_gather(ctx, kernel))
+        return kops
+    # A contraction followed by an elementwise kernel on its result: both on one
+    # tile, the result staying in UB (the epilogue runs on the vector unit).
+    written = kernel.stores()[0].access.buffer if kernel.stores() else ""
+    after = todo[0] if todo and isinstance(todo[0], Kernel) else None
+    narrowed = converted_on_the_way_out(ctx, kernel, after, readers[written]) if after else None
+    cube = lower_contraction(ctx, narrowed) if narrowed is not None else None
+    if cube is not None and after is not None:
+        todo.pop(0)
+        approximate |= after.written_buffers()
+        reads |= after.read_buffers() - writes
+        writes |= after.written_buffers()
+        kops.append(
+            comment(f"{title}, then {_title(after)} as the result leaves L0C -- on the Cube")
+        )
+        kops.extend(cube)
+        return kops
+    fused = epilogue_for(ctx, kernel, after, readers[written]) if after else None
+    cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
+    if cube is not None and fused is not None:
+        todo.pop(0)
+        reads |= fused.kernel.read_buffers() - writes
+        writes |= fused.kernel.written_buffers()
+        title += f", then {_title(fused.kernel)} on its result in UB"
+        approximate |= fused.kernel.written_buffers()
+    else:
+        cube = lower_contraction(ctx, kernel)
+    if cube is not None:
+        approximate |= kernel.written_buffers()
+    unit = "the Cube" if cube is not None else "the vector unit"
+    kops.append(comment(f"{title} -- on {unit}"))
+    kops.extend(cube if cube is not None else lower_kernel(ctx, kernel))
+    return kops
 
 
 def _check_isa(machine: NpuMachine, source: str) -> None:
@@ -256,4 +282,4 @@ class NpuBackend:
 
 BACKEND = NpuBackend()
 # The [codegen] keys this backend reads (`plaidc targets npu` lists them).
-CODEGEN_OPTIONS = (Options,)
+CODEGEN_OPTIONS = (Options, CubeTileOptions)

@@ -25,7 +25,14 @@ includes only those a kernel calls. Every number the hardware defines comes from
 
 from __future__ import annotations
 
-from plaidc.backends.npu.ops import BLOCK, C_TYPES, SUFFIX, elems_per_block
+from plaidc.backends.npu.ops import (
+    BLOCK,
+    C_TYPES,
+    MASK_LANES,
+    MAX_REPEAT,
+    SUFFIX,
+    elems_per_block,
+)
 from plaidc.stripe.ir import DType
 
 COMMON = r"""
@@ -52,8 +59,9 @@ static inline void plaidc_mask(int64_t lo, int64_t hi) {
 """
 
 # Each template uses @T@ (C type), @S@ (suffix), @G@ (elements per 32-B block), @L@ (lanes per
-# repeat), @RB@ (blocks per repeat) and @CH@ (the largest multiple of G that is at most 255:
-# keeps chunk starts on blocks).
+# repeat), @RB@ (blocks per repeat), @CH@ (the largest multiple of G that is at most 255:
+# keeps chunk starts on blocks), @MR@ (the ISA's 255 repeats per instruction) and @ML@ (its 128
+# mask lanes).
 TEMPLATES = {
     "spread": r"""
 /* Stage A of a move: lane 0 of block (d0 + i*ds - w0) of S <- src[e0 + i*es], for the i in
@@ -71,13 +79,13 @@ static inline void plaidc_spread_@S@(__ubuf__ @T@ *s, int64_t w0, int64_t w1, in
   for (int64_t t = lo; t < lo + period && t < hi; ++t) {
     int64_t e = e0 + t * es, count = (hi - t + period - 1) / period;
     plaidc_mask(e % @G@, e % @G@ + 1);
-    for (int64_t k = 0; k < count; k += 255) {
-      int64_t r = plaidc_min(255, count - k);
+    for (int64_t k = 0; k < count; k += @MR@) {
+      int64_t r = plaidc_min(@MR@, count - k);
       vcmax(s + (d0 + (t + k * period) * ds - w0) * @G@, src + (e / @G@ + k * src_step) * @G@, r,
             r > 1 ? dst_step : 0, 1, r > 1 ? src_step : 0);
     }
   }
-  plaidc_mask(0, 128);
+  plaidc_mask(0, @ML@);
 }
 """,
     "collect": r"""
@@ -86,7 +94,7 @@ static inline void plaidc_collect_@S@(__ubuf__ @T@ *dst, __ubuf__ @T@ *s, int64_
   plaidc_mask(0, 1);
   for (int64_t k = 0; k < n; k += @CH@)
     vcmax(dst + k, s + k * @G@, plaidc_min(@CH@, n - k), 1, 1, 1);
-  plaidc_mask(0, 128);
+  plaidc_mask(0, @ML@);
 }
 """,
     "lanes": r"""
@@ -99,7 +107,7 @@ static inline void plaidc_lanes_@S@(__ubuf__ @T@ *dst, __ubuf__ @T@ *src, int64_
     int64_t r = plaidc_min(@CH@, n - k);
     vcmax(dst + k, src + (e0 / @G@ + k * (es / @G@)) * @G@, r, 1, 1, r > 1 ? es / @G@ : 0);
   }
-  plaidc_mask(0, 128);
+  plaidc_mask(0, @ML@);
 }
 """,
     "copy": r"""
@@ -112,12 +120,12 @@ static inline void plaidc_copy_@S@(__ubuf__ @T@ *dst, int64_t d0, __ubuf__ @T@ *
   src += s0 - head;
   for (int64_t r = 0; r * @L@ < end;) {
     int64_t lo = r ? 0 : head, hi = plaidc_min(@L@, end - r * @L@), count = 1;
-    if (!lo && hi == @L@) count = plaidc_min(255, end / @L@ - r);
+    if (!lo && hi == @L@) count = plaidc_min(@MR@, end / @L@ - r);
     plaidc_mask(lo, hi);
     vmuls(dst + r * @L@, src + r * @L@, 1, count, 1, 1, @RB@, @RB@);
     r += count;
   }
-  plaidc_mask(0, 128);
+  plaidc_mask(0, @ML@);
 }
 """,
     "fill": r"""
@@ -127,12 +135,12 @@ static inline void plaidc_fill_@S@(__ubuf__ @T@ *dst, int64_t d0, double value, 
   dst += d0 - head;
   for (int64_t r = 0; r * @L@ < end;) {
     int64_t lo = r ? 0 : head, hi = plaidc_min(@L@, end - r * @L@), count = 1;
-    if (!lo && hi == @L@) count = plaidc_min(255, end / @L@ - r);
+    if (!lo && hi == @L@) count = plaidc_min(@MR@, end / @L@ - r);
     plaidc_mask(lo, hi);
     vector_dup(dst + r * @L@, value, count, 1, @RB@);
     r += count;
   }
-  plaidc_mask(0, 128);
+  plaidc_mask(0, @ML@);
 }
 """,
 }
@@ -145,15 +153,15 @@ static inline void plaidc_rNAME_@S@(__ubuf__ @T@ *dst, __ubuf__ @T@ *src, int64_
   int64_t rs = p / @G@;
   for (int64_t j = @L@; j < k; j += @L@) {
     plaidc_mask(0, plaidc_min(@L@, k - j));
-    for (int64_t i = 0; i < rows; i += 255) {
-      int64_t r = plaidc_min(255, rows - i);
+    for (int64_t i = 0; i < rows; i += @MR@) {
+      int64_t r = plaidc_min(@MR@, rows - i);
       VFOLD(src + i * p, src + i * p, src + i * p + j, r, 1, 1, 1, rs, rs, rs);
     }
   }
   plaidc_mask(0, plaidc_min(@L@, k));
   for (int64_t i = 0; i < rows; i += @CH@)
     VREDUCE(dst + i, src + i * p, plaidc_min(@CH@, rows - i), 1, 1, rs);
-  plaidc_mask(0, 128);
+  plaidc_mask(0, @ML@);
 }
 """
 
@@ -173,16 +181,16 @@ static inline void plaidc_rmul_@S@(__ubuf__ @T@ *dst, __ubuf__ @T@ *src, int64_t
   int64_t rs = p / @G@, w = plaidc_min(@L@, k);
   for (int64_t j = @L@; j < k; j += @L@) {
     plaidc_mask(0, plaidc_min(@L@, k - j));
-    for (int64_t i = 0; i < rows; i += 255) {
-      int64_t r = plaidc_min(255, rows - i);
+    for (int64_t i = 0; i < rows; i += @MR@) {
+      int64_t r = plaidc_min(@MR@, rows - i);
       vmul(src + i * p, src + i * p, src + i * p + j, r, 1, 1, 1, rs, rs, rs);
     }
   }
   while (w > @G@) {
     int64_t h = ((w + 1) / 2 + @G@ - 1) / @G@ * @G@;
     plaidc_mask(0, w - h);
-    for (int64_t i = 0; i < rows; i += 255) {
-      int64_t r = plaidc_min(255, rows - i);
+    for (int64_t i = 0; i < rows; i += @MR@) {
+      int64_t r = plaidc_min(@MR@, rows - i);
       vmul(src + i * p, src + i * p, src + i * p + h, r, 1, 1, 1, rs, rs, rs);
     }
     w = h;
@@ -193,13 +201,13 @@ static inline void plaidc_rmul_@S@(__ubuf__ @T@ *dst, __ubuf__ @T@ *src, int64_t
       vcmax((j ? s : dst) + i, src + i * p, plaidc_min(@CH@, rows - i), 1, 1, rs);
     for (int64_t r = 0; j && r * @L@ < rows;) {
       int64_t hi = plaidc_min(@L@, rows - r * @L@), count = 1;
-      if (hi == @L@) count = plaidc_min(255, rows / @L@ - r);
+      if (hi == @L@) count = plaidc_min(@MR@, rows / @L@ - r);
       plaidc_mask(0, hi);
       vmul(dst + r * @L@, dst + r * @L@, s + r * @L@, count, 1, 1, 1, @RB@, @RB@, @RB@);
       r += count;
     }
   }
-  plaidc_mask(0, 128);
+  plaidc_mask(0, @ML@);
 }
 """
 
@@ -222,7 +230,9 @@ def helper_source(kind: str, dtype: DType, repeat_bytes: int) -> str:
     return (
         text.replace("@S@", SUFFIX[dtype])
         .replace("@T@", C_TYPES[dtype])
-        .replace("@CH@", str(255 - 255 % g))
+        .replace("@CH@", str(MAX_REPEAT - MAX_REPEAT % g))
+        .replace("@MR@", str(MAX_REPEAT))
+        .replace("@ML@", str(MASK_LANES))
         .replace("@G@", str(g))
         .replace("@L@", str(repeat_bytes // dtype.byte_size))
         .replace("@RB@", str(repeat_bytes // BLOCK))

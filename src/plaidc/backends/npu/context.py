@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.kernels import Buffer, error
@@ -16,6 +17,9 @@ from plaidc.backends.npu.vtypes import storage_dtype
 from plaidc.backends.npu_sim import NpuMachine
 from plaidc.options import OptionError, read_options
 from plaidc.stripe.ir import DType
+
+if TYPE_CHECKING:
+    from plaidc.backends.npu.cube_tiling import CubeTileOptions
 
 # Identifiers the generated C (or plaidc_npu.h) already uses; a buffer named so gets a prefix.
 _RESERVED = {
@@ -139,20 +143,21 @@ class Options:
     )
 
     @staticmethod
-    def from_codegen(codegen: dict[str, Any]) -> Options:
+    def from_codegen(codegen: dict[str, Any], elsewhere: Iterable[str] = ()) -> Options:
+        """The options of `codegen`; keys `elsewhere` are other classes' (`cube_tiling`)."""
         known = {f.name for f in dataclasses.fields(Options)}
-        unknown = sorted(set(codegen) - known)
+        unknown = sorted(set(codegen) - known - set(elsewhere))
         if unknown:
             raise error(f"[codegen] of the npu target: unknown key(s) {unknown}")
         try:
-            return read_options(Options, codegen)
+            return read_options(Options, {k: v for k, v in codegen.items() if k in known})
         except OptionError as err:
             raise error(f"[codegen] {err.key} = {err.value!r} must be {err.expected}") from None
 
     def check_machine(self, machine: NpuMachine) -> None:
         """What this code generator needs of a machine description, beyond what the simulator
-        checks: GM and UB addresses on its 32-byte blocks, and a square Cube whose side is a
-        multiple of 16 when contractions may use it."""
+        checks: GM and UB addresses on its 32-byte blocks, and a Cube it can map contractions
+        to (`NpuMachine.maps_contractions`) when contractions may use it."""
         for key in ("gm_align", "ub_align"):
             if getattr(machine, key) > BLOCK:
                 raise error(
@@ -161,12 +166,13 @@ class Options:
                     f"unit), so it supports alignments up to {BLOCK}"
                 )
         uses_cube = self.fp32_contraction != "vector" or self.fp16_contraction != "vector"
-        if uses_cube and not machine.square_cube:
+        if uses_cube and not machine.maps_contractions:
             m, n, k = machine.cube_m, machine.cube_n, machine.cube_k
             raise error(
                 f"[hardware] cube_m/cube_n/cube_k = {m}/{n}/{k}: the NPU code generator maps "
-                "contractions to a square Cube whose side is a multiple of 16; for another "
-                'Cube set [codegen] fp32_contraction = "vector" and fp16_contraction = "vector"'
+                "contractions to a Cube whose sides are multiples of 16, with cube_n * 4 at "
+                f"most vector_repeat_bytes ({machine.vector_repeat_bytes}); for another Cube "
+                'set [codegen] fp32_contraction = "vector" and fp16_contraction = "vector"'
             )
 
 
@@ -175,8 +181,12 @@ class Context:
     machine: NpuMachine
     buffers: dict[str, Buffer]
     options: Options
+    cube_tiles: CubeTileOptions  # the Cube tiling's knobs (`cube_tiling`)
     used: set[tuple[str, DType]] = field(default_factory=set)
-    tiles: int = 0
+    # The buffer half the next kernel's first tile takes (double buffering): each tile takes
+    # the next, across kernels. Lowerings pass a tile's parity to `arena` explicitly and move
+    # this on only once a kernel is lowered (a tiling that did not fit leaves it as it was).
+    parity: int = 0
     groups: int = 0  # groups of tiles sharing a resident operand so far (`cube`)
     # Lower only a sample of each long loop's iterations (`loops.sample`); off when a sampled
     # loop's iterations turned out not alike and the program is lowered again in full.
@@ -199,28 +209,19 @@ class Context:
     def repeat_bytes(self) -> int:
         return self.machine.vector_repeat_bytes
 
-    def arena(
-        self, mem: str, parity: int | None = None, lo: int = 0, hi: int | None = None
-    ) -> Arena:
-        """The window of `mem` the next tile allocates from: halves alternate between tiles
-        (double buffering) when `buffering` is 2 (`parity` overrides the tile count). `lo`
-        and `hi` narrow the memory to a byte range first (aligned by the caller)."""
+    def arena(self, mem: str, parity: int, lo: int = 0, hi: int | None = None) -> Arena:
+        """The window of `mem` a tile of `parity` allocates from: with `buffering` 2, tiles
+        of even and odd parity take alternate halves (double buffering). `lo` and `hi`
+        narrow the memory to a byte range first (aligned by the caller)."""
         size, align = self.capacity(mem)
         size = (size if hi is None else hi) - lo
         part = size // self.options.buffering // align * align
-        base = lo + part * ((self.tiles if parity is None else parity) % self.options.buffering)
+        base = lo + part * (parity % self.options.buffering)
         return Arena(mem, base, part, align)
 
     def capacity(self, mem: str) -> tuple[int, int]:
-        """`(bytes, alignment)` of an on-chip memory."""
-        m = self.machine
-        return {
-            "UB": (m.ub_bytes, m.ub_align),
-            "L1": (m.l1_bytes, m.l1_align),
-            "L0A": (m.l0a_bytes, m.l0ab_align),
-            "L0B": (m.l0b_bytes, m.l0ab_align),
-            "L0C": (m.l0c_bytes, m.l0c_align),
-        }[mem]
+        """`(bytes, alignment)` of an on-chip memory (the machine's description)."""
+        return self.machine.memory(mem)
 
     def gm(self, name: str, element: int) -> c.Expr:
         ident = c.Ident(self.gm_names[name])

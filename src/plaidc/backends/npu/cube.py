@@ -35,8 +35,9 @@ computed at run time, consistently over all K steps.
 
 Tiles. The pass pipeline's (`tile_cube`: output blocks and K steps, the C says when they were
 cut further) are tried first, then the backend's own; a tiling is taken when its tiles plausibly
-fit every buffer (`_fits`) and planning them does not run out of room. Modules: `cube_match`
-recognises the kernels, `gemm` lowers one output tile, this one chooses the tiling.
+fit every buffer (`cube_tiling`, which also has the knobs `plaidc tune` searches) and planning
+them does not run out of room. Modules: `cube_match` recognises the kernels, `cube_tiling`
+orders the tilings, `gemm` lowers one output tile, this one lowers the tiling's loops.
 """
 
 from __future__ import annotations
@@ -46,10 +47,18 @@ import itertools
 from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
+from plaidc.backends.npu.cube_tiling import resident_step_bytes, tilings
 from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox, Weights
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
-from plaidc.backends.npu.ops import Op, OutOfMemory, begin_iteration, comment, end_loop
+from plaidc.backends.npu.ops import (
+    Op,
+    OutOfMemory,
+    begin_core,
+    begin_iteration,
+    comment,
+    end_loop,
+)
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS
 from plaidc.backends.npu.vector import (
@@ -58,12 +67,9 @@ from plaidc.backends.npu.vector import (
     pipeline_tiles_first,
     placement_note,
     tile_comment,
-    var_tilings,
 )
-
-# How many of the tilings that plausibly fit a contraction is planned before giving up (a
-# 16 x 100 x 1030 matmul on a 64 KiB UB needed its 67th).
-MAX_ATTEMPTS = 128
+from plaidc.backends.npu_sim.machine import BLOCK_BYTES
+from plaidc.stripe.ir import Affine
 
 
 def lower_contraction(
@@ -86,47 +92,17 @@ def _lower_tiled(
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
 ) -> Lowered | None:
-    """The contraction on the first tiling (fewest tiles first, `pinned` indices one point
-    per tile) whose tiles fit every buffer, or None."""
+    """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
+    `pinned` indices one point per tile) whose tiles fit every buffer, or None."""
     ranges = kernel.ranges
-    frac = ctx.machine.cube_m
-    limit = ctx.options.max_tiles
-    m_tilings = var_tilings(con.m, ranges, dict.fromkeys(con.m, frac), limit, pinned)
-    n_tilings = var_tilings(con.n, ranges, dict.fromkeys(con.n, frac), limit, pinned)
-    k_tilings = var_tilings(con.k, ranges, dict.fromkeys(con.k, frac), limit, pinned)
-    batches = list(itertools.product(*[range(ranges[v]) for v in con.batch]))
-    choices = sorted(
-        itertools.product(range(len(m_tilings)), range(len(n_tilings)), range(len(k_tilings))),
-        key=lambda c: (len(m_tilings[c[0]]) * len(n_tilings[c[1]]) * len(k_tilings[c[2]]), c),
-    )
-
-    def extent(tilings: list[list[dict]], index: int) -> int:
-        return count_points(
-            tuple(tilings[index][0]), {v: n for v, (_, n) in tilings[index][0].items()}
-        )
-
-    def fits(mi: int, ni: int, ki: int) -> bool:
-        m, n, k = extent(m_tilings, mi), extent(n_tilings, ni), extent(k_tilings, ki)
-        uses = len(n_tilings[ni])
-        resident = None
-        if _conv(ctx, con, m_tilings[mi][0] | n_tilings[ni][0] | k_tilings[ki][0]) is None:
-            resident = _resident_step_bytes(ctx, con, m_tilings[mi][0], k_tilings[ki], uses)
-        tile = {**m_tilings[mi][0], **n_tilings[ni][0], **k_tilings[ki][0]}
-        sizes = {v: n for v, (_, n) in tile.items()}
-        return _fits(ctx, con, m, n, k, resident is not None) and _windows_fit(ctx, con, sizes)
-
-    fitting = [(mi, ni, ki) for mi, ni, ki in choices if fits(mi, ni, ki)]
-    for mi, ni, ki in fitting[:MAX_ATTEMPTS]:
-        count = len(batches) * len(m_tilings[mi]) * len(n_tilings[ni])
-        if count * len(k_tilings[ki]) > ctx.options.max_tiles:
-            continue
-        first, groups = ctx.tiles, ctx.groups
+    for tiling in tilings(ctx, con, ranges, pinned):
+        first, groups = ctx.parity, ctx.groups
         outers = [
             {v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt
-            for batch in batches
-            for mt in m_tilings[mi]
+            for batch in tiling.batches
+            for mt in tiling.m
         ]
-        inners, k_tiles = n_tilings[ni], k_tilings[ki]
+        inners, k_tiles = tiling.n, tiling.k
         count = len(outers) * len(inners)
         first_tile = outers[0] | inners[0] | k_tiles[0]
         sizes = {v: n for v, (_, n) in first_tile.items() if v not in con.batch}
@@ -150,45 +126,60 @@ def _lower_tiled(
             # blocks, so that every address is affine in the two loop indices.
             uses = len(inners)
             forms = con.forms
+            # The rows of output tiles split over the cores: chunk c on core c (`cores`).
+            chunks = _core_chunks(ctx, con, epilogue, outers, inners)
+            core_loop = ctx.new_loop() if len(chunks) > 1 else None
+            # a convolution's weights stay in L1 across its output tiles (`_weights`)
             conv = _conv(ctx, con, first_tile)
-            weights = _weights(ctx, con, conv, len(outers), inners, k_tiles)
-            outer_loop = ctx.new_loop()
-            for oi in sample(len(outers), ctx.sampling and steady(outers, forms)):
-                ops.append(begin_iteration(outer_loop, oi, len(outers)))
-                resident = None
-                if conv is None:
-                    resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
-                inner_loop = ctx.new_loop()
-                for nj in sample(uses, ctx.sampling and steady(inners, forms)):
-                    ops.append(begin_iteration(inner_loop, nj, uses))
-                    if weights is not None:
-                        weights.block, weights.tile = nj, oi * uses + nj
-                    k, tile = oi * uses + nj, outers[oi] | inners[nj]
-                    if count > 1:
-                        starts = {v: s for v, (s, _) in tile.items()}
-                        sizes = {v: n for v, (_, n) in tile.items()}
-                        ops.append(tile_comment(k, count, starts, sizes, ranges))
-                    gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
-                    ops.extend(gemm.lower(k_tiles, first + k * steps))
-                    if k == 0 and placed:  # after "tile 1 of N", where the vector unit's note
-                        ops.append(comment(placement_note(kernel, gemm.honoured)))
-                ops.append(end_loop(inner_loop, uses))
-            ops.append(end_loop(outer_loop, len(outers)))
-            ctx.tiles, ctx.groups = first + count * steps, groups + len(outers)
-            return ops, cut
+            weights = _weights(ctx, con, conv, len(outers) // len(chunks), inners, k_tiles)
+            for ci, (lo, hi) in enumerate(chunks):
+                if core_loop is not None:
+                    ops.extend(begin_core(core_loop, ci, len(chunks)))
+                if weights is not None:
+                    weights.loaded.clear()  # each core loads them into its own L1
+                part = outers[lo:hi]
+                outer_loop = ctx.new_loop()
+                for li in sample(len(part), ctx.sampling and steady(part, forms)):
+                    oi = lo + li
+                    ops.append(begin_iteration(outer_loop, li, len(part)))
+                    resident = None
+                    if conv is None:
+                        resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
+                    inner_loop = ctx.new_loop()
+                    for nj in sample(uses, ctx.sampling and steady(inners, forms)):
+                        ops.append(begin_iteration(inner_loop, nj, uses))
+                        if weights is not None:
+                            weights.block, weights.tile = nj, oi * uses + nj
+                        k, tile = oi * uses + nj, outers[oi] | inners[nj]
+                        if count > 1:
+                            starts = {v: s for v, (s, _) in tile.items()}
+                            sizes = {v: n for v, (_, n) in tile.items()}
+                            ops.append(tile_comment(k, count, starts, sizes, ranges))
+                        gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
+                        ops.extend(gemm.lower(k_tiles, first + k * steps))
+                        if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
+                            ops.append(comment(placement_note(kernel, gemm.honoured)))
+                    ops.append(end_loop(inner_loop, uses))
+                ops.append(end_loop(outer_loop, len(part)))
+            if core_loop is not None:
+                ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
-            ctx.tiles, ctx.groups = first, groups
+            continue
         except NotCube:
-            ctx.tiles, ctx.groups = first, groups
             return None
+        ctx.parity, ctx.groups = first + count * steps, groups + len(outers)
+        return ops, cut
     return None
 
 
 def _conv(ctx: Context, con: Contraction, tile: TileBox) -> img2col.ConvLayout | None:
     """The roles of a convolution's indices when its left operand goes by img2col."""
+    mach = ctx.machine
+    if mach.cube_m != mach.cube_k:
+        return None
     sizes = {v: n for v, (_, n) in tile.items()}
     shape = ctx.buffers[con.a.buffer].shape
-    return img2col.layout(shape, con.a.offset, con.m, con.k, sizes, ctx.machine.cube_m)
+    return img2col.layout(shape, con.a.offset, con.m, con.k, sizes, mach.cube_k)
 
 
 def _weights(
@@ -201,14 +192,14 @@ def _weights(
 ) -> Weights | None:
     """L1 for a convolution's weights (every N block and K step, each in its padded
     img2col row order), kept across the output tiles when `[codegen] reuse` is on, more
-    than one tile row shares them and they fit a quarter of L1 (the top quarter; the tiles'
-    own buffers double-buffer below it). Not with batch indices (a grouped convolution's
-    groups): each batch point has weights of its own."""
+    than one tile row (of a core) shares them and they fit a quarter of L1 (the top quarter;
+    the tiles' own buffers double-buffer below it). Not with batch indices (a grouped
+    convolution's groups): each batch point has weights of its own."""
     if conv is None or not ctx.options.reuse or outers < 2 or con.batch:
-        return None  # (batch points, e.g. a grouped conv's groups, have weights of their own)
+        return None
     size, align = ctx.capacity("L1")
-    f = ctx.machine.cube_m
-    cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), f)
+    fn = ctx.machine.cube_n
+    cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), fn)
     stride = up((2 if con.split else 1) * conv.columns * cols * 2, align)
     total = stride * len(inners) * len(k_tiles)
     if total > size // 4:
@@ -219,47 +210,6 @@ def _weights(
     return Weights(base, stride, len(k_tiles), align, windows=windows)
 
 
-def _fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool) -> bool:
-    """Whether a GEMM tile of m x n x k plausibly fits every buffer's share (a filter on the
-    tilings to try; planning the tile decides). With A `resident` in L1, the tile's own L1
-    buffers get half of L1, and A and B take UB one after the other."""
-    mach, share = ctx.machine, ctx.options.buffering
-    f = mach.cube_m
-    mp, np_, kp = up(m, f), up(n, f), up(k, f)
-    parts = 2 if con.split else 1
-    size = con.dtype.byte_size
-    per_elem = size + (2 + 4 + 2 if con.split else 0)
-    steps = [mp * kp * per_elem + m * k * size, np_ * kp * per_elem + n * k * size]
-    ub_step = max(steps) if resident else sum(steps)
-    ub_out = max(parts, 2) * mp * np_ * 4
-    l1_tile = parts * (np_ if resident else mp + np_) * kp * 2
-    return (
-        parts * mp * kp * 2 <= mach.l0a_bytes // share
-        and parts * np_ * kp * 2 <= mach.l0b_bytes // share
-        and parts * mp * np_ * 4 <= mach.l0c_bytes // share
-        and l1_tile <= mach.l1_bytes // (2 if resident else 1) // share
-        and max(ub_step, ub_out) <= mach.ub_bytes // share
-    )
-
-
-def _windows_fit(ctx: Context, con: Contraction, sizes: dict[str, int]) -> bool:
-    """Whether each operand's GM window fits UB's share when it cannot be read in rows: with
-    no stride a whole number of 32-B blocks, the window (`staging`) is the contiguous span of
-    the tile's elements, whole rows of the matrix included (a 16 x 16 tile of a 1030-wide
-    matrix spans 16 of its rows)."""
-    share = ctx.machine.ub_bytes // ctx.options.buffering
-    size = con.dtype.byte_size
-    for access in (con.a, con.b):
-        terms = [(v, k) for v, k in access.offset.terms if sizes.get(v, 1) > 1]
-        strides = [abs(k) for _, k in terms if abs(k) > 1]
-        if not strides or any(k * size % 32 == 0 for k in strides):
-            continue  # in rows of whole blocks (or one run): `_fits` counts the window
-        span = 1 + sum(abs(k) * (sizes.get(v, 1) - 1) for v, k in terms)
-        if span * size > share:
-            return False
-    return True
-
-
 def _resident(
     ctx: Context, con: Contraction, outer: TileBox, k_tiles: list[TileBox], uses: int, group: int
 ) -> Resident | None:
@@ -267,7 +217,7 @@ def _resident(
     set of tiles), when `[codegen] reuse` is on, more than one tile uses it and all its K
     steps fit a quarter of L1 (an eighth with single buffering: half of L1 stays for the
     tiles' own transfers). Groups alternate between the halves of that quarter."""
-    stride = _resident_step_bytes(ctx, con, outer, k_tiles, uses)
+    stride = resident_step_bytes(ctx, con, outer, k_tiles, uses)
     if stride is None:
         return None
     size, align = ctx.capacity("L1")
@@ -276,20 +226,58 @@ def _resident(
     return Resident(outer, arena.base, stride, align, half)
 
 
-def _resident_step_bytes(
-    ctx: Context, con: Contraction, outer: TileBox, k_tiles: list[TileBox], uses: int
-) -> int | None:
-    """The L1 bytes each K step of the resident left operand takes (K step `s` at `s` times
-    them, the first step being the largest), or None when the left operand of the tiles
-    sharing `outer` is not to be resident (see `_resident`)."""
-    if not ctx.options.reuse or uses < 2:
-        return None
-    size, align = ctx.capacity("L1")
-    half = size // 2 // align * align
-    f = ctx.machine.cube_m
-    rows = up(count_points(con.m, {v: n for v, (_, n) in outer.items() if v in con.m}), f)
-    parts = 2 if con.split else 1
-    cols = up(count_points(con.k, {v: n for v, (_, n) in k_tiles[0].items()}), f)
-    stride = parts * up(rows * cols * 2, align)
-    fits = stride * len(k_tiles) <= half // ctx.options.buffering // align * align
-    return stride if fits else None
+def _core_chunks(
+    ctx: Context,
+    con: Contraction,
+    epilogue: Epilogue | None,
+    outers: list[TileBox],
+    inners: list[TileBox],
+) -> list[tuple[int, int]]:
+    """The rows of output tiles (`outers`) each core runs, as [lo, hi) ranges, as even as
+    they come (one range: all on one core). Only when the GM bytes the chunks store are
+    disjoint to the DMA block: a store writes whole 32-B blocks, so two cores writing parts
+    of one block would race (the simulator would say so)."""
+    n = len(outers)
+    cores = min(ctx.machine.cores, n)
+    if cores < 2:
+        return [(0, n)]
+    q, r = divmod(n, cores)
+    chunks, lo = [], 0
+    for c in range(cores):
+        chunks.append((lo, lo + q + (c < r)))
+        lo = chunks[-1][1]
+    if epilogue is None:
+        stores = [(con.store.access.offset, con.out.byte_size, dict[str, str]())]
+    else:
+        names = epilogue.names
+        stores = [
+            (s.access.offset, ctx.gm_type[s.access.buffer].byte_size, names)
+            for s in epilogue.kernel.stores()
+        ]
+    spans = []
+    for lo, hi in chunks:
+        boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
+        hull = {
+            v: (min(b[v][0] for b in boxes), max(b[v][0] + b[v][1] for b in boxes) - 1)
+            for v in boxes[0]
+        }
+        spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
+    for prev, nxt in itertools.pairwise(spans):
+        for (_, end), (start, _) in zip(prev, nxt, strict=True):
+            if end // BLOCK_BYTES >= start // BLOCK_BYTES:
+                return [(0, n)]
+    return chunks
+
+
+def _span(
+    offset: Affine, size: int, hull: dict[str, tuple[int, int]], names: dict[str, str]
+) -> tuple[int, int]:
+    """The first and last byte `offset` (elements of `size` bytes) reaches over `hull`
+    (index -> first and last value; `names` renames the hull's indices into the offset's)."""
+    ranges = {names.get(v, v): r for v, r in hull.items()}
+    lo = hi = offset.const
+    for v, k in offset.terms:
+        a, b = ranges.get(v, (0, 0))
+        lo += min(k * a, k * b)
+        hi += max(k * a, k * b)
+    return lo * size, hi * size + size - 1

@@ -50,7 +50,7 @@ class Contraction:
 def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     """The kernel as a Cube contraction, or None when it is not one (or the options say no)."""
     stores = kernel.stores()
-    if len(stores) != 1 or stores[0].agg != "add" or not ctx.machine.square_cube:
+    if len(stores) != 1 or stores[0].agg != "add" or not ctx.machine.maps_contractions:
         return None
     store = stores[0]
     defs = {s.dst: s for s in kernel.body if isinstance(s, (KLoad, KOp))}

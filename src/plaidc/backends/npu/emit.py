@@ -43,10 +43,6 @@ def emit_kernel(ctx: Context, synced: Synced, title: str) -> str:
     else:
         body = [item for item in items if not isinstance(item, LoopMark)]
     body.append(call("pipe_barrier", "PIPE_ALL"))
-    if ctx.machine.cores > 1:
-        # Cores share GM and nothing orders them, so kernels that depend on each other cannot
-        # be spread over cores: one core runs the whole program.
-        body = [c.If(c.Binary("==", c.Ident("block_idx"), c.Literal("0")), tuple(body))]
     params = tuple(
         c.Param(f"__gm__ {C_TYPES[ctx.gm_type[name]]} *", ctx.gm_names[name])
         for name in sorted(ctx.buffers)

@@ -43,15 +43,14 @@ def lower_gather(ctx: Context, g: GatherKernel) -> list[Op]:
     parts = 1
     while True:
         step = -(-first // parts)
-        start_tiles = ctx.tiles
+        parity = ctx.parity
         try:
             ops: list[Op] = []
-            for lo in range(0, first, step):
-                ops.extend(_tile(ctx, g, lo, min(step, first - lo)))
-                ctx.tiles += 1
+            for k, lo in enumerate(range(0, first, step)):
+                ops.extend(_tile(ctx, g, lo, min(step, first - lo), parity + k))
+            ctx.parity = parity + len(range(0, first, step))
             return ops
         except OutOfMemory:
-            ctx.tiles = start_tiles
             if step == 1:
                 raise error(
                     f"{g.name}: the gather's source and one index row do not fit in UB "
@@ -61,9 +60,9 @@ def lower_gather(ctx: Context, g: GatherKernel) -> list[Op]:
             parts *= 2
 
 
-def _tile(ctx: Context, g: GatherKernel, lo: int, count: int) -> list[Op]:
+def _tile(ctx: Context, g: GatherKernel, lo: int, count: int, parity: int) -> list[Op]:
     ops: list[Op] = []
-    tiler = Tiler(ctx, ctx.arena("UB"), ops)
+    tiler = Tiler(ctx, ctx.arena("UB", parity), ops)
     src, idx, out = g.source, g.index, g.out
     p_names = [f"p{d}" for d in range(len(idx.shape.sizes))]
     e_names = [f"e{d}" for d in range(len(src.shape.sizes) - 1)]

@@ -16,6 +16,9 @@ from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.moves import Placement, Space
 from plaidc.backends.npu.ops import (
+    BLOCK,
+    MASK_LANES,
+    MAX_REPEAT,
     Arena,
     Buf,
     Op,
@@ -104,12 +107,14 @@ class NotCube(Exception):
 
 @dataclass(frozen=True)
 class Matrix:
-    """An operand in UB: `rows x cols` (both padded to the fractal size), row-major; its rows
-    are K when `k_rows`."""
+    """An operand in UB: `rows x cols`, row-major, padded to whole fractals of `frac` (rows,
+    cols): the Cube's K side across K, its M (or N) side across M (or N); its rows are K when
+    `k_rows`."""
 
     k_rows: bool
     rows: int
     cols: int
+    frac: tuple[int, int]
     buf: Buf | None
     ko_major: bool = False  # in L1 as [Ko][No] fractals (rows K): one load to L0B
 
@@ -154,11 +159,13 @@ class Gemm:
         self.placed = placed or {}
         self.tilers: list[Tiler] = []  # the UB shares of its K steps and its store
         self.cube_honoured: set[tuple[str, str]] = set()  # (memory, buffer), as `honoured`
-        self.frac = ctx.machine.cube_m
+        # the Cube's fractal sides: A fractals are fm x fk, B's fn x fk, C's fm x fn
+        mach = ctx.machine
+        self.fm, self.fn, self.fk = mach.cube_m, mach.cube_n, mach.cube_k
         self.starts = {v: s for v, (s, _) in tile.items()}
         self.sizes = {v: n for v, (_, n) in tile.items()}
-        self.rows_m = up(count_points(con.m, self.sizes), self.frac)
-        self.rows_n = up(count_points(con.n, self.sizes), self.frac)
+        self.rows_m = up(count_points(con.m, self.sizes), self.fm)
+        self.rows_n = up(count_points(con.n, self.sizes), self.fn)
         self.ops: list[Op] = []
 
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
@@ -170,21 +177,17 @@ class Gemm:
         The K steps are a loop (`loops`)."""
         con, ctx = self.con, self.ctx
         l0c = ctx.arena("L0C", parity=parity)
-        mo, no = self.rows_m // self.frac, self.rows_n // self.frac
-        c_bytes = mo * no * self.frac * self.frac * 4
+        c_bytes = self.rows_m * self.rows_n * 4
         parts = 2 if con.split else 1
         accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
         if self.weights is not None and self.weights.windows and not con.split:
-            ctx.tiles = parity
-            self.shared = self._shared_window(k_tiles)
+            self.shared = self._shared_window(k_tiles, parity)
         loop = ctx.new_loop()
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
-            ctx.tiles = parity + step
-            self._k_step(k_tiles[step], step, accumulators)
+            self._k_step(k_tiles[step], step, accumulators, parity + step)
         self.ops.append(end_loop(loop, len(k_tiles)))
-        ctx.tiles = parity + len(k_tiles)
-        self._store(accumulators)
+        self._store(accumulators, parity + len(k_tiles))
         return self.ops
 
     def _at(self, tiler: Tiler, name: str) -> Placed | None:
@@ -198,9 +201,9 @@ class Gemm:
         placed = Placed(arena.base + at.offset, up(at.size, rb))
         return placed if placed.offset + placed.size <= arena.base + arena.size else None
 
-    def _tiler(self) -> Tiler:
-        """A fresh share of UB for a K step or the store (halves alternate with `ctx.tiles`)."""
-        self.tilers.append(Tiler(self.ctx, self.ctx.arena("UB"), self.ops))
+    def _tiler(self, parity: int) -> Tiler:
+        """A fresh share of UB for a K step or the store (the half of `parity`)."""
+        self.tilers.append(Tiler(self.ctx, self.ctx.arena("UB", parity), self.ops))
         return self.tilers[-1]
 
     @property
@@ -255,7 +258,9 @@ class Gemm:
         k_rows = inner is not None and inner in outer
         row_vars, col_vars = (con.k, outer) if k_rows else (outer, con.k)
         n_rows, n_cols = count_points(row_vars, sizes), count_points(col_vars, sizes)
-        rows, cols = up(n_rows, self.frac), up(n_cols, self.frac)
+        side = self.fm if outer is con.m else self.fn  # the fractal's M (or N) side
+        frac = (self.fk, side) if k_rows else (side, self.fk)
+        rows, cols = up(n_rows, frac[0]), up(n_cols, frac[1])
         space = Space(
             {v: sizes[v] for v in (*con.batch, *row_vars, *col_vars)},
             tuple(self.local(a, starts) for a in cons),
@@ -271,7 +276,7 @@ class Gemm:
         pos = space.fold(pos)
         runs = [v for v in col_vars if sizes[v] > 1]
         op = _Operand(
-            Matrix(k_rows, rows, cols, None),
+            Matrix(k_rows, rows, cols, frac, None),
             n_rows,
             n_cols,
             space,
@@ -356,22 +361,23 @@ class Gemm:
         return [hi.buf, lo.buf]  # type: ignore[list-item]
 
     def _to_l1(self, ub: Buf, mat: Matrix, l1: Buf) -> Op:
-        """Row-major fp16 matrix in UB -> L1 as column strips of fractals:
-        fractal (strip c, row block r) at index `c * rows/16 + r`, rows x cols within."""
-        strips, f = mat.cols // self.frac, self.frac
-        if mat.ko_major:  # fractal (ko, no) at ko * No + no: 16 rows of one block each
+        """Row-major fp16 matrix in UB -> L1 as column strips of fractals: fractal (strip c,
+        row block r) at index `c * rows/fr + r`, `fr x f` (the matrix's `frac`) within."""
+        fr, f = mat.frac
+        strips = mat.cols // f
+        if mat.ko_major:  # fractal (ko, no) at ko * No + no: fr rows of one fractal row each
             stmts = [
                 call(
                     "copy_ubuf_to_cbuf",
-                    l1.ptr(DType.FP16, (ko * strips + no) * f * f * 2),
-                    ub.ptr(DType.FP16, (ko * f * mat.cols + no * f) * 2),
+                    l1.ptr(DType.FP16, (ko * strips + no) * fr * f * 2),
+                    ub.ptr(DType.FP16, (ko * fr * mat.cols + no * f) * 2),
                     0,
-                    f,
-                    f * 2 // 32,
-                    (strips - 1) * f * 2 // 32,
+                    fr,
+                    f * 2 // BLOCK,
+                    (strips - 1) * f * 2 // BLOCK,
                     0,
                 )
-                for ko in range(mat.rows // f)
+                for ko in range(mat.rows // fr)
                 for no in range(strips)
             ]
             reads = (ub.region(0, mat.rows * mat.cols * 2),)
@@ -383,8 +389,8 @@ class Gemm:
                 ub.ptr(DType.FP16, k * f * 2),
                 0,
                 mat.rows,
-                f * 2 // 32,
-                (strips - 1) * f * 2 // 32,
+                f * 2 // BLOCK,
+                (strips - 1) * f * 2 // BLOCK,
                 0,
             )
             for k in range(strips)
@@ -395,10 +401,11 @@ class Gemm:
     def _to_l0(self, which: str, mat: Matrix, l1: Buf, l0: Buf) -> Op:
         """L1 strips -> L0A `[Mo][Ko]` (`which` "a") or L0B `[Ko][No]` ("b") fractals, in the
         Cube's orientation ([m][k] and [n][k] within a fractal)."""
-        f, frac_bytes = self.frac, self.frac * self.frac * 2
+        f, fk = self.fm if which == "a" else self.fn, self.fk
+        frac_bytes = f * fk * 2
         intr = "load_cbuf_to_ca" if which == "a" else "load_cbuf_to_cb"
         outer = (mat.cols if mat.k_rows else mat.rows) // f
-        ko = (mat.rows if mat.k_rows else mat.cols) // f
+        ko = (mat.rows if mat.k_rows else mat.cols) // fk
         # (destination fractal, source fractal, count, source stride, transpose) runs
         runs: list[tuple[int, int, int, int, int]] = []
         if which == "a" and not mat.k_rows:  # L1 (ko, mo) at ko*Mo + mo
@@ -413,14 +420,14 @@ class Gemm:
             runs = [(k * outer, k, outer, ko, 1) for k in range(ko)]
         stmts = []
         for dst, src, count, stride, transpose in runs:
-            for r0 in range(0, count, 255):
+            for r0 in range(0, count, MAX_REPEAT):
                 stmts.append(
                     call(
                         intr,
                         l0.ptr(DType.FP16, (dst + r0) * frac_bytes),
                         l1.ptr(DType.FP16),
                         src + r0 * stride,
-                        min(255, count - r0),
+                        min(MAX_REPEAT, count - r0),
                         stride,
                         0,
                         transpose,
@@ -434,9 +441,8 @@ class Gemm:
         """The matrix's fp16 parts, converted in UB, in new L1 buffers of `l1`: where the
         pipeline placed `name`'s L1 copy when they fit there (None: anywhere)."""
         assert mat.buf is not None
-        fractals = mat.rows * mat.cols // (self.frac * self.frac)
         fp16 = self._to_fp16(tiler, mat.buf, mat.rows * mat.cols)
-        sizes = [fractals * self.frac * self.frac * 2] * len(fp16)
+        sizes = [mat.rows * mat.cols * 2] * len(fp16)
         if name is None:
             parts = [l1.alloc(size, f"{which} in L1") for size in sizes]
         else:
@@ -455,11 +461,13 @@ class Gemm:
     def _conv_layout(self, k_tile: dict) -> img2col.ConvLayout | None:
         """The roles of the left operand's indices when it reads a feature map through a
         convolution window (`img2col`), else None."""
+        if self.fk != self.fm:
+            return None  # img2col writes fm x fk fractals of fk channels: kept square here
         sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
         shape = self.ctx.buffers[self.con.a.buffer].shape
-        return img2col.layout(shape, self.con.a.offset, self.con.m, self.con.k, sizes, self.frac)
+        return img2col.layout(shape, self.con.a.offset, self.con.m, self.con.k, sizes, self.fk)
 
-    def _shared_window(self, k_tiles: list[dict]) -> tuple[Window, Buf] | None:
+    def _shared_window(self, k_tiles: list[dict], parity: int) -> tuple[Window, Buf] | None:
         """The left operand's GM window for all the tile's K steps, in L1 (the tile's slot of
         `weights`), when the operand goes by img2col and it fits: each K step's img2col
         reads its part of it, so MTE2 brings it once rather than once per K step."""
@@ -480,7 +488,7 @@ class Gemm:
         )
         if space.is_empty():
             return None
-        tiler = Tiler(self.ctx, self.ctx.arena("UB"), self.ops)
+        tiler = Tiler(self.ctx, self.ctx.arena("UB", parity), self.ops)
         found = self._img2col_window(tiler, conv, space, self.local(con.a.offset, starts))
         if found is None:
             return None
@@ -509,7 +517,7 @@ class Gemm:
         return None
 
     def _img2col_a(
-        self, tiler: Tiler, conv: img2col.ConvLayout, k_tile: dict, l1: Arena
+        self, tiler: Tiler, conv: img2col.ConvLayout, k_tile: dict, l1: Arena, parity: int
     ) -> list[Buf] | None:
         """The left operand's fractals in L0A by `img2col_cbuf_to_ca` from its GM window in
         L1 (fp16 parts: the window itself, or its hi and lo parts split in UB), or None (and
@@ -550,14 +558,14 @@ class Gemm:
                         part.ptr(DType.FP16),
                         0,
                         1,
-                        nbytes // 32,
+                        nbytes // BLOCK,
                         0,
                         0,
                     )
                     reads, writes = (part.region(0, nbytes),), (l1_buf.region(),)
                     self.ops.append(Op("PIPE_MTE3", (stmt,), reads, writes, "a window to L1"))
-        l0_bytes = params["mFractals"] * params["kFractals"] * self.frac * self.frac * 2
-        l0_parts = self._cube_bufs(ctx.arena("L0A"), name, [l0_bytes] * parts, "a")
+        l0_bytes = params["mFractals"] * params["kFractals"] * self.fm * self.fk * 2
+        l0_parts = self._cube_bufs(ctx.arena("L0A", parity), name, [l0_bytes] * parts, "a")
         for l1_buf, l0_buf in zip(l1_parts, l0_parts, strict=True):
             args = [params[key] for key in IMG2COL_PARAMS]
             stmt = call(
@@ -567,19 +575,20 @@ class Gemm:
             self.ops.append(Op("PIPE_MTE1", (stmt,), reads, writes, "a img2col"))
         return l0_parts
 
-    def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf]) -> None:
+    def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf], parity: int) -> None:
+        """K step `step` into `accumulators`, in the buffer halves of `parity`."""
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
-        tiler = self._tiler()
+        tiler = self._tiler(parity)
         cached = res.steps.get(step) if res is not None else None
         weights_l1 = self.weights
         hi = None
         if weights_l1 is not None:
             hi = weights_l1.windows if weights_l1.windows else weights_l1.base
-        l1 = ctx.arena("L1", lo=res.streaming if res is not None else 0, hi=hi)
+        l1 = ctx.arena("L1", parity, lo=res.streaming if res is not None else 0, hi=hi)
         # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
         # its window is what each tile loads).
         conv = self._conv_layout(k_tile) if cached is None else None
-        a_l0 = self._img2col_a(tiler, conv, k_tile, l1) if conv is not None else None
+        a_l0 = self._img2col_a(tiler, conv, k_tile, l1, parity) if conv is not None else None
         if a_l0 is None:
             conv = None
         # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
@@ -591,7 +600,7 @@ class Gemm:
         if read_a is not None and res is not None:
             self._resident_a(tiler, read_a, step)
             cached, read_a = res.steps[step], None
-            tiler = self._tiler()
+            tiler = self._tiler(parity)
         weights = self.weights if conv is not None else None
         kept = weights.loaded.get((weights.block, step)) if weights is not None else None
         read_b = None
@@ -599,7 +608,7 @@ class Gemm:
             read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons, conv)
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
         mat_b = self._matrix(tiler, read_b) if read_b is not None else None
-        l0a, l0b = ctx.arena("L0A"), ctx.arena("L0B")
+        l0a, l0b = ctx.arena("L0A", parity), ctx.arena("L0B", parity)
         l0: dict[str, list[Buf]] = {"a": a_l0 or [], "b": []}
         operands = (("a", mat_a, l0a, con.a.buffer), ("b", mat_b, l0b, con.b.buffer))
         for which, mat, arena, name in operands:
@@ -648,11 +657,13 @@ class Gemm:
 
     # -- the result -----------------------------------------------------------------------------
 
-    def _store(self, accumulators: list[Buf]) -> None:
+    def _store(self, accumulators: list[Buf], parity: int) -> None:
+        """The accumulators' result to GM (or the epilogue), in the UB half of `parity`."""
         con, ctx = self.con, self.ctx
-        tiler = self._tiler()
-        mo, no, f = self.rows_m // self.frac, self.rows_n // self.frac, self.frac
-        elems = mo * no * f * f
+        tiler = self._tiler(parity)
+        fm, f = self.fm, self.fn
+        mo, no = self.rows_m // fm, self.rows_n // f
+        elems = self.rows_m * self.rows_n
         out_t = con.out
         values = ValueEmitter(elems, ctx.repeat_bytes, tiler.arena, tiler.ops, "cube result")
         # The output's window goes where the pipeline placed it: the result's rows when they
@@ -695,7 +706,7 @@ class Gemm:
             half = values.alloc_vec(DType.FP16, "C fp16")
             values.convert(half, result)
             result = half
-        # [No][Mo][16][16] fractals -> row-major [Mp][Np]: one masked copy per fractal column
+        # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]: one masked copy per fractal column
         fits = at is not None and values.vec_bytes(out_t) <= at.size
         with values.preferring(at if fits else None):
             rows = values.alloc_vec(out_t, "C rows")
@@ -703,8 +714,8 @@ class Gemm:
         size = out_t.byte_size
         stmts = [call("plaidc_mask", 0, f)]
         for n in range(no):
-            for m0 in range(0, self.rows_m, 255):
-                count = min(255, self.rows_m - m0)
+            for m0 in range(0, self.rows_m, MAX_REPEAT):
+                count = min(MAX_REPEAT, self.rows_m - m0)
                 stmts.append(
                     call(
                         "vmuls",
@@ -714,11 +725,11 @@ class Gemm:
                         count,
                         1,
                         1,
-                        self.rows_n * size // 32,
-                        f * size // 32,
+                        self.rows_n * size // BLOCK,
+                        f * size // BLOCK,
                     )
                 )
-        stmts.append(call("plaidc_mask", 0, 128))
+        stmts.append(call("plaidc_mask", 0, MASK_LANES))
         self.ops.append(
             Op("PIPE_V", tuple(stmts), (values.region(result),), (values.region(rows),), "C rows")
         )
@@ -747,7 +758,7 @@ class Gemm:
             {names[v]: self.starts[v] for v in space.sizes},
             {names[v]: self.sizes[v] for v in space.sizes},
         )
-        lowering = TileLowering(self.ctx, ep.kernel, ep.plan, tile, arena=tiler.arena)
+        lowering = TileLowering(self.ctx, ep.kernel, ep.plan, tile, tiler.arena, own_share=False)
         renamed = result.pos.substitute({v: Affine.var(names[v]) for v in space.sizes})
         value = lowering.values.alloc_vec(result.dtype, "fused input")
         assert value.buf is not None

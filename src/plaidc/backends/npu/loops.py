@@ -51,6 +51,7 @@ class LoopMark:
     loop: int
     index: int
     count: int
+    cores: bool = False  # iteration k runs on core k (block_idx) only
 
 
 class NotRollable(Exception):
@@ -549,8 +550,31 @@ def _build(items: Sequence[c.Stmt | LoopMark], depth: int, memo: _Memo) -> list[
             iterations.append((mark.index, tuple(_build(items[start:pos], depth + 1, memo))))
             mark = items[pos]  # type: ignore[assignment]
             pos += 1
-        out.extend(roll(iterations, mark.count, f"i_{depth}", memo))
+        if item.cores:
+            out.extend(roll_cores(iterations, mark.count, f"i_{depth}", memo))
+        else:
+            out.extend(roll(iterations, mark.count, f"i_{depth}", memo))
     return out
+
+
+def roll_cores(
+    iterations: list[tuple[int, tuple[c.Stmt, ...]]], count: int, var: str, memo: _Memo
+) -> list[c.Stmt]:
+    """A loop whose iteration k runs on core k: one body for `var = block_idx` when the
+    iterations are alike (every one is lowered, so the fitted body is exact for each), else
+    each iteration under `if (block_idx == k)`."""
+    block = c.Ident("block_idx")
+    shapes = [_shapes(stmts, memo) for _, stmts in iterations]
+    body = _Body.fit([i for i, _ in iterations], shapes) if count > 2 else None
+    if body is None:
+        return [
+            c.If(c.Binary("==", block, _literal("int", i)), stmts)
+            for i, stmts in iterations
+            if stmts
+        ]
+    loop = c.For(var, block, c.Binary("+", block, c.Literal("1")), body.statements(var, 0, count))
+    within = c.Binary("<", block, _literal("int", count))
+    return [c.Comment(f"iteration block_idx of {count}, one per core"), c.If(within, (loop,))]
 
 
 def roll_runs(stmts: tuple[c.Stmt, ...], depth: int = 0) -> tuple[c.Stmt, ...]:

@@ -31,7 +31,7 @@ from plaidc.analysis.domain import affine_bounds, block_domain, sample
 from plaidc.analysis.space import split_dim_name
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.clib import helper_name
-from plaidc.backends.npu.ops import Buf, Op, call, elems_per_block, lit, scalar_literal
+from plaidc.backends.npu.ops import BLOCK, Buf, Op, call, elems_per_block, lit, scalar_literal
 from plaidc.stripe.ir import Affine, Block, Constraint, DType, Index
 
 
@@ -305,7 +305,7 @@ class Mover:
             )
         assert scratch is not None, "the spread path needs a scratch buffer"
         spread, collect = self.helper("spread", dtype), self.helper("collect", dtype)
-        per_pass = scratch.size // 32
+        per_pass = scratch.size // BLOCK  # one element per block of the scratch
         w0, w1 = window
         single = w1 - w0 <= per_pass
         lo_w: c.Expr = lit(w0) if single else c.Ident("w")

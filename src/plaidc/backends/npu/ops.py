@@ -39,10 +39,12 @@ C_TYPES = {dtype: isa.ELEMENT_TYPES[t][0] for dtype, t in ISA_TYPES.items()}
 # Helper-function suffixes of the lane types.
 SUFFIX = {dtype: t for dtype, t in ISA_TYPES.items() if t in isa.LANE_TYPES}
 _MEMORY = {m.name: m for m in isa.MEMORY_TABLE}
-# The ISA's units (plaidc_npu.h): DMA bursts and vector strides count 32-B blocks; one vector
-# instruction runs at most 255 repeats. (A repeat's size is the machine's vector_repeat_bytes.)
-BLOCK = 32
-MAX_REPEAT = 255
+# The ISA's units (`isa.ENCODING`): DMA bursts and vector strides count 32-B blocks; one vector
+# instruction runs at most 255 repeats (a fractal load as many fractals), over a 128-lane mask.
+# (A repeat's size is the machine's vector_repeat_bytes.)
+BLOCK = isa.BLOCK_BYTES
+MAX_REPEAT = isa.MAX_REPEAT
+MASK_LANES = isa.MASK_LANES
 
 
 def elems_per_block(dtype: DType) -> int:
@@ -63,6 +65,9 @@ class Region:
 
     def overlaps(self, other: Region) -> bool:
         return self.mem == other.mem and self.lo < other.hi and other.lo < self.hi
+
+
+BARRIER = "PIPE_ALL"  # the `pipe` of an op that orders every pipe (a barrier)
 
 
 @dataclass(frozen=True)
@@ -87,8 +92,24 @@ def begin_iteration(loop: int, index: int, count: int) -> Op:
     return Op("", (), mark=LoopMark(loop, index, count))
 
 
-def end_loop(loop: int, count: int) -> Op:
-    return Op("", (), mark=LoopMark(loop, -1, count))
+def end_loop(loop: int, count: int, cores: bool = False) -> Op:
+    return Op("", (), mark=LoopMark(loop, -1, count, cores))
+
+
+def begin_core(loop: int, core: int, count: int) -> list[Op]:
+    """Iteration `core` of a loop whose iterations run one per core (`LoopMark.cores`): it
+    starts with this core's pipes drained, so no flag orders it after another core's ops."""
+    return [Op("", (), mark=LoopMark(loop, core, count, True)), barrier_op()]
+
+
+def barrier_op() -> Op:
+    """`pipe_barrier(PIPE_ALL)`: everything before is ordered before everything after."""
+    return Op(BARRIER, (call("pipe_barrier", "PIPE_ALL"),))
+
+
+def sync_all_cores_op() -> Op:
+    """The cross-core barrier: every core's work before it is done before any core goes on."""
+    return Op(BARRIER, (call("sync_all_cores"),))
 
 
 class OutOfMemory(Exception):

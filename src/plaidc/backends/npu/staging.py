@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.moves import Placement, Space, choose_path
 from plaidc.backends.npu.ops import (
+    BLOCK,
     Arena,
     Buf,
     Op,
@@ -118,7 +119,7 @@ class Tiler:
         best = Window(name, first, 1, end - first, end - first)
         if strides is None:
             strides = {abs(k) for a in accesses for _, k in a.terms}
-        for stride in sorted(k for k in strides if k * size % 32 == 0):
+        for stride in sorted(k for k in strides if k * size % BLOCK == 0):
             shape = _strided(space, accesses, stride, g, first)
             if shape is None or not 1 < shape[0] <= MAX_BURSTS:
                 continue
@@ -208,9 +209,9 @@ class Tiler:
         scratch = None
         if choose_path(space, run, dst.pos, src.pos, dst.dtype) == "spread":
             g = elems_per_block(dst.dtype)
-            cap = max(g, self.arena.size // 8 // 32 // g * g)
+            cap = max(g, self.arena.size // 8 // BLOCK // g * g)
             per_pass = min(round_up(window[1] - window[0], g), cap)
-            scratch = self.arena.alloc(per_pass * 32, "move scratch")
+            scratch = self.arena.alloc(per_pass * BLOCK, "move scratch")
         self.ops.append(
             self.ctx.mover.move(
                 space, run, dst, src, window=window, keep=keep, scratch=scratch, note=note

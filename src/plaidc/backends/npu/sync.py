@@ -20,7 +20,7 @@ import bisect
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from plaidc.backends.npu.ops import Op, Region
+from plaidc.backends.npu.ops import BARRIER, Op, Region
 from plaidc.backends.npu_sim.isa import PIPES
 
 EVENTS = 8
@@ -70,6 +70,14 @@ def insert_sync(ops: list[Op]) -> Synced:
     for j, op in enumerate(ops):
         p = op.pipe
         if not p:  # a comment: no instructions
+            snapshot.append({})
+            continue
+        if p == BARRIER:  # orders everything before it before everything after it
+            newest = {q: (ids[-1] if ids else -1) for q, ids in by_pipe.items()}
+            for mine_known in known.values():
+                mine_known.update(newest)
+            history.clear()
+            freed_at.clear()
             snapshot.append({})
             continue
         need: dict[str, int] = {}

@@ -347,7 +347,7 @@ def _lower_tiled(
 ) -> Lowered | None:
     """The first tiling (see `tilings`) whose every tile fits UB, lowered; None if none does."""
     for tiles in tilings(plan, kernel, ctx, pinned):
-        first = ctx.tiles
+        first = ctx.parity
         try:
             ops: list[Op] = []
             started: set[tuple[int, ...]] = set()  # output tiles some part has written
@@ -358,14 +358,16 @@ def _lower_tiled(
                 if tile.partial and out_tile not in started:
                     # the earlier parts had no points (padding): this part starts the output
                     tile = dataclasses.replace(tile, partial=False)
-                lowering = TileLowering(ctx, kernel, plan, tile)
+                parity = first + k
+                lowering = TileLowering(ctx, kernel, plan, tile, ctx.arena("UB", parity))
                 try:
                     lowered = lowering.lower()
                 except OutOfMemory:
                     if not lowering.placed:
                         raise
                     # the pipeline's placement left the temporaries too little room
-                    lowering = TileLowering(ctx, kernel, plan, tile, placement=False)
+                    arena = ctx.arena("UB", parity)
+                    lowering = TileLowering(ctx, kernel, plan, tile, arena, placement=False)
                     lowered = lowering.lower()
                 if lowered:
                     started.add(out_tile)
@@ -373,11 +375,10 @@ def _lower_tiled(
                     honoured = {("UB", name) for name in lowering.tiler.honoured}
                     ops.append(comment(placement_note(kernel, honoured, on_cube=False)))
                 ops.extend(lowered)
-                ctx.tiles += 1
-            return ops, cut_further(tiles[0].sizes, kernel.ranges, pinned)
         except OutOfMemory:
-            ctx.tiles = first
             continue
+        ctx.parity = first + len(tiles)
+        return ops, cut_further(tiles[0].sizes, kernel.ranges, pinned)
     return None
 
 
@@ -386,11 +387,13 @@ def _lower_tiled(
 
 
 class TileLowering:
-    """One tile of a kernel on the vector unit. `arena` is the UB it allocates from (a fresh
-    share by default); `bound` gives buffers whose loads are already in UB, in this tile's
-    layout (a fused producer's result). With `placement`, the tile's windows (and the values
-    stored straight into an output) go where the pass pipeline placed them, when they fit
-    (`_placement`); the outputs' placements are reserved until their stores."""
+    """One tile of a kernel on the vector unit. `arena` is the UB it allocates from: a share
+    of its own (`own_share`, the half of UB of the tile's parity) or one it shares (a fused
+    epilogue's, in its contraction's tile); `bound` gives buffers whose loads are already in
+    UB, in this tile's layout (a fused producer's result). With `placement`, the tile's
+    windows (and the values stored straight into an output) go where the pass pipeline placed
+    them, when they fit (`_placement`); the outputs' placements are reserved until their
+    stores."""
 
     def __init__(
         self,
@@ -398,15 +401,16 @@ class TileLowering:
         kernel: Kernel,
         plan: Plan,
         tile: Tile,
-        arena: Arena | None = None,
+        arena: Arena,
         bound: dict[str, Val] | None = None,
         placement: bool = True,
+        own_share: bool = True,
     ) -> None:
         self.ctx, self.kernel, self.plan, self.tile = ctx, kernel, plan, tile
         order = [*plan.out, *plan.red]
         cons = tuple(tile.local(a) for a in kernel.constraints)
         self.space = Space({v: tile.sizes[v] for v in order}, cons)
-        self.arena: Arena = arena if arena is not None else ctx.arena("UB")
+        self.arena = arena  # the tile's share of UB
         self.bound = bound if bound is not None else {}
         self.ops: list[Op] = []
         # Layout: rows of `row` elements, one per output point.
@@ -423,7 +427,7 @@ class TileLowering:
         self.values = IntrinsicLowering(self.n, ctx.repeat_bytes, self.arena, self.ops, kernel.name)
         self.tiler = Tiler(ctx, self.arena, self.ops)
         self.windows: dict[str, tuple[Window, Buf]] = {}
-        self.placed = self._placement(own_share=arena is None) if placement else {}
+        self.placed = self._placement(own_share) if placement else {}
 
     def _placement(self, own_share: bool) -> dict[str, Placed]:
         """Where the pass pipeline placed this tile's windows (`Kernel.placed`), as addresses

@@ -85,6 +85,28 @@ PATH_TABLE = (
 )
 PATHS = tuple(p.name for p in PATH_TABLE)  # the order of enum plaidc_npu_path
 
+# ---- Encoding units ------------------------------------------------------------------------
+
+# The ISA's encoding units and field limits (plaidc_npu.h's `PLAIDC_NPU_<name>` macros), not
+# machine sizes: DMA bursts, gaps and vector strides count 32-B blocks, the vector mask has 128
+# lanes, and the width of each instruction field bounds its count.
+ENCODING = {
+    "BLOCK_BYTES": 32,
+    "MASK_LANES": 128,
+    "MAX_NBURST": 4095,
+    "MAX_LENBURST": 65535,
+    "MAX_GAP": 65535,
+    "MAX_REPEAT": 255,
+    "MAX_STRIDE": 65535,
+    "MAX_MAD_DIM": 4095,
+}
+BLOCK_BYTES = ENCODING["BLOCK_BYTES"]
+MASK_LANES = ENCODING["MASK_LANES"]
+MAX_REPEAT = ENCODING["MAX_REPEAT"]  # repeats of one vector instruction, fractals of one load
+# The widest repeat the mask can cover: 128 lanes of fp16.
+MAX_REPEAT_BYTES = MASK_LANES * 2
+MAX_CORES = 64  # the cores of a kernel are a 64-bit set
+
 # ---- Element types ------------------------------------------------------------------------
 
 # The ISA's element types: the C pointer type naming them and their numpy dtype.
@@ -548,6 +570,13 @@ OTHER_TABLE = (
     Intrinsic("set_flag", Form.SYNC, None, ("src", "dst", "ev"), doc="release an event"),
     Intrinsic("wait_flag", Form.SYNC, None, ("src", "dst", "ev"), doc="wait for an event"),
     Intrinsic("pipe_barrier", Form.SYNC, None, ("pipe",), doc="drain a pipe (or PIPE_ALL)"),
+    Intrinsic(
+        "sync_all_cores",
+        Form.SYNC,
+        None,
+        (),
+        doc="drain every pipe, wait for every core; all resume core_barrier_latency later",
+    ),
 )
 
 INTRINSICS = {i.name: i for i in (*VECTOR_TABLE, *OTHER_TABLE)}

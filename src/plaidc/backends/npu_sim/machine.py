@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from plaidc.backends.npu_sim.isa import (
+    BLOCK_BYTES,
+    MAX_CORES,
+    MAX_REPEAT_BYTES,
     MEMORIES,
     MEMORY_TABLE,
     PATH_TABLE,
@@ -26,11 +29,6 @@ from plaidc.diagnostics import CompileError, Diagnostic
 
 __all__ = ["MEMORIES", "PATHS", "PIPES", "NpuMachine"]
 
-# ISA encoding units (plaidc_npu.h), not machine sizes: strides count 32-B blocks, the vector
-# mask has 128 lanes (so a repeat holds at most 256 B of fp16), and cores are a 64-bit set.
-BLOCK_BYTES = 32
-MAX_REPEAT_BYTES = 256
-MAX_CORES = 64
 # The simulator holds every on-chip memory of every core in host memory: a GiB each at most.
 MAX_MEMORY_BYTES = 1 << 30
 
@@ -65,6 +63,8 @@ class NpuMachine:
     vector_repeat_bytes: int
     vector_latency: int
     cores: int
+    # cycles of a cross-core barrier (sync_all_cores) after the last core reaches it
+    core_barrier_latency: int
     # vector intrinsics of the ISA this chip does not have (`[hardware] lacks`)
     lacks: tuple[str, ...] = ()
 
@@ -134,14 +134,26 @@ class NpuMachine:
         return machine
 
     @property
-    def square_cube(self) -> bool:
-        """Whether the Cube is square with a side that is a multiple of 16 (fp16 fractals of
-        whole 32-byte rows): the only Cube plaidc's code generator maps contractions to."""
-        return self.cube_m == self.cube_n == self.cube_k and self.cube_m % 16 == 0
+    def maps_contractions(self) -> bool:
+        """Whether plaidc's code generator maps contractions to this Cube: each of cube_m,
+        cube_n and cube_k a multiple of 16 (the fp16 fractals' rows, and the L1 strips the
+        matrices are cut into, are whole 32-byte blocks), and a row of an output fractal
+        (cube_n fp32 lanes) within one vector repeat (the result is unpacked one fractal column
+        per masked instruction)."""
+        unit = BLOCK_BYTES // 2
+        sides = (self.cube_m, self.cube_n, self.cube_k)
+        return all(s % unit == 0 for s in sides) and self.cube_n * 4 <= self.vector_repeat_bytes
 
     @property
     def cube_macs_per_cycle(self) -> int:
         return self.cube_m * self.cube_n * self.cube_k
+
+    def memory(self, name: str) -> tuple[int, int]:
+        """`(bytes, alignment)` of the on-chip memory `name` (`UB`, `L1`, `L0A`, ...)."""
+        memory = _MEMORY[name]
+        if memory.size_key is None:
+            raise KeyError(f"{name} has no capacity (it is the kernel's arguments)")
+        return getattr(self, memory.size_key), getattr(self, memory.align_key)
 
     def capacities(self) -> tuple[int, ...]:
         """Bytes of each memory, in MEMORIES order (GM: 0, it is the kernel's arguments)."""
@@ -157,6 +169,9 @@ class NpuMachine:
     def path_bandwidths(self) -> tuple[int, ...]:
         """Bytes per cycle of each path, in PATHS order."""
         return tuple(getattr(self, p.bandwidth_key) for p in PATH_TABLE)
+
+
+_MEMORY = {m.name: m for m in MEMORY_TABLE}
 
 
 def _lacks(value: Any) -> tuple[str, ...]:

@@ -206,6 +206,7 @@ void plaidc_npu_vector(plaidc_npu_site site, int op, plaidc_npu_vopnd dst, plaid
 void plaidc_npu_set_flag(plaidc_npu_site site, int64_t src_pipe, int64_t dst_pipe, int64_t event);
 void plaidc_npu_wait_flag(plaidc_npu_site site, int64_t src_pipe, int64_t dst_pipe, int64_t event);
 void plaidc_npu_pipe_barrier(plaidc_npu_site site, int64_t pipe);
+void plaidc_npu_sync_all_cores(plaidc_npu_site site);
 double plaidc_npu_scalar_load(plaidc_npu_site site, const void *p, int dtype);
 void plaidc_npu_scalar_store(plaidc_npu_site site, void *p, int dtype, double value);
 int64_t plaidc_npu_block_idx(void);
@@ -401,11 +402,16 @@ int64_t plaidc_npu_block_num(void);
 #define set_flag(src, dst, ev) plaidc_npu_set_flag(PLAIDC_SITE("set_flag"), (src), (dst), (ev))
 #define wait_flag(src, dst, ev) plaidc_npu_wait_flag(PLAIDC_SITE("wait_flag"), (src), (dst), (ev))
 #define pipe_barrier(pipe) plaidc_npu_pipe_barrier(PLAIDC_SITE("pipe_barrier"), (pipe))
+/* Cross-core barrier: drains every pipe of this core, then waits until every core has reached
+ * it (the same call in program order); all resume together, core_barrier_latency cycles after
+ * the last one arrived. GM written before it on any core may be read after it on every core. */
+#define sync_all_cores() plaidc_npu_sync_all_cores(PLAIDC_SITE("sync_all_cores"))
 
 /* ---- Host interface (used by the Python runner through ctypes) ------------------------------- */
 /* Every field is a uint64_t (or whole 32-byte names) so that the ctypes mirror has no padding
  * to get wrong. */
 #define PLAIDC_INTRINSIC_SLOTS 64
+#define PLAIDC_MAX_CORES 64
 typedef struct plaidc_npu_machine {
   uint64_t capacity[PLAIDC_NMEM]; /* bytes of each on-chip memory (GM: ignored)         */
   uint64_t align[PLAIDC_NMEM];    /* required alignment of every operand, in bytes       */
@@ -417,6 +423,7 @@ typedef struct plaidc_npu_machine {
   uint64_t vector_repeat_bytes;            /* bytes per vector repeat (<= 256)           */
   uint64_t vector_latency;                 /* cycles added to every vector instruction   */
   uint64_t cores;                          /* kernel instances, block_idx 0 .. cores-1   */
+  uint64_t core_barrier_latency;           /* cycles of sync_all_cores after the last core */
   uint64_t lacks; /* bit k: this chip has no vector op k (enum plaidc_npu_vop)             */
 } plaidc_npu_machine;
 
@@ -432,6 +439,9 @@ typedef struct plaidc_npu_report {
   uint64_t intrinsics;                   /* distinct intrinsics issued (<= the slots)  */
   uint64_t intrinsic_count[PLAIDC_INTRINSIC_SLOTS];      /* instructions issued of each */
   char intrinsic_name[PLAIDC_INTRINSIC_SLOTS][32];       /* ... and its name            */
+  uint64_t core_cycles[PLAIDC_MAX_CORES];                 /* each core's last pipe clock */
+  uint64_t core_busy[PLAIDC_MAX_CORES][PLAIDC_NPIPES];    /* each core's busy cycles     */
+  uint64_t core_barriers;                                 /* sync_all_cores passed       */
 } plaidc_npu_report;
 
 typedef struct plaidc_npu_error {
@@ -445,7 +455,12 @@ typedef struct plaidc_npu_error {
 /* The timeline, recorded only when the host passes one (plaidc_npu_run's `trace`; NULL: off).
  * One record per instruction, set_flag and wait_flag, in simulation order; the host provides
  * room for `capacity` records and the run stops recording (counting `dropped`) when it is full. */
-enum plaidc_npu_trace_kind { PLAIDC_TRACE_INSTR, PLAIDC_TRACE_SET_FLAG, PLAIDC_TRACE_WAIT_FLAG };
+enum plaidc_npu_trace_kind {
+  PLAIDC_TRACE_INSTR,
+  PLAIDC_TRACE_SET_FLAG,
+  PLAIDC_TRACE_WAIT_FLAG,
+  PLAIDC_TRACE_CORE_BARRIER /* sync_all_cores on PIPE_S: `cycles` is this core's wait */
+};
 typedef struct plaidc_npu_trace_record {
   uint64_t kind;  /* enum plaidc_npu_trace_kind                                            */
   uint64_t core;  /* block_idx                                                             */

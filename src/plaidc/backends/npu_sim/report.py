@@ -22,6 +22,9 @@ class NpuReport:
     cube_macs_per_cycle: int  # cube_m * cube_n * cube_k
     unwaited_flags: int  # flags raised and never waited for (a sync-insertion smell)
     by_intrinsic: dict[str, int] = field(default_factory=dict)  # intrinsic -> instructions
+    core_cycles: list[int] = field(default_factory=list)  # each core's last pipe clock
+    core_busy: list[dict[str, int]] = field(default_factory=list)  # each core's busy cycles
+    core_barriers: int = 0  # sync_all_cores the cores passed together
 
     @property
     def cube_utilisation(self) -> float:
@@ -43,6 +46,11 @@ class NpuReport:
             "touched_bytes": dict(self.touched_bytes),
             "capacity": dict(self.capacity),
             "unwaited_flags": self.unwaited_flags,
+            "per_core": [
+                {"cycles": cycles, "busy_cycles": dict(busy)}
+                for cycles, busy in zip(self.core_cycles, self.core_busy, strict=True)
+            ],
+            "core_barriers": self.core_barriers,
         }
 
     def render(self) -> str:
@@ -53,6 +61,15 @@ class NpuReport:
         for pipe, busy in self.busy_cycles.items():
             share = busy / (total * self.cores) if total else 0.0
             lines.append(f"{pipe:9} {busy:>6} {share:6.1%} {self.instructions[pipe]:>7}")
+        if self.cores > 1 and self.core_busy:
+            pipes = list(self.busy_cycles)
+            lines.append("")
+            lines.append("core    cycles " + " ".join(f"{p[5:]:>7}" for p in pipes))
+            per_core = zip(self.core_cycles, self.core_busy, strict=True)
+            for core, (cycles, core_busy) in enumerate(per_core):
+                row = " ".join(f"{core_busy[p]:>7}" for p in pipes)
+                lines.append(f"{core:4} {cycles:>9} {row}")
+            lines.append(f"({self.core_barriers} cross-core barrier(s) passed)")
         if self.by_intrinsic:
             lines.append("")
             lines.append("intrinsic              instrs")

@@ -32,7 +32,7 @@ import numpy as np
 
 from plaidc.backends import BackendUnavailable
 from plaidc.backends.npu_sim.isa import VECTOR_OPS
-from plaidc.backends.npu_sim.machine import MEMORIES, PATHS, PIPES, NpuMachine
+from plaidc.backends.npu_sim.machine import MAX_CORES, MEMORIES, PATHS, PIPES, NpuMachine
 from plaidc.backends.npu_sim.report import NpuReport
 from plaidc.backends.npu_sim.trace import TRACE_RECORD, NpuTrace
 from plaidc.diagnostics import CompileError, Diagnostic, Span
@@ -66,6 +66,7 @@ class _Machine(ctypes.Structure):
         ("vector_repeat_bytes", _U64),
         ("vector_latency", _U64),
         ("cores", _U64),
+        ("core_barrier_latency", _U64),
         ("lacks", _U64),
     ]
 
@@ -83,6 +84,9 @@ class _Report(ctypes.Structure):
         ("intrinsics", _U64),
         ("intrinsic_count", _U64 * INTRINSIC_SLOTS),
         ("intrinsic_name", (ctypes.c_char * 32) * INTRINSIC_SLOTS),
+        ("core_cycles", _U64 * MAX_CORES),
+        ("core_busy", (_U64 * NPIPES) * MAX_CORES),
+        ("core_barriers", _U64),
     ]
 
 
@@ -404,6 +408,7 @@ def _machine_struct(machine: NpuMachine) -> _Machine:
     s.vector_repeat_bytes = machine.vector_repeat_bytes
     s.vector_latency = machine.vector_latency
     s.cores = machine.cores
+    s.core_barrier_latency = machine.core_barrier_latency
     s.lacks = machine.lacks_mask()
     return s
 
@@ -423,6 +428,12 @@ def _report(r: _Report, machine: NpuMachine) -> NpuReport:
         macs=int(r.macs),
         cube_macs_per_cycle=machine.cube_macs_per_cycle,
         unwaited_flags=int(r.unwaited_flags),
+        core_cycles=[int(r.core_cycles[c]) for c in range(machine.cores)],
+        core_busy=[
+            {p: int(v) for p, v in zip(PIPES, r.core_busy[c], strict=True)}
+            for c in range(machine.cores)
+        ],
+        core_barriers=int(r.core_barriers),
         by_intrinsic={
             r.intrinsic_name[k].value.decode(): int(r.intrinsic_count[k])
             for k in range(int(r.intrinsics))

@@ -36,11 +36,13 @@
  * pipe_barrier(PIPE_ALL) sets every clock to the latest one. The run takes the latest clock of
  * any pipe of any core. Every number comes from the machine description.
  */
+#define _XOPEN_SOURCE 700 /* ucontext: each core runs on its own stack */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "sim_internal.h"
 
@@ -72,6 +74,16 @@ static void vfail(npu_sim *s, plaidc_npu_site site, const char *note, const char
   e->line = (uint64_t)site.line;
   vsnprintf(e->message, sizeof e->message, fmt, args);
   snprintf(e->note, sizeof e->note, "%s", note ? note : "");
+}
+
+/* Records an error at `site` without leaving the run (the host's loop reports it). */
+static void vfail_site(npu_sim *s, plaidc_npu_site site, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void vfail_site(npu_sim *s, plaidc_npu_site site, const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  vfail(s, site, NULL, fmt, args);
+  va_end(args);
 }
 
 _Noreturn void npu_fail(npu_sim *s, plaidc_npu_site site, const char *fmt, ...) {
@@ -200,6 +212,7 @@ void npu_retire(npu_sim *s, int pipe, uint64_t cycles) {
               s->log[s->last_id[pipe]].site);
   s->clock[pipe] += cycles;
   s->report->busy[pipe] += cycles;
+  s->busy[pipe] += cycles;
 }
 
 /* Whether instruction `other` is guaranteed to finish before pipe `pipe`'s next instruction. */
@@ -654,7 +667,7 @@ void plaidc_npu_set_flag(plaidc_npu_site site, int64_t src, int64_t dst, int64_t
   f->known[src] = s->last_id[src];
   f->site = site;
   if (s->trace) {
-    f->flow = ++s->flows;
+    f->flow = ++*s->flows;
     npu_trace(s, PLAIDC_TRACE_SET_FLAG, (int)src, f->release, 0, f->flow,
               (uint64_t)dst, (uint64_t)event, site);
   }
@@ -706,6 +719,96 @@ void plaidc_npu_set_vector_mask(plaidc_npu_site site, uint64_t hi, uint64_t lo) 
 
 /* ---- Runs ---------------------------------------------------------------------------------- */
 
+/* Cores. Every core runs the kernel function with its own memories, pipes, flags and history
+ * (an npu_sim each); GM and the report are shared. Cores run one at a time on their own stacks
+ * (ucontext coroutines): a core runs until it finishes or reaches sync_all_cores, then the next
+ * one runs. When every core is at the barrier, all resume at the latest arrival plus the
+ * barrier's latency, with the cross-core GM record cleared: what any core wrote before the
+ * barrier every core may read after it. The simulation is deterministic. */
+enum { CORE_RUNNING, CORE_AT_BARRIER, CORE_DONE };
+
+typedef struct npu_core {
+  npu_sim *sim;
+  ucontext_t context;
+  void *stack;
+  int state;
+  plaidc_npu_site barrier_site; /* the sync_all_cores it waits at */
+  uint64_t arrival;             /* its latest clock when it arrived */
+} npu_core;
+
+typedef struct npu_cores {
+  npu_core *core;
+  uint64_t n;
+  ucontext_t main;
+  plaidc_npu_entry_fn entry;
+  void **args;
+  int failed;        /* a core stopped with an error (in s->error) */
+  uint64_t flows;    /* set_flags traced so far, over all cores */
+} npu_cores;
+
+#define NPU_CORE_STACK_BYTES ((size_t)8 << 20)
+
+static uint64_t latest_clock(const npu_sim *s) {
+  uint64_t t = 0;
+  for (int p = 0; p < PLAIDC_NPIPES; p++)
+    if (s->clock[p] > t) t = s->clock[p];
+  return t;
+}
+
+static void clear_gm_cores(npu_sim *s) {
+  uint64_t g = s->shadow[PLAIDC_MEM_GM].granules;
+  if (!s->gm_writer_core) return;
+  memset(s->gm_writer_core, 0xFF, (g ? g : 1) * sizeof(int32_t)); /* -1: none */
+  memset(s->gm_reader_cores, 0, (g ? g : 1) * sizeof(uint64_t));
+}
+
+void plaidc_npu_sync_all_cores(plaidc_npu_site site) {
+  npu_sim *s = npu_current();
+  npu_cores *all = s->cores;
+  npu_core *me = &all->core[s->core];
+  plaidc_npu_pipe_barrier(site, PIPE_ALL); /* this core's pipes drain first */
+  count_intrinsic(s->report, site.name);
+  me->state = CORE_AT_BARRIER;
+  me->barrier_site = site;
+  me->arrival = latest_clock(s);
+  swapcontext(&me->context, &all->main); /* the others run up to here; then all resume */
+  current_sim = s;
+}
+
+/* Resumes every core at the barrier they all reached. */
+static void release_barrier(npu_cores *all) {
+  uint64_t t = 0;
+  for (uint64_t c = 0; c < all->n; c++)
+    if (all->core[c].arrival > t) t = all->core[c].arrival;
+  t += all->core[0].sim->machine->core_barrier_latency;
+  all->core[0].sim->report->core_barriers++;
+  for (uint64_t c = 0; c < all->n; c++) {
+    npu_sim *s = all->core[c].sim;
+    if (s->trace)
+      npu_trace(s, PLAIDC_TRACE_CORE_BARRIER, PIPE_S, all->core[c].arrival,
+                t - all->core[c].arrival, 0, 0, 0, all->core[c].barrier_site);
+    for (int p = 0; p < PLAIDC_NPIPES; p++) s->clock[p] = t;
+    all->core[c].state = CORE_RUNNING;
+  }
+  clear_gm_cores(all->core[0].sim);
+}
+
+static void finish_core(npu_sim *s);
+
+static void core_main(unsigned lo, unsigned hi) {
+  npu_core *me = (npu_core *)(((uintptr_t)hi << 16 << 16) | (uintptr_t)lo);
+  npu_sim *s = me->sim;
+  npu_cores *all = s->cores;
+  current_sim = s;
+  if (setjmp(s->on_error)) all->failed = 1;
+  else {
+    all->entry(all->args);
+    finish_core(s);
+  }
+  me->state = CORE_DONE;
+  /* returning resumes uc_link: the host's loop */
+}
+
 static int setup_error(plaidc_npu_error *error, const char *message) {
   snprintf(error->message, sizeof error->message, "%s", message);
   return 2;
@@ -723,7 +826,7 @@ static const char *check_machine(const plaidc_npu_machine *m) {
   if (m->vector_repeat_bytes < PLAIDC_NPU_BLOCK_BYTES || m->vector_repeat_bytes > 256 ||
       m->vector_repeat_bytes % PLAIDC_NPU_BLOCK_BYTES)
     return "vector_repeat_bytes must be a multiple of 32 in [32, 256] (128 mask lanes of fp16)";
-  if (m->cores < 1 || m->cores > 64) return "cores must be in [1, 64]";
+  if (m->cores < 1 || m->cores > PLAIDC_MAX_CORES) return "cores must be in [1, 64]";
   return NULL;
 }
 
@@ -735,38 +838,50 @@ static int alloc_shadow(npu_shadow *sh, uint64_t bytes) {
 }
 
 static void free_sim(npu_sim *s) {
+  if (!s) return;
   for (int mem = 0; mem < PLAIDC_NMEM; mem++) {
     if (mem != PLAIDC_MEM_GM) free(s->mem[mem]);
     free(s->shadow[mem].last_write);
     free(s->shadow[mem].last_read);
   }
-  free(s->gm_writer_core);
-  free(s->gm_reader_cores);
   free(s->log);
   free(s);
 }
 
 /* A core starts with poisoned on-chip memories (0xFF bytes: NaN in fp16 and fp32), idle pipes,
  * lowered flags, a full vector mask and no history. */
-static void reset_core(npu_sim *s, int64_t core) {
-  for (int mem = 0; mem < PLAIDC_NMEM; mem++) {
-    if (mem != PLAIDC_MEM_GM) memset(s->mem[mem], 0xFF, s->size[mem]);
-    memset(s->shadow[mem].last_write, 0, s->shadow[mem].granules * sizeof(uint32_t));
-    memset(s->shadow[mem].last_read, 0, s->shadow[mem].granules * PLAIDC_NPIPES * sizeof(uint32_t));
-  }
-  memset(s->known, 0, sizeof s->known);
-  memset(s->last_id, 0, sizeof s->last_id);
-  memset(s->flags, 0, sizeof s->flags);
-  memset(s->clock, 0, sizeof s->clock);
-  s->log_len = 0;
-  s->mask_hi = s->mask_lo = UINT64_MAX;
+static npu_sim *new_core(const npu_sim *shared, int64_t core) {
+  npu_sim *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  *s = *shared;
+  s->log = NULL;
+  s->log_len = s->log_cap = 0;
   s->core = core;
+  s->mask_hi = s->mask_lo = UINT64_MAX;
+  int ok = 1;
+  for (int mem = 0; mem < PLAIDC_NMEM; mem++) {
+    s->shadow[mem] = (npu_shadow){0};
+    if (mem != PLAIDC_MEM_GM) s->mem[mem] = NULL;
+  }
+  for (int mem = 0; mem < PLAIDC_NMEM && ok; mem++) {
+    if (mem != PLAIDC_MEM_GM) {
+      ok = (s->mem[mem] = malloc(s->size[mem])) != NULL;
+      if (ok) memset(s->mem[mem], 0xFF, s->size[mem]);
+    }
+    ok = ok && alloc_shadow(&s->shadow[mem], s->size[mem]);
+  }
+  if (!ok) {
+    free_sim(s);
+    return NULL;
+  }
+  return s;
 }
 
 static void finish_core(npu_sim *s) {
   plaidc_npu_report *r = s->report;
-  for (int p = 0; p < PLAIDC_NPIPES; p++)
-    if (s->clock[p] > r->total_cycles) r->total_cycles = s->clock[p];
+  uint64_t t = latest_clock(s);
+  if (t > r->total_cycles) r->total_cycles = t;
+  r->core_cycles[s->core] = t;
   for (int mem = 0; mem < PLAIDC_NMEM; mem++) {
     const npu_shadow *sh = &s->shadow[mem];
     uint64_t touched = 0;
@@ -784,6 +899,39 @@ static void finish_core(npu_sim *s) {
       for (int e = 0; e < PLAIDC_NEVENTS; e++) r->unwaited_flags += (uint64_t)s->flags[p][q][e].raised;
 }
 
+/* Runs the cores until all are done, releasing each barrier they all reach; 0 or 1 (error). */
+static int run_cores(npu_cores *all) {
+  for (;;) {
+    int running = 0, waiting = 0;
+    for (uint64_t c = 0; c < all->n && !all->failed; c++) {
+      npu_core *core = &all->core[c];
+      if (core->state != CORE_RUNNING) continue;
+      running = 1;
+      swapcontext(&all->main, &core->context);
+    }
+    if (all->failed) return 1;
+    if (running) continue; /* every core ran until its barrier or its end */
+    uint64_t done = 0;
+    for (uint64_t c = 0; c < all->n; c++) {
+      waiting += all->core[c].state == CORE_AT_BARRIER;
+      done += all->core[c].state == CORE_DONE;
+    }
+    if (!waiting) return 0;
+    if (done) { /* some finished: the others wait forever */
+      uint64_t c = 0, d = 0;
+      while (all->core[c].state != CORE_AT_BARRIER) c++;
+      while (all->core[d].state != CORE_DONE) d++;
+      npu_sim *s = all->core[c].sim;
+      vfail_site(s, all->core[c].barrier_site,
+                 "deadlock: core %" PRIu64 " waits at sync_all_cores, which core %" PRIu64
+                 " finished without reaching",
+                 c, d);
+      return 1;
+    }
+    release_barrier(all);
+  }
+}
+
 int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry, uint8_t *gm,
                    uint64_t gm_bytes, uint64_t nbuf, const uint64_t *buf_offset,
                    const uint64_t *buf_bytes, const char *const *buf_names,
@@ -799,57 +947,63 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
         (i && buf_offset[i] < buf_offset[i - 1] + buf_bytes[i - 1]))
       return setup_error(error, "GM arguments must be aligned, ordered, disjoint slots");
   }
-  npu_sim *s = calloc(1, sizeof *s);
+  npu_sim shared = {0};
+  npu_cores all = {0};
   npu_gm_buffer *buffers = calloc(nbuf ? nbuf : 1, sizeof *buffers);
   void **args = calloc(nbuf ? nbuf : 1, sizeof *args);
-  int ok = s && buffers && args;
-  if (s) {
-    s->machine = machine;
-    s->report = report;
-    s->error = error;
-    s->trace = trace;
-    s->mem[PLAIDC_MEM_GM] = gm;
-    s->size[PLAIDC_MEM_GM] = gm_bytes;
-    for (int mem = 0; mem < PLAIDC_NMEM && ok; mem++) {
-      if (mem != PLAIDC_MEM_GM) {
-        s->size[mem] = machine->capacity[mem];
-        ok = (s->mem[mem] = malloc(s->size[mem])) != NULL;
-      }
-      ok = ok && alloc_shadow(&s->shadow[mem], s->size[mem]);
-    }
-    uint64_t g = s->shadow[PLAIDC_MEM_GM].granules;
-    if (ok && machine->cores > 1) {
-      ok = (s->gm_writer_core = malloc((g ? g : 1) * sizeof(int32_t))) != NULL &&
-           (s->gm_reader_cores = calloc(g ? g : 1, sizeof(uint64_t))) != NULL;
-      if (ok) memset(s->gm_writer_core, 0xFF, (g ? g : 1) * sizeof(int32_t)); /* -1: none */
-    }
+  all.n = machine->cores;
+  all.core = calloc(all.n, sizeof *all.core);
+  int ok = buffers && args && all.core;
+  shared.machine = machine;
+  shared.cores = &all;
+  shared.report = report;
+  shared.error = error;
+  shared.trace = trace;
+  shared.flows = &all.flows;
+  shared.mem[PLAIDC_MEM_GM] = gm;
+  for (int mem = 0; mem < PLAIDC_NMEM; mem++)
+    shared.size[mem] = mem == PLAIDC_MEM_GM ? gm_bytes : machine->capacity[mem];
+  uint64_t g = (gm_bytes + NPU_GRANULE - 1) / NPU_GRANULE;
+  shared.shadow[PLAIDC_MEM_GM].granules = g;
+  if (ok && machine->cores > 1) {
+    ok = (shared.gm_writer_core = malloc((g ? g : 1) * sizeof(int32_t))) != NULL &&
+         (shared.gm_reader_cores = calloc(g ? g : 1, sizeof(uint64_t))) != NULL;
+    if (ok) clear_gm_cores(&shared);
   }
-  if (!ok) {
-    if (s) free_sim(s);
-    free(buffers);
-    free(args);
-    return setup_error(error, "out of host memory for the simulated machine");
-  }
-  for (uint64_t i = 0; i < nbuf; i++) {
+  for (uint64_t i = 0; ok && i < nbuf; i++) {
     buffers[i] = (npu_gm_buffer){buf_offset[i], buf_bytes[i], buf_names[i]};
     args[i] = (void *)(PLAIDC_NPU_WINDOW(PLAIDC_MEM_GM) + buf_offset[i]);
   }
-  s->gm_buffers = buffers;
-  s->n_gm_buffers = nbuf;
-
-  int rc = 0;
-  current_sim = s;
-  for (uint64_t core = 0; core < machine->cores; core++) {
-    reset_core(s, (int64_t)core);
-    if (setjmp(s->on_error)) {
-      rc = 1;
-      break;
-    }
-    entry(args);
-    finish_core(s);
+  shared.gm_buffers = buffers;
+  shared.n_gm_buffers = nbuf;
+  all.entry = entry;
+  all.args = args;
+  for (uint64_t c = 0; ok && c < all.n; c++) {
+    npu_core *core = &all.core[c];
+    ok = (core->sim = new_core(&shared, (int64_t)c)) != NULL &&
+         (core->stack = malloc(NPU_CORE_STACK_BYTES)) != NULL && getcontext(&core->context) == 0;
+    if (!ok) break;
+    core->context.uc_stack.ss_sp = core->stack;
+    core->context.uc_stack.ss_size = NPU_CORE_STACK_BYTES;
+    core->context.uc_link = &all.main;
+    uintptr_t p = (uintptr_t)core;
+    makecontext(&core->context, (void (*)(void))core_main, 2, (unsigned)(p & 0xFFFFFFFFu),
+                (unsigned)(p >> 16 >> 16));
+    core->state = CORE_RUNNING;
   }
+  int rc = ok ? run_cores(&all) : 2;
+  if (rc == 2) setup_error(error, "out of host memory for the simulated machine");
   current_sim = NULL;
-  free_sim(s);
+  for (uint64_t c = 0; all.core && c < all.n; c++) {
+    npu_sim *s = all.core[c].sim;
+    if (s && rc == 0)
+      for (int p = 0; p < PLAIDC_NPIPES; p++) report->core_busy[c][p] = s->busy[p];
+    free_sim(s);
+    free(all.core[c].stack);
+  }
+  free(all.core);
+  free(shared.gm_writer_core);
+  free(shared.gm_reader_cores);
   free(buffers);
   free(args);
   return rc;

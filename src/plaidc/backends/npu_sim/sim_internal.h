@@ -45,12 +45,16 @@ typedef struct npu_gm_buffer {
   const char *name;
 } npu_gm_buffer;
 
+struct npu_cores;
+
 typedef struct npu_sim {
   const plaidc_npu_machine *machine;
+  struct npu_cores *cores; /* every core of the run (sync_all_cores switches between them) */
   uint8_t *mem[PLAIDC_NMEM];
   uint64_t size[PLAIDC_NMEM];
   npu_shadow shadow[PLAIDC_NMEM];
-  /* Cross-core view of GM: which core last wrote each granule (-1: none) and which read it. */
+  /* Cross-core view of GM since the last sync_all_cores, shared by the cores: which core last
+   * wrote each granule (-1: none) and which read it. */
   int32_t *gm_writer_core;
   uint64_t *gm_reader_cores;
   const npu_gm_buffer *gm_buffers;
@@ -69,12 +73,13 @@ typedef struct npu_sim {
 
   /* Timing: each pipe's clock (when its last instruction finishes) and busy cycles. */
   uint64_t clock[PLAIDC_NPIPES];
+  uint64_t busy[PLAIDC_NPIPES]; /* this core's */
   uint64_t mask_hi, mask_lo;
 
   plaidc_npu_report *report;
   plaidc_npu_error *error;
   plaidc_npu_trace *trace; /* NULL unless the host asked for the timeline */
-  uint64_t flows;          /* set_flags traced so far                     */
+  uint64_t *flows;         /* set_flags traced so far (by every core)      */
   jmp_buf on_error;
 } npu_sim;
 

@@ -8,7 +8,9 @@ turns them into the Trace Event Format that Perfetto and chrome://tracing open:
 - a process per core ("NPU core N") and a thread per pipe ("PIPE_M", ...), named by "M" events;
 - an "X" slice per instruction (category "instr"), per set_flag and per wait_flag (category
   "sync"; a wait_flag lasts as long as its pipe stalled);
-- a flow arrow ("s" at the set_flag, "f" binding to the next slice of the waiting pipe) per flag.
+- a flow arrow ("s" at the set_flag, "f" binding to the next slice of the waiting pipe) per flag;
+- a "sync" slice on PIPE_S per cross-core barrier (sync_all_cores), as long as the core waited
+  for the others and the barrier's latency.
 
 Time is in cycles: the format's microsecond is one NPU cycle (said in `otherData`).
 """
@@ -46,7 +48,7 @@ TRACE_RECORD = np.dtype(
         )
     ]
 )
-INSTR, SET_FLAG, WAIT_FLAG = 0, 1, 2  # enum plaidc_npu_trace_kind
+INSTR, SET_FLAG, WAIT_FLAG, CORE_BARRIER = 0, 1, 2, 3  # enum plaidc_npu_trace_kind
 DEFAULT_TRACE_EVENTS = 200_000
 TRACE_EVENTS_ENV = "PLAIDC_NPU_TRACE_EVENTS"
 TIME_UNIT = "cycles: one microsecond of the timeline is one simulated NPU cycle"
@@ -113,6 +115,9 @@ class NpuTrace:
             }
             events.append(slice_)
             if kind == INSTR:
+                continue
+            if kind == CORE_BARRIER:  # this core's wait for the others
+                slice_["args"]["stall_cycles"] = cycles
                 continue
             src, dst = (pipe, peer) if kind == SET_FLAG else (peer, pipe)
             flag = f"{PIPES[src]} -> {PIPES[dst]} EVENT_ID{event}"

@@ -1,0 +1,58 @@
+"""plaidc's float32 exp as an LLVM function (`plaidc.backends.loopnest.exp_poly` describes the
+steps and their error): internal and always inlined, branch-free, so the loop vectoriser turns
+a loop calling it into vector code with the polynomial in registers."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from plaidc.backends.loopnest import exp_poly
+
+F32 = ir.FloatType()
+I32 = ir.IntType(32)
+NAME = "plaidc.exp.f32"
+
+
+def exp_f32_function(module: ir.Module) -> ir.Function:
+    """The module's `plaidc.exp.f32(float) -> float`, defined on first use."""
+    existing = module.globals.get(NAME)
+    if isinstance(existing, ir.Function):
+        return existing
+    fn = ir.Function(module, ir.FunctionType(F32, [F32]), name=NAME)
+    fn.linkage = "internal"
+    for attribute in ("alwaysinline", "nounwind", "memory(none)"):
+        set.add(fn.attributes, attribute)
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    fma = module.globals.get("llvm.fma.f32")
+    if not isinstance(fma, ir.Function):
+        fma = ir.Function(module, ir.FunctionType(F32, [F32] * 3), name="llvm.fma.f32")
+
+    def f(value: float) -> ir.Constant:
+        return ir.Constant(F32, float(value))
+
+    def i(value: int) -> ir.Constant:
+        return ir.Constant(I32, value)
+
+    def mad(a: ir.Value, m: ir.Value, c: ir.Value) -> ir.Value:
+        return b.call(fma, [a, m, c])
+
+    (x,) = fn.args
+    # Ordered comparisons are false for NaN, so NaN passes both clamps.
+    xc = b.select(b.fcmp_ordered("<", x, f(exp_poly.CLAMP_LO)), f(exp_poly.CLAMP_LO), x)
+    xc = b.select(b.fcmp_ordered(">", xc, f(exp_poly.CLAMP_HI)), f(exp_poly.CLAMP_HI), xc)
+    shifted = mad(xc, f(exp_poly.LOG2E), f(exp_poly.SHIFT))
+    k = b.sub(b.bitcast(shifted, I32), i(exp_poly.SHIFT_BITS))
+    kf = b.fsub(shifted, f(exp_poly.SHIFT))
+    r = mad(kf, f(-exp_poly.LN2_HI), xc)
+    r = mad(kf, f(-exp_poly.LN2_LO), r)
+    *low, top = exp_poly.POLY
+    p: ir.Value = f(top)
+    for coef in reversed(low):
+        p = mad(p, r, f(coef))
+    y = b.fadd(mad(b.fmul(p, r), r, r), f(1.0))
+    k1 = b.ashr(k, i(1))
+    for half in (k1, b.sub(k, k1)):
+        biased = b.shl(b.add(half, i(exp_poly.EXPONENT_BIAS)), i(exp_poly.MANTISSA_BITS))
+        y = b.fmul(y, b.bitcast(biased, F32))
+    b.ret(b.select(b.fcmp_unordered("uno", x, x), x, y))
+    return fn

@@ -1,0 +1,202 @@
+"""The Cube's tiling, in one place: which tiles of a contraction the backend tries, in what
+order, what each buffer's budget is, and the knobs `plaidc tune` searches.
+
+A tile is a batch point, a block of M and of N (an output block) and a K step. The tilings of
+each index set come from `vector.var_tilings`, aligned to the Cube's side for that set (M to
+`cube_m`, N to `cube_n`, K to `cube_k`); a tiling is tried when its first (largest) tile
+plausibly fits every buffer's share (`fits`: L0A, L0B, L0C, L1 and UB, with double buffering
+each a half) and its operand windows fit UB (`windows_fit`), fewest tiles first. Planning the
+tile decides (`cube` falls back to the next on OutOfMemory).
+
+The pass pipeline's `tile_cube` step (npu.toml) proposes tiles first, sized by budgets the
+config writes in the same terms (L0A/L0B halves per operand, a quarter of L0C for the
+accumulators); the backend checks its tiles with these same functions and cuts them further
+when they do not fit.
+
+Knobs (`[codegen]`, `CubeTileOptions`): the most points of M, N and K in one tile
+(`cube_tile_m`, `cube_tile_n`, `cube_k_step`; 0 = as many as fit). They narrow the tilings
+tried, whoever proposed them; `plaidc tune -t npu` searches them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.cube_match import Contraction, count_points
+from plaidc.backends.npu.kernels import error
+from plaidc.backends.npu.ops import BLOCK
+from plaidc.backends.npu.ops import round_up as up
+from plaidc.backends.npu.vector import var_tilings
+from plaidc.options import OptionError, option, read_options
+
+TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
+
+# How many of the tilings that plausibly fit a contraction is planned before giving up (a
+# 16 x 100 x 1030 matmul on a 64 KiB UB needed its 67th).
+MAX_ATTEMPTS = 128
+
+_EXTENTS = (0, 32, 64, 128, 256)
+
+
+@dataclass(frozen=True)
+class CubeTileOptions:
+    """`[codegen]` knobs of the Cube's tiles (npu.toml), read with `context.Options`."""
+
+    cube_tile_m: int = option(
+        0,
+        "the most points of a contraction's M indices (output rows) in one Cube tile; 0: as "
+        "many as fit",
+        min=0,
+        tune=_EXTENTS,
+    )
+    cube_tile_n: int = option(
+        0,
+        "the most points of a contraction's N indices (output columns) in one Cube tile; 0: "
+        "as many as fit",
+        min=0,
+        tune=_EXTENTS,
+    )
+    cube_k_step: int = option(
+        0,
+        "the most points of a contraction's K indices (the reduction) in one K step of the "
+        "Cube; 0: as many as fit",
+        min=0,
+        tune=_EXTENTS,
+    )
+
+    @staticmethod
+    def from_codegen(codegen: Mapping[str, Any]) -> CubeTileOptions:
+        """The knobs among `[codegen]`'s keys (`context.Options` reads the others)."""
+        own = {k: v for k, v in codegen.items() if k in CUBE_TILE_KEYS}
+        try:
+            return read_options(CubeTileOptions, own)
+        except OptionError as err:
+            raise error(f"[codegen] {err.key} = {err.value!r} must be {err.expected}") from None
+
+
+CUBE_TILE_KEYS = frozenset(f.name for f in dataclasses.fields(CubeTileOptions))
+
+
+@dataclass(frozen=True)
+class CubeTiling:
+    """One tiling of a contraction: the batch points, the M blocks, the N blocks (the output
+    tiles are every batch point and M block with every N block) and the K steps."""
+
+    batches: list[tuple[int, ...]]
+    m: list[TileBox]
+    n: list[TileBox]
+    k: list[TileBox]
+
+
+def tilings(
+    ctx: Context, con: Contraction, ranges: dict[str, int], pinned: tuple[str, ...]
+) -> Iterator[CubeTiling]:
+    """The tilings to try, fewest tiles first: those whose tiles plausibly fit every buffer,
+    within the knobs and `[codegen] max_tiles`, at most MAX_ATTEMPTS of them. `pinned`
+    indices have one point per tile (the pass pipeline's tiles)."""
+    mach, limit, knobs = ctx.machine, ctx.options.max_tiles, ctx.cube_tiles
+    sets = (
+        (con.m, mach.cube_m, knobs.cube_tile_m),
+        (con.n, mach.cube_n, knobs.cube_tile_n),
+        (con.k, mach.cube_k, knobs.cube_k_step),
+    )
+    per_set = []
+    for names, side, most in sets:
+        found = var_tilings(names, ranges, dict.fromkeys(names, side), limit, pinned)
+        if most:  # the knob: tiles of at most `most` points (one point always qualifies)
+            found = [t for t in found if _extent(t) <= most] or found[-1:]
+        per_set.append(found)
+    m_tilings, n_tilings, k_tilings = per_set
+    batches = list(itertools.product(*[range(ranges[v]) for v in con.batch]))
+    choices = sorted(
+        itertools.product(range(len(m_tilings)), range(len(n_tilings)), range(len(k_tilings))),
+        key=lambda c: (len(m_tilings[c[0]]) * len(n_tilings[c[1]]) * len(k_tilings[c[2]]), c),
+    )
+    found_count = 0
+    for mi, ni, ki in choices:
+        m_t, n_t, k_t = m_tilings[mi], n_tilings[ni], k_tilings[ki]
+        if len(batches) * len(m_t) * len(n_t) * len(k_t) > limit:
+            continue
+        uses = len(n_t)
+        resident = resident_step_bytes(ctx, con, m_t[0], k_t, uses) is not None
+        tile = {**m_t[0], **n_t[0], **k_t[0]}
+        sizes = {v: n for v, (_, n) in tile.items()}
+        m, n, k = _extent(m_t), _extent(n_t), _extent(k_t)
+        if not (fits(ctx, con, m, n, k, resident) and windows_fit(ctx, con, sizes)):
+            continue
+        yield CubeTiling(batches, m_t, n_t, k_t)
+        found_count += 1
+        if found_count >= MAX_ATTEMPTS:
+            return
+
+
+def _extent(tiling: list[TileBox]) -> int:
+    """Points of the first (largest) tile of a tiling of one index set."""
+    first = tiling[0]
+    return count_points(tuple(first), {v: n for v, (_, n) in first.items()})
+
+
+def fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool) -> bool:
+    """Whether a GEMM tile of m x n x k plausibly fits every buffer's share (a filter on the
+    tilings to try; planning the tile decides). With A `resident` in L1, the tile's own L1
+    buffers get half of L1, and A and B take UB one after the other."""
+    mach, share = ctx.machine, ctx.options.buffering
+    mp, np_, kp = up(m, mach.cube_m), up(n, mach.cube_n), up(k, mach.cube_k)
+    parts = 2 if con.split else 1
+    size = con.dtype.byte_size
+    per_elem = size + (2 + 4 + 2 if con.split else 0)
+    steps = [mp * kp * per_elem + m * k * size, np_ * kp * per_elem + n * k * size]
+    ub_step = max(steps) if resident else sum(steps)
+    ub_out = max(parts, 2) * mp * np_ * 4
+    l1_tile = parts * (np_ if resident else mp + np_) * kp * 2
+    return (
+        parts * mp * kp * 2 <= mach.l0a_bytes // share
+        and parts * np_ * kp * 2 <= mach.l0b_bytes // share
+        and parts * mp * np_ * 4 <= mach.l0c_bytes // share
+        and l1_tile <= mach.l1_bytes // (2 if resident else 1) // share
+        and max(ub_step, ub_out) <= mach.ub_bytes // share
+    )
+
+
+def windows_fit(ctx: Context, con: Contraction, sizes: dict[str, int]) -> bool:
+    """Whether each operand's GM window fits UB's share when it cannot be read in rows: with
+    no stride a whole number of 32-B blocks, the window (`staging`) is the contiguous span of
+    the tile's elements, whole rows of the matrix included (a 16 x 16 tile of a 1030-wide
+    matrix spans 16 of its rows)."""
+    share = ctx.machine.ub_bytes // ctx.options.buffering
+    size = con.dtype.byte_size
+    for access in (con.a, con.b):
+        terms = [(v, k) for v, k in access.offset.terms if sizes.get(v, 1) > 1]
+        strides = [abs(k) for _, k in terms if abs(k) > 1]
+        if not strides or any(k * size % BLOCK == 0 for k in strides):
+            continue  # in rows of whole blocks (or one run): `fits` counts the window
+        span = 1 + sum(abs(k) * (sizes.get(v, 1) - 1) for v, k in terms)
+        if span * size > share:
+            return False
+    return True
+
+
+def resident_step_bytes(
+    ctx: Context, con: Contraction, outer: TileBox, k_tiles: list[TileBox], uses: int
+) -> int | None:
+    """The L1 bytes each K step of the resident left operand takes (K step `s` at `s` times
+    them, the first step being the largest), or None when the left operand of the tiles
+    sharing `outer` is not to be resident: `[codegen] reuse` off, one tile using it, or its
+    K steps not within a quarter of L1 (an eighth with single buffering: half of L1 stays for
+    the tiles' own transfers)."""
+    if not ctx.options.reuse or uses < 2:
+        return None
+    size, align = ctx.capacity("L1")
+    half = size // 2 // align * align
+    mach = ctx.machine
+    rows = up(count_points(con.m, {v: n for v, (_, n) in outer.items() if v in con.m}), mach.cube_m)
+    parts = 2 if con.split else 1
+    cols = up(count_points(con.k, {v: n for v, (_, n) in k_tiles[0].items()}), mach.cube_k)
+    stride = parts * up(rows * cols * 2, align)
+    fits_l1 = stride * len(k_tiles) <= half // ctx.options.buffering // align * align
+    return stride if fits_l1 else None

@@ -1,0 +1,381 @@
+"""The mpi target: the distribute pass, the exchange plan and its verifier, and multi-rank runs.
+
+The multi-rank runs need MPI (the `mpi` extra that `make install` installs); they are skipped
+with the reason where `mpicc`/`mpiexec` are missing. They are few and small (a multi-rank run
+compiles one C unit per rank and kernel and starts `mpiexec`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.analysis.exchange import check_plan, main_of, plan_exchange
+from plaidc.backends import BackendUnavailable, get_backend
+from plaidc.backends.mpi import MpiArtifact
+from plaidc.backends.mpi.launch import find_tool, launch_env, run_program
+from plaidc.cli import plaidc_main, plaidc_opt_main
+from plaidc.diagnostics import CompileError
+from plaidc.interp import run_program as interpret
+from plaidc.passes.distribute import rank_part
+from plaidc.stripe.ir import Block, DType
+from plaidc.targets import load_target, parse_config
+from plaidc.tile import compile_tile
+
+from .support.cli import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def _mpi_missing() -> str | None:
+    try:
+        find_tool("mpicc")
+        find_tool("mpiexec")
+    except BackendUnavailable as err:
+        return str(err)
+    return None
+
+
+needs_mpi = pytest.mark.skipif(_mpi_missing() is not None, reason=str(_mpi_missing()))
+
+
+def _tile(name: str, dims: dict[str, int], shapes: dict[str, tuple[str, tuple[int, ...]]]) -> Block:
+    path = EXAMPLES / f"{name}.tile"
+    typed = {k: (DType(d), s) for k, (d, s) in shapes.items()}
+    return compile_tile(path.read_text(), str(path), dims=dims, shapes=typed).program
+
+
+def _target(ranks: int) -> object:
+    cfg = load_target("mpi")
+    return parse_config(cfg.source, cfg.path, {"ranks": ranks})
+
+
+def _pipelined(program: Block, ranks: int) -> Block:
+    cfg = _target(ranks)
+    return driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))  # type: ignore[attr-defined]
+
+
+def _plan(program: Block, ranks: int) -> tuple[Block, object]:
+    compiled = _pipelined(program, ranks)
+    kernels = [s for s in main_of(compiled).stmts if isinstance(s, Block)]
+    parts = [[rank_part(k, r, 0) for r in range(ranks)] for k in kernels]
+    return compiled, plan_exchange(compiled, parts, 0)
+
+
+CONV = (
+    "conv2d_bias_relu",
+    {"N": 1, "H": 11, "W": 9, "CI": 3, "KH": 3, "KW": 3, "CO": 5},
+    {},
+)
+
+
+def test_distribute_rejects_a_reduction_index(tmp_path: Path) -> None:
+    code, out, _ = run_cli(
+        plaidc_main,
+        [
+            "compile",
+            str(EXAMPLES / "matmul.tile"),
+            "-D",
+            "M=8",
+            "-D",
+            "K=4",
+            "-D",
+            "N=6",
+            "--emit",
+            "stripe",
+            "-o",
+            "mm.stripe",
+        ],
+        tmp_path,
+    )
+    assert code == 0
+    code, _, err = run_cli(
+        plaidc_opt_main, ["mm.stripe", "--pass", "distribute{ranks=2,idxs=[k]}"], tmp_path
+    )
+    assert code == 1
+    assert "mm.stripe:" in err and "^" in err
+    assert "index 'k' cannot be distributed: ranks 0 and 1 would both write" in err
+    code, out, _ = run_cli(
+        plaidc_opt_main, ["mm.stripe", "--pass", "distribute{ranks=2}"], tmp_path
+    )
+    assert code == 0 and "#distribute=2" in out and "(#rank m:8)" in out
+
+
+def test_halo_exchange_is_the_exact_minimum() -> None:
+    """A 3x3 convolution split by output rows over 3 ranks: each rank other than the root
+    receives exactly its input rows plus a halo of KH - 1 rows (counted by hand here), and the
+    plan's bytes are isl's analytic minimum."""
+    from plaidc.passes.distribute import DistributeOptions, distribute
+
+    name, dims, _ = CONV
+    program = _tile(name, dims, {})
+    split = distribute(program, DistributeOptions(ranks=3, idxs=("x",)))
+    kernels = [s for s in main_of(split).stmts if isinstance(s, Block)]
+    parts = [[rank_part(k, r, 0) for r in range(3)] for k in kernels]
+    plan = plan_exchange(split, parts, 0)
+    assert not check_plan(plan, split)
+    for r in range(3):
+        assert plan.received(r) == plan.minimum[r]
+    out_rows = dims["H"] - dims["KH"] + 1
+    for r in (1, 2):
+        lo, hi = out_rows * r // 3, out_rows * (r + 1) // 3
+        want = (hi - lo + dims["KH"] - 1) * dims["W"] * dims["CI"]
+        (got,) = [t for t in plan.phases[0] if t.dst == r and t.buffer == "I"]
+        assert got.count == want, (r, got.count, want)
+
+
+def test_verifier_catches_a_removed_transfer() -> None:
+    program = _tile("matmul", {"M": 12, "K": 5, "N": 7}, {})
+    compiled, plan = _plan(program, 3)
+    assert not check_plan(plan, compiled)  # type: ignore[arg-type]
+    phases = list(plan.phases)  # type: ignore[attr-defined]
+    first = next(k for k, p in enumerate(phases) if p)
+    dropped = phases[first][0]
+    phases[first] = phases[first][1:]
+    broken = dataclasses.replace(plan, phases=tuple(phases))  # type: ignore[type-var]
+    problems = check_plan(broken, compiled)
+    assert problems
+    assert any(f"rank {dropped.dst} reads elements of '{dropped.buffer}'" in p for p in problems)
+    # a transfer to itself and a wrong byte count are caught too
+    bad = dataclasses.replace(dropped, src=dropped.dst, nbytes=dropped.nbytes + 1)
+    phases[first] = (bad, *phases[first])
+    problems = check_plan(dataclasses.replace(plan, phases=tuple(phases)), compiled)  # type: ignore[type-var]
+    assert any("waits on itself" in p for p in problems)
+    assert any("differ in bytes" in p for p in problems)
+
+
+CHAIN = """function (A[M, K], B[K, N], D[N, P]) -> (E) {
+  C[m, n : M, N] = +(A[m, k] * B[k, n]);
+  E[m, p : M, P] = +(C[m, n] * D[n, p]);
+}"""
+
+
+def test_collectives_replace_exact_groups_of_transfers() -> None:
+    """Two matmuls split by output columns over 4 ranks: B and D go out by columns, A (read
+    whole by every rank) as one MPI_Bcast, and C (each rank's columns, read whole by the next
+    matmul on every rank) as one MPI_Allgatherv. The verifier accepts the plan."""
+    from plaidc.analysis.exchange import collectives
+    from plaidc.passes.distribute import DistributeOptions, distribute
+
+    dims = {"M": 2, "K": 3, "N": 12, "P": 8}
+    program = compile_tile(CHAIN, "chain.tile", dims=dims, shapes={}).program
+    split = distribute(program, DistributeOptions(ranks=4, idxs=("n", "p")))
+    kernels = [s for s in main_of(split).stmts if isinstance(s, Block)]
+    plan = plan_exchange(split, [[rank_part(k, r, 0) for r in range(4)] for k in kernels], 0)
+    assert not check_plan(plan, split)
+    found = {(c.kind, c.buffer) for phase in plan.phases for c in collectives(phase, 4)}
+    assert ("bcast", "A") in found and ("allgather", "C") in found
+    for phase in plan.phases:
+        for c in collectives(phase, 4):
+            senders = {t.src for t in c.transfers}
+            assert len(senders) == (4 if c.kind == "allgather" else 1)
+            assert len(c.transfers) == (12 if c.kind == "allgather" else 3)
+
+
+@needs_mpi
+def test_collectives_run_bit_equal(tmp_path: Path) -> None:
+    (tmp_path / "chain.tile").write_text(CHAIN)
+    args = ["run", "chain.tile", "-t", "mpi", "--ranks", "4", "--shape", "A=i32[3,5]"]
+    args += ["--shape", "B=i32[5,13]", "--shape", "D=i32[13,9]", "--random-inputs", "2", "--check"]
+    code, out, err = run_cli(plaidc_main, args, tmp_path)
+    assert code == 0, err
+    assert "outputs match the interpreter" in out + err
+
+
+def test_ranks_are_checked(tmp_path: Path) -> None:
+    base = [
+        "run",
+        str(EXAMPLES / "matmul.tile"),
+        "-D",
+        "M=4",
+        "-D",
+        "K=4",
+        "-D",
+        "N=4",
+        "--random-inputs",
+        "0",
+    ]
+    code, _, err = run_cli(plaidc_main, [*base, "-t", "mpi", "--ranks", "0"], tmp_path)
+    assert code == 2 and "--ranks" in err
+    code, _, err = run_cli(plaidc_main, [*base, "-t", "c", "--ranks", "2"], tmp_path)
+    assert code == 2 and "needs the mpi target" in err
+
+
+def test_missing_mpi_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr("sys.executable", str(tmp_path / "python"))
+    with pytest.raises(BackendUnavailable, match=r"pip install -e '\.\[mpi\]'"):
+        find_tool("mpiexec")
+
+
+def test_launcher_keeps_the_users_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OMPI_MCA_btl", "self,vader")
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.delenv("MPIEXEC_TIMEOUT", raising=False)
+    env = launch_env(ranks=2, threads=4, timeout=60)
+    assert env["OMPI_MCA_btl"] == "self,vader"
+    assert env["OMP_NUM_THREADS"] == "2" and env["MPIEXEC_TIMEOUT"] == "60"
+
+
+# --------------------------------------------------------------------------------------------
+# Runs (need MPI)
+
+
+def _run(
+    program: Block, ranks: int, inputs: dict[str, np.ndarray]
+) -> tuple[dict[str, np.ndarray], MpiArtifact]:
+    compiled = _pipelined(program, ranks)
+    artifact = get_backend("mpi").compile(compiled, _target(ranks))  # type: ignore[arg-type]
+    assert isinstance(artifact, MpiArtifact)
+    return artifact.run(inputs), artifact
+
+
+@needs_mpi
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+def test_integer_matmul_is_bit_equal_on_every_rank_count(ranks: int) -> None:
+    program = _tile(
+        "matmul", {"M": 13, "K": 6, "N": 5}, {"A": ("i32", (13, 6)), "B": ("i32", (6, 5))}
+    )
+    rng = np.random.default_rng(ranks)
+    inputs = {
+        "A": rng.integers(-8, 8, (13, 6), dtype=np.int32),
+        "B": rng.integers(-8, 8, (6, 5), dtype=np.int32),
+    }
+    got, artifact = _run(program, ranks, inputs)
+    np.testing.assert_array_equal(got["C"], interpret(program, inputs)["C"])
+    report = artifact.report_json()
+    assert report is not None
+    for row in report["per_rank"]:
+        # counted from the messages at run time == isl's analytic minimum
+        assert row["bytes_received"] == row["bytes_received_minimum"]
+    assert sum(r["bytes_sent"] for r in report["per_rank"]) == sum(
+        r["bytes_received"] for r in report["per_rank"]
+    )
+
+
+@needs_mpi
+def test_conv_softmax_mlp_match_the_interpreter(tmp_path: Path) -> None:
+    cases = [
+        [
+            "examples/conv2d_bias_relu.tile",
+            "-D",
+            "N=1",
+            "-D",
+            "H=11",
+            "-D",
+            "W=9",
+            "-D",
+            "CI=3",
+            "-D",
+            "KH=3",
+            "-D",
+            "KW=3",
+            "-D",
+            "CO=5",
+            "--ranks",
+            "3",
+        ],
+        ["examples/softmax.tile", "-D", "B=7", "-D", "N=33", "--ranks", "2"],
+        # a Special of main runs on the root rank; its consumers get what they read
+        [
+            "examples/reshape.tile",
+            "-D",
+            "N=2",
+            "-D",
+            "H=3",
+            "-D",
+            "W=4",
+            "-D",
+            "C=5",
+            "--ranks",
+            "2",
+        ],
+        [
+            "examples/mlp_3layer.tile",
+            "-D",
+            "B=5",
+            "-D",
+            "D0=12",
+            "-D",
+            "D1=9",
+            "-D",
+            "D2=7",
+            "-D",
+            "D3=4",
+            "--ranks",
+            "4",
+        ],
+    ]
+    for case in cases:
+        case[0] = str(ROOT / case[0])
+        code, out, err = run_cli(
+            plaidc_main, ["run", *case, "-t", "mpi", "--random-inputs", "1", "--check"], tmp_path
+        )
+        assert code == 0, err
+        assert "outputs match the interpreter" in out + err
+        assert "minimum received" in out
+
+
+@needs_mpi
+def test_a_failing_rank_ends_the_run_with_its_message(tmp_path: Path) -> None:
+    program = _tile("matmul", {"M": 8, "K": 4, "N": 6}, {})
+    compiled = _pipelined(program, 2)
+    artifact = get_backend("mpi").compile(compiled, _target(2))
+    assert isinstance(artifact, MpiArtifact)
+    env = launch_env(2, 2, 60)
+    with pytest.raises(CompileError, match=r"rank 0: cannot read .*A\.in"):
+        run_program(artifact.program, 2, tmp_path, 1, env)  # no inputs written
+    assert not list(tmp_path.glob("*.out"))
+    # a run past MPIEXEC_TIMEOUT is ended, with every rank
+    (tmp_path / "A.in").write_bytes(np.zeros(32, np.float32).tobytes())
+    (tmp_path / "B.in").write_bytes(np.zeros(24, np.float32).tobytes())
+    with pytest.raises(CompileError, match=r"MPIEXEC_TIMEOUT|did not"):
+        run_program(artifact.program, 2, tmp_path, 10**9, {**env, "MPIEXEC_TIMEOUT": "2"})
+    assert not _processes_of(artifact.program)
+
+
+def _processes_of(program: Path) -> list[int]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.readlink(f"/proc/{pid}/exe") == str(program):
+                    found.append(int(pid))
+            except OSError:
+                continue
+    return found
+
+
+def test_a_config_builds_on_its_base_target() -> None:
+    text = """[target]
+name = "mine"
+backend = "mpi"
+base = "c"
+[hardware]
+ranks = 3
+[codegen]
+gemm_rows = 4
+[[stage.default.passes]]
+pass = "distribute"
+ranks = "${hardware.ranks}"
+"""
+    cfg = parse_config(text, "mine.toml")
+    base = load_target("c")
+    assert (
+        cfg.codegen["gemm_rows"] == 4
+        and cfg.codegen["gemm_vectors"] == base.codegen["gemm_vectors"]
+    )
+    steps = cfg.stage("default")
+    assert [s.pass_name for s in steps[:-1]] == [s.pass_name for s in base.stage("default")]
+    assert steps[-1].pass_name == "distribute" and steps[-1].options["ranks"] == 3
+    again = parse_config(text, "mine.toml", {"ranks": 5})
+    assert again.stage("default")[-1].options["ranks"] == 5
+    with pytest.raises(CompileError, match="unknown base target 'cc'") as err:
+        parse_config(text.replace('base = "c"', 'base = "cc"'), "mine.toml")
+    assert err.value.diagnostics[0].span is not None and err.value.diagnostics[0].span.line == 4
