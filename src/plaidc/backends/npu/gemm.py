@@ -489,10 +489,20 @@ class Gemm:
         if space.is_empty():
             return None
         tiler = Tiler(self.ctx, self.ctx.arena("UB", parity), self.ops)
-        found = self._img2col_window(tiler, conv, space, self.local(con.a.offset, starts))
-        if found is None:
+        # the first K step's img2col must read this window (the others are alike)
+        first = {**self.starts, **{v: s for v, (s, _) in k_tiles[0].items()}}
+        step_space = Space(
+            {v: self.sizes.get(v, k_tiles[0].get(v, (0, 1))[1]) for v in space.sizes},
+            tuple(self.local(a, first) for a in con.a_cons),
+        )
+        step_access = self.local(con.a.offset, first)
+        access = self.local(con.a.offset, starts)
+        for strides in (None, {conv.row}, set()):
+            window = tiler.window(space, con.a.buffer, [access], strides)
+            if img2col.plan(conv, step_space, window, step_access, self.rows_m) is not None:
+                break
+        else:
             return None
-        window = found[0]
         slot = weights.window_slot()
         nbytes = img2col.l1_bytes(window)
         if nbytes > slot.size:
