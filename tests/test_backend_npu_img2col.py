@@ -6,6 +6,7 @@ vector instruction; a depthwise convolution does not go by img2col."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -98,3 +99,20 @@ def test_depthwise_conv_does_not_go_by_img2col(tmp_path: Path) -> None:
     )
     artifact = _run(program)
     assert "img2col_cbuf_to_ca(" not in artifact.source
+
+
+def _chip(kind: str):
+    target = load_target("npu")
+    changes = {"small": {"ub_bytes": 65536, "l1_bytes": 262144}, "cores2": {"cores": 2}}[kind]
+    return dataclasses.replace(target, hardware={**dict(target.hardware), **changes})
+
+
+@pytest.mark.parametrize("fp16", [False, True], ids=["fp32", "fp16"])
+@pytest.mark.parametrize("chip", ["small", "cores2"])
+@pytest.mark.parametrize("name", ["conv2d_bias_relu", "conv2d_padded", "conv2d_strided"])
+def test_conv_by_img2col_on_a_small_chip_and_two_cores(
+    name: str, chip: str, fp16: bool, tmp_path: Path
+) -> None:
+    program = _program(name, CONVS[name], fp16, tmp_path)
+    artifact = _run(program, _chip(chip))
+    assert "img2col_cbuf_to_ca(" in artifact.source
