@@ -234,6 +234,8 @@ def print_tuned(results: list[Any], targets: list[str]) -> None:
                 if params
                 else f"no record (key {info.get('tuning_key')}): the untuned pipeline"
             )
+            if info.get("untuned_point"):  # both rows run one program: their ratio is noise
+                options = "the config's own point (the same program: the ratio is noise)"
             best = plain["best_ms"] / tuned["best_ms"]
             median = plain["median_ms"] / tuned["median_ms"]
             print(f"| {result['workload']} | {target} | {best:.2f}x / {median:.2f}x | {options} |")
@@ -292,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
                 runners += THIRD_PARTY
             if workload.runners:  # no numpy program: the runners it names that were asked for
                 asked = [*targets, *([] if args.no_third_party else THIRD_PARTY)]
-                runners = [r for r in workload.runners if r in asked]
+                named = [row for r in workload.runners for row in (r, r + TUNED)]
+                runners = [r for r in named if r in asked]
                 if not runners:
                     continue
             entries = bench_workload(workload, runners, args.blocks, args.pause, env, log)

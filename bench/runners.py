@@ -112,9 +112,14 @@ def _plaidc(runner: str, workload: Workload, inputs: Arrays) -> Prepared:
     if tuned_row:  # the best record of $PLAIDC_TUNE_DB, as `plaidc compile` applies it
         notes: list[str] = []
         tuned = driver.apply_tuning(program, cfg, stage or "default", None, notes.append)
-        cfg, steps = tuned.cfg, tuned.steps
         info["tuned"] = dict(tuned.record["params"]) if tuned.record else None
         info["tuning_key"] = tuned.key
+        if tuned.record is not None:  # the config's own point chosen: the same program
+            from plaidc.tune.space import build_space
+
+            own = build_space(cfg, stage or "default").default_point()
+            info["untuned_point"] = tuned.record["params"] == own
+        cfg, steps = tuned.cfg, tuned.steps
     else:
         steps = driver.resolve_steps(cfg.stage(stage or "default"))
     compiled = driver.run_pipeline(program, steps)

@@ -97,3 +97,38 @@ def test_resnet_row_feeds_the_graph_input_and_checks_against_onnxruntime() -> No
     assert expected.shape == (1, 1000)
     assert matches(prepared.output(), expected)
     assert not matches(prepared.output() + 1e-3, expected)
+
+
+def test_tune_db_runs_each_plaidc_target_untuned_and_tuned(tmp_path: Path) -> None:
+    """The tuned row applies the database's record (a point other than the config's), the
+    plain row never reads it; both are checked against numpy."""
+    from workloads import load_program
+
+    from plaidc.targets import load_target
+    from plaidc.tune.db import TuneDb, tuning_key
+    from plaidc.tune.space import build_space
+
+    workload = find("matmul 33x17x29")
+    cfg = load_target("c")
+    point = {**build_space(cfg, "default").default_point(), "codegen.gemm_rows": 6}
+    db = TuneDb(tmp_path / "tune.jsonl")
+    key = tuning_key(load_program(workload), cfg, "default").key
+    db.append({"kind": "trial", "key": key, "session": "s", "trial": 1, "params": point,
+               "result": {"status": "ok", "value": 1e-6, "metric": "seconds"}})  # fmt: skip
+    results = tmp_path / "results.json"
+    command = [sys.executable, str(BENCH / "run.py"), "--shapes", "smoke", "--only", "matmul"]
+    command += ["--targets", "c", "--blocks", "3", "--pause", "0", "--no-npu"]
+    command += ["--no-third-party", "--tune-db", str(db.path), "--results", str(results)]
+    ran = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "| workload | target | untuned / tuned, best / median | tuned options |" in ran.stdout
+    (result,) = json.loads(results.read_text())["results"]
+    runners = result["runners"]
+    assert list(runners) == ["numpy", "c", "c+tuned"]
+    assert runners["c+tuned"]["info"]["tuned"] == point
+    assert runners["c+tuned"]["info"]["untuned_point"] is False
+    assert runners["c"]["info"] == {}
+    assert all(runners[r]["correct"] is True for r in ("c", "c+tuned"))
+    missing = subprocess.run([*command[:-4], "--tune-db", str(tmp_path / "none.jsonl")],
+                             capture_output=True, text=True)  # fmt: skip
+    assert missing.returncode == 2 and "--tune-db: no such file" in missing.stderr

@@ -146,9 +146,10 @@ def inner_conflict(
     program: Block, parts: Sequence[Block | None]
 ) -> tuple[int, int, str, str] | None:
     """Two ranks `(reader, writer, view, element)` where one rank's part of a kernel reads an
-    element of one of the kernel's own views (its temporaries included) that another rank's
-    part writes: such a kernel would need communication inside itself. None: each rank's part
-    reads only what its own part or the kernel's inputs provide."""
+    element of one of the kernel's own views (its temporaries included: at the same point of the
+    kernel block, as each point has its own) that another rank's part writes: such a kernel
+    would need communication inside itself. None: each rank's part reads only what its own part
+    or the kernel's inputs provide."""
     main = main_of(program)
     cache = DomainCache()
     accesses: list[tuple[dict[str, isl.Set], dict[str, isl.Set]] | None] = []
@@ -166,7 +167,10 @@ def inner_conflict(
                 fp = footprint(
                     (root, alone, own), ref.into, reads=not want, writes=want, domains=cache
                 )
-                elements = _plain(fp.range())
+                # A temporary of the kernel block is one per point of it: only accesses at the
+                # same point of the block meet (pairs of point and element).
+                pairs = fp.wrap().flatten() if ref.is_allocation else fp.range()
+                elements = _plain(pairs)
                 if not elements.is_empty():
                     out[ref.into] = elements
         accesses.append((reads, writes))

@@ -2,7 +2,7 @@
 target triple = "unknown-unknown-unknown"
 target datalayout = ""
 
-define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch")
+define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch") "prefer-vector-width"="512"
 {
 entry:
   %"p.slot" = alloca i64
@@ -426,7 +426,7 @@ k_2.exit:
   br label %"p_2.head"
 }
 
-define internal void @"kernel_0"(ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_I_0", ptr noalias %"X_T6")
+define internal void @"kernel_0"(ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_I_0", ptr noalias %"X_T6") "prefer-vector-width"="512"
 {
 entry:
   %"y.ctx" = alloca {i64, i64, ptr, ptr, ptr, ptr}
@@ -450,7 +450,7 @@ start:
   ret void
 }
 
-define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_T6", ptr noalias %"plaidc_status")
+define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_T6", ptr noalias %"plaidc_status") "prefer-vector-width"="512"
 {
 entry:
   br label %"start"
@@ -463,7 +463,7 @@ start:
 
 declare <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %".1", <16 x float> %".2", <16 x float> %".3")
 
-define internal void @"kernel_0.parallel.1"(ptr %".1")
+define internal void @"kernel_0.parallel.1"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
   %"y.it.slot" = alloca i64
@@ -628,7 +628,7 @@ declare i32 @"omp_get_num_threads"()
 
 declare void @"GOMP_parallel"(ptr %".1", ptr %".2", i32 %".3", i32 %".4")
 
-define void @"plaidc_entry"(ptr %".1")
+define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
   %".3" = getelementptr inbounds ptr, ptr %".1", i64 0

@@ -2,7 +2,7 @@
 target triple = "unknown-unknown-unknown"
 target datalayout = ""
 
-define internal void @"kernel_0"(ptr noalias %"O", ptr noalias %"I", ptr noalias %"F", i64 %"x", i64 %"y")
+define internal void @"kernel_0"(ptr noalias %"O", ptr noalias %"I", ptr noalias %"F", i64 %"x", i64 %"y") "prefer-vector-width"="512"
 {
 entry:
   %"e0.slot" = alloca i64
@@ -208,7 +208,7 @@ c_1.exit:
   br label %"k_1.head"
 }
 
-define internal void @"plaidc_main"(ptr noalias %"F", ptr noalias %"I", ptr noalias %"O", ptr noalias %"plaidc_status")
+define internal void @"plaidc_main"(ptr noalias %"F", ptr noalias %"I", ptr noalias %"O", ptr noalias %"plaidc_status") "prefer-vector-width"="512"
 {
 entry:
   %"x.slot" = alloca i64
@@ -243,7 +243,7 @@ y.exit:
   br label %"x.head"
 }
 
-define void @"plaidc_entry"(ptr %".1")
+define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
   %".3" = getelementptr inbounds ptr, ptr %".1", i64 0

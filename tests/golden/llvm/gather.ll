@@ -2,7 +2,7 @@
 target triple = "unknown-unknown-unknown"
 target datalayout = ""
 
-define internal void @"plaidc_main"(ptr noalias %"I", ptr noalias %"O", ptr noalias %"V", ptr noalias %"plaidc_status")
+define internal void @"plaidc_main"(ptr noalias %"I", ptr noalias %"O", ptr noalias %"V", ptr noalias %"plaidc_status") "prefer-vector-width"="512"
 {
 entry:
   %"e0.slot" = alloca i64
@@ -67,7 +67,7 @@ e2.exit:
   br label %"e1.head"
 }
 
-define void @"plaidc_entry"(ptr %".1")
+define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
   %".3" = getelementptr inbounds ptr, ptr %".1", i64 0

@@ -2,7 +2,7 @@
 target triple = "unknown-unknown-unknown"
 target datalayout = ""
 
-define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch")
+define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch") "prefer-vector-width"="512"
 {
 entry:
   %"apack" = alloca [384 x float], align 64
@@ -895,7 +895,7 @@ j_9.exit:
   br label %"i0.head"
 }
 
-define internal void @"kernel_0"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_T2")
+define internal void @"kernel_0"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_T2") "prefer-vector-width"="512"
 {
 entry:
   %"m.ctx" = alloca {i64, i64, ptr, ptr, ptr}
@@ -917,7 +917,7 @@ start:
   ret void
 }
 
-define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_T2", ptr noalias %"plaidc_status")
+define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_T2", ptr noalias %"plaidc_status") "prefer-vector-width"="512"
 {
 entry:
   br label %"start"
@@ -930,7 +930,7 @@ start:
 
 declare <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %".1", <16 x float> %".2", <16 x float> %".3")
 
-define internal void @"kernel_0.parallel.1"(ptr %".1")
+define internal void @"kernel_0.parallel.1"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
   %"m.it.slot" = alloca i64
@@ -992,7 +992,7 @@ declare i32 @"omp_get_num_threads"()
 
 declare void @"GOMP_parallel"(ptr %".1", ptr %".2", i32 %".3", i32 %".4")
 
-define void @"plaidc_entry"(ptr %".1")
+define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
   %".3" = getelementptr inbounds ptr, ptr %".1", i64 0

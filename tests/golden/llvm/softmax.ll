@@ -2,7 +2,7 @@
 target triple = "unknown-unknown-unknown"
 target datalayout = ""
 
-define internal void @"kernel_0"(ptr noalias %"X_00", ptr noalias %"X_I_0")
+define internal void @"kernel_0"(ptr noalias %"X_00", ptr noalias %"X_I_0") "prefer-vector-width"="512"
 {
 entry:
   %"b.slot" = alloca i64
@@ -55,7 +55,7 @@ n_1.exit:
   br label %"b.head"
 }
 
-define internal void @"kernel_1"(ptr noalias %"X_I_0", ptr noalias %"X_00", ptr noalias %"X_02")
+define internal void @"kernel_1"(ptr noalias %"X_I_0", ptr noalias %"X_00", ptr noalias %"X_02") "prefer-vector-width"="512"
 {
 entry:
   %"i1.slot" = alloca i64
@@ -101,7 +101,7 @@ i2.exit:
   br label %"i1.head"
 }
 
-define internal void @"kernel_3"(ptr noalias %"X_03", ptr noalias %"X_02")
+define internal void @"kernel_3"(ptr noalias %"X_03", ptr noalias %"X_02") "prefer-vector-width"="512"
 {
 entry:
   %"b_2.slot" = alloca i64
@@ -154,7 +154,7 @@ n_3.exit:
   br label %"b_2.head"
 }
 
-define internal void @"kernel_4"(ptr noalias %"X_02", ptr noalias %"X_03", ptr noalias %"X_T5")
+define internal void @"kernel_4"(ptr noalias %"X_02", ptr noalias %"X_03", ptr noalias %"X_T5") "prefer-vector-width"="512"
 {
 entry:
   %"i1_1.slot" = alloca i64
@@ -199,7 +199,7 @@ i2_1.exit:
   br label %"i1_1.head"
 }
 
-define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_T5", ptr noalias %"plaidc_status")
+define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_T5", ptr noalias %"plaidc_status") "prefer-vector-width"="512"
 {
 entry:
   %"X_00" = alloca [8 x float], align 64
@@ -226,7 +226,7 @@ declare <8 x float> @"_ZGVdN8v_expf"(<8 x float> %".1")
 
 declare <16 x float> @"_ZGVeN16v_expf"(<16 x float> %".1")
 
-define void @"plaidc_entry"(ptr %".1")
+define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
   %".3" = getelementptr inbounds ptr, ptr %".1", i64 0

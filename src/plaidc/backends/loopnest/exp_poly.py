@@ -12,17 +12,18 @@ vectorised loop computes exp in its own registers instead of calling libm (scala
    bits, so `k * LN2_HI` is exact for |k| <= 150), |r| <= ln2 / 2.
 4. `exp(r) ~ 1 + r + r^2 * P(r)`, P of degree 4 in Horner form by fused multiply-adds. P's
    coefficients (`POLY`, rounded to float32) interpolate `(e^r - 1 - r) / r^2` at the Chebyshev
-   nodes of [-ln2/2, ln2/2] (`tools/exp_poly.py` derives them and prints the bound), within a
-   few percent of the minimax polynomial of that degree: the relative error of the
-   approximation is at most 9.8e-9 (0.08 ulp); float32 rounding of the steps adds the rest.
+   nodes of [-ln2/2, ln2/2] (`tools/exp_poly.py` derives them and prints the bound), a
+   near-minimax choice: the relative error of the approximation is at most 9.8e-9 (0.08 ulp);
+   float32 rounding of the steps adds the rest.
 5. `exp(x) = y * 2^k1 * 2^k2` with `k1 = k >> 1`, `k2 = k - k1`: both factors are normal
    floats for every k in [-150, 128], so results in the subnormal range round once, at the
    last product, and results past FLT_MAX overflow to inf as they should.
 6. NaN in, NaN out (the input itself is returned).
 
-Measured over every float32 input (`tools/exp_poly.py --check c|llvm` runs the generated code
-over all 2^32 bit patterns against float64 exp): see `MAX_ULP`; exact 0 and inf where
-numpy's float32 exp gives them, NaN for NaN, exp(0) = 1.
+Measured against float64 exp over every float32 input (all 2^32 bit patterns): `MAX_ULP`
+ulp (these steps compiled from C; `tools/exp_poly.py --check c|llvm` runs the generated code
+the same way, e.g. 1.07 ulp over x in [-128, -64) on both, where libmvec's expf reaches 2.58
+ulp); exact 0 and inf where numpy's float32 exp gives them, NaN for NaN, exp(0) = 1.
 """
 
 from __future__ import annotations

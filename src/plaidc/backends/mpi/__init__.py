@@ -30,7 +30,7 @@ from plaidc.backends.c.build import DEFAULT_FLAGS, find_compiler
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
 from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options, pinned_threads
-from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.plan import Plan, ProgramBuffer
 from plaidc.backends.loopnest.runtime import check_inputs
 from plaidc.backends.mpi.emit import MAX_MESSAGE, KernelCall, emit_main
 from plaidc.backends.mpi.launch import build_program, find_tool, launch_env, run_program
@@ -164,11 +164,12 @@ class MpiArtifact:
         wall = float(lines[0])
         ranks = []
         for rank, line in enumerate(lines[1 : 1 + self.exchange.ranks]):
-            compute, sent, received = line.split()
+            compute, sent, received, communicate = line.split()
             ranks.append(
                 {
                     "rank": rank,
                     "compute_s": float(compute),
+                    "communicate_s": float(communicate),
                     "bytes_sent": int(float(sent)),
                     "bytes_received": int(float(received)),
                     "bytes_received_minimum": self.exchange.minimum[rank],
@@ -184,11 +185,12 @@ class MpiArtifact:
         rows = [
             f"mpi: {self.exchange.ranks} ranks, wall {self.last['wall_s'] * 1e3:.3f} ms"
             + (f" (best {self.best_wall * 1e3:.3f} ms)" if self.best_wall is not None else ""),
-            "rank  compute ms  bytes sent  bytes received  minimum received",
+            "rank  compute ms  exchange ms  bytes sent  bytes received  minimum received",
         ]
         for r in self.last["per_rank"]:
             rows.append(
-                f"{r['rank']:>4}  {r['compute_s'] * 1e3:>10.3f}  {r['bytes_sent']:>10}"
+                f"{r['rank']:>4}  {r['compute_s'] * 1e3:>10.3f}  {r['communicate_s'] * 1e3:>11.3f}"
+                f"  {r['bytes_sent']:>10}"
                 f"  {r['bytes_received']:>14}  {r['bytes_received_minimum']:>16}"
             )
         return "\n".join(rows)
@@ -202,9 +204,8 @@ class MpiArtifact:
         )
 
 
-def _program_buffers(plan: ExchangePlan) -> tuple[Any, ...]:
-    from plaidc.backends.loopnest.plan import ProgramBuffer
-
+def _program_buffers(plan: ExchangePlan) -> tuple[ProgramBuffer, ...]:
+    """main's buffers as a plan's, to check the inputs as every CPU target does."""
     out = []
     for ref in plan.buffers:
         if ref.dir == RefDir.NONE:

@@ -8,7 +8,8 @@ every receive (`MPI_Irecv`) and send (`MPI_Isend`, of elements packed by a loop 
 generates from the transfer's exact set) and waits for all of them, then unpacks with the same
 loop nest. A kernel's part is the C backend's code for that rank (`plaidc_rR_kK`). The run
 repeats `argv[2]` times; the root writes `DIR/report.txt`: the best wall time, then per rank
-its compute seconds and the bytes it sent and received (counted from the messages).
+its compute seconds, the bytes it sent and received (counted from the messages) and its seconds
+in the phases (packing, messages, waiting, unpacking).
 """
 
 from __future__ import annotations
@@ -145,6 +146,16 @@ def _collective(c: Collective, layouts: dict[str, Layout], ranks: int) -> list[s
 def _phase(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: int) -> list[str]:
     if not phase:
         return []
+    return [
+        "{",
+        "double t = MPI_Wtime();",
+        *_phase_body(phase, layouts, ranks),
+        "talk += MPI_Wtime() - t;",
+        "}",
+    ]
+
+
+def _phase_body(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: int) -> list[str]:
     out: list[str] = []
     # collectives first, in the same order on every rank, then the point-to-point messages
     for c in collectives(phase, ranks):
@@ -282,11 +293,11 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
     lines.append("}")
     lines += [
         "int32_t status[1];",
-        "double best_wall = 1e300, compute = 0;",
+        "double best_wall = 1e300, compute = 0, communicate = 0;",
         "long long sent = 0, received = 0;",
         "for (int it = 0; it < repeat; ++it) {",
         "sent = 0; received = 0;",
-        "double busy = 0;",
+        "double busy = 0, talk = 0;",
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double start = MPI_Wtime();",
     ]
@@ -316,11 +327,11 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
     lines += [
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double wall = MPI_Wtime() - start;",
-        "if (wall < best_wall) { best_wall = wall; compute = busy; }",
+        "if (wall < best_wall) { best_wall = wall; compute = busy; communicate = talk; }",
         "}",
-        "double mine[3] = {compute, (double)sent, (double)received};",
-        f"double all[3 * {plan.ranks}];",
-        f"MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, {plan.root}, MPI_COMM_WORLD);",
+        "double mine[4] = {compute, (double)sent, (double)received, communicate};",
+        f"double all[4 * {plan.ranks}];",
+        f"MPI_Gather(mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, {plan.root}, MPI_COMM_WORLD);",
         f"if (rank == {plan.root}) {{",
     ]
     for ref in plan.buffers:
@@ -336,7 +347,8 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
         'if (!f) fail(rank, "cannot write the report");',
         'fprintf(f, "%.9f\\n", best_wall);',
         f"for (int q = 0; q < {plan.ranks}; ++q)",
-        '  fprintf(f, "%.9f %.0f %.0f\\n", all[3 * q], all[3 * q + 1], all[3 * q + 2]);',
+        '  fprintf(f, "%.9f %.0f %.0f %.9f\\n", all[4 * q], all[4 * q + 1], all[4 * q + 2],'
+        " all[4 * q + 3]);",
         "fclose(f);",
         "}",
         *(f"free({layouts[ref.into].var});" for ref in plan.buffers),
