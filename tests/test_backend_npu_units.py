@@ -32,6 +32,7 @@ from .support.backend_npu_units import (
     run_checked,
     tile_program,
     unrolled,
+    with_changes,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -350,15 +351,6 @@ def test_rounded_fp16_products_stored_as_fp32_stay_rounded() -> None:
 # Options, machines, tiling
 
 
-def with_changes(hardware: dict[str, object] | None = None, **codegen: object) -> TargetConfig:
-    base = load_target("npu")
-    return dataclasses.replace(
-        base,
-        hardware={**base.hardware, **(hardware or {})},
-        codegen={**base.codegen, **codegen},
-    )
-
-
 def test_unknown_codegen_key_is_an_error() -> None:
     with pytest.raises(CompileError, match="unknown key"):
         get_backend("npu").compile(load_program("tile/matmul"), with_changes(cube=True))
@@ -522,54 +514,6 @@ def test_index_values_come_from_a_constant_table() -> None:
     artifact = run_checked(program, load_target("npu"))
     assert "index_table" in artifact.source
     assert artifact.constants["index_table"].tolist() == list(range(20))
-
-
-def gather_program(v: tuple[str, tuple[int, ...]], i: tuple[str, tuple[int, ...]]) -> Block:
-    """`O = gather(V, I)` on a `v` source and `i` indices (dense row-major)."""
-
-    def ref(direction: str, name: str, dtype: str, dims: tuple[int, ...]) -> str:
-        strides = [int(np.prod(dims[k + 1 :])) for k in range(len(dims))]
-        zeros = ", ".join("0" for _ in dims)
-        return f"    {direction} {name}[{zeros}] {dtype}({', '.join(map(str, dims))}):" + (
-            f"({', '.join(map(str, strides))})"
-        )
-
-    out = i[1] + v[1][1:]
-    refs = [ref("in", "V", *v), ref("in", "I", *i), ref("out", "O", v[0], out)]
-    text = "block []:1 (\n" + "\n".join(refs) + "\n) {\n  0: O = gather(V, I)\n}\n"
-    return parse_stripe(text, "gather.stripe")
-
-
-@pytest.mark.parametrize(
-    ("v", "i", "ub_bytes"),
-    [
-        (("fp32", (10, 3, 2)), ("i8", (4, 5)), None),  # rows of 6: never block-aligned
-        (("fp16", (7, 5)), ("i32", (9,)), None),
-        (("i8", (6, 3)), ("u8", (2, 7)), None),
-        (("fp32", (64, 16)), ("i32", (40, 8)), 16384),  # tiles cut the indices
-    ],
-)
-def test_gather_clamps_rows_through_the_scalar_unit(
-    v: tuple[str, tuple[int, ...]], i: tuple[str, tuple[int, ...]], ub_bytes: int | None
-) -> None:
-    program = gather_program(v, i)
-    rng = np.random.default_rng(5)
-    rows = v[1][0]
-    values = rng.integers(-3, rows + 3, size=i[1])  # out-of-range indices are clamped
-    if i[0] == "u8":
-        values = np.abs(values)
-    inputs = {
-        "V": (rng.standard_normal(v[1]) * 50).astype(numpy_dtype(DType(v[0]))),
-        "I": values.astype(numpy_dtype(DType(i[0]))),
-    }
-    target = with_changes({"ub_bytes": ub_bytes}) if ub_bytes else load_target("npu")
-    artifact = get_backend("npu").compile(program, target)
-    assert isinstance(artifact, NpuArtifact)
-    got = artifact.run(inputs)
-    want = run_program(program, inputs)
-    np.testing.assert_array_equal(got["O"], want["O"])
-    if ub_bytes:
-        assert artifact.source.count("gather_O: rows picked by I") > 1
 
 
 def test_cube_outputs_are_marked_reduced_precision() -> None:

@@ -56,8 +56,15 @@ def test_batched_matmul_runs_on_the_micro_kernel(backend: str, shape: tuple[int,
     assert kernel_lines(source), "the batched matmul should run on the micro-kernel"
 
 
-# (N, G, C, F, H, W, KH, KW)
-GCONV_SHAPES = [(2, 3, 4, 16, 14, 14, 3, 3), (3, 2, 5, 7, 9, 11, 3, 2), (1, 4, 3, 9, 6, 21, 1, 1)]
+# (N, G, C, F, H, W, KH, KW). The weights (A) step evenly over the window (i, kh, kw), so
+# with one panel the kernel reads them in place: 16 filters (two row blocks), 7 (one short
+# block), 9 (a block and one row), and 21 columns (two panels: packed).
+GCONV_SHAPES = [
+    (2, 3, 4, 16, 14, 14, 3, 3),
+    (3, 2, 5, 7, 9, 11, 3, 2),
+    (2, 2, 3, 9, 7, 8, 2, 3),
+    (1, 4, 3, 9, 6, 21, 1, 1),
+]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -97,3 +104,46 @@ def test_batches_writing_the_same_rows_add_up(backend: str) -> None:
         want[b : b + 7] += a[b] @ x[b]
     np.testing.assert_allclose(got["C"], want, rtol=1e-4, atol=1e-4)
     assert kernel_lines(source), "the batched matmul should run on the micro-kernel"
+
+
+# Rows moving C by two strides that are not nested (`4*x + 6*y`): runs of two columns at 0, 4,
+# 6 and 10, disjoint although neither stride steps over the other's whole range (isl says so).
+INTERLEAVED = """function (A[X, Y, K], W[K, J]) -> (C) {
+  C[4*x + 6*y + j : 12] = +(A[x, y, k] * W[k, j]);
+}
+"""
+# The same with strides 2 and 3: the runs at 2 and 3 share element 3.
+SHARED = """function (A[X, Y, K], W[K, J]) -> (C) {
+  C[2*x + 3*y + j : 9] = +(A[x, y, k] * W[k, j]);
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("text", "dims", "size", "strides", "kernel"),
+    [
+        (INTERLEAVED, {"X": 2, "Y": 2, "K": 37, "J": 2}, 12, (4, 6), True),
+        (SHARED, {"X": 3, "Y": 2, "K": 37, "J": 2}, 9, (2, 3), False),
+    ],
+    ids=["apart", "shared"],
+)
+def test_rows_of_two_strides(
+    backend: str,
+    text: str,
+    dims: dict[str, int],
+    size: int,
+    strides: tuple[int, int],
+    kernel: bool,
+) -> None:
+    """Rows of two indices run on the micro-kernel exactly when their runs of C are disjoint;
+    where they share elements the generic loops add both rows' sums."""
+    inputs, got, source = compile_and_run(backend, text, "rows.tile", dims)
+    a, w = inputs["A"].astype(np.float64), inputs["W"].astype(np.float64)
+    want = np.zeros(size)
+    for x in range(dims["X"]):
+        for y in range(dims["Y"]):
+            at = strides[0] * x + strides[1] * y
+            want[at : at + dims["J"]] += a[x, y] @ w
+    np.testing.assert_allclose(got["C"], want, rtol=1e-4, atol=1e-4)
+    assert bool(kernel_lines(source)) == kernel

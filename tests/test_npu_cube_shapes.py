@@ -22,6 +22,7 @@ from plaidc.diagnostics import CompileError
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import Block, DType
 from plaidc.targets import TargetConfig, load_target
+from plaidc.tune.space import apply_point, build_space
 
 from .support import EXAMPLES
 
@@ -141,3 +142,19 @@ def test_the_cube_tile_knobs_bound_the_tiles() -> None:
 def test_a_bad_cube_tile_knob_is_named() -> None:
     with pytest.raises(CompileError, match=r"\[codegen\] cube_tile_m = -16 must be"):
         get_backend("npu").compile(_matmul(16, 16, 16, "fp32"), _target(cube_tile_m=-16))
+
+
+def test_plaidc_tune_searches_the_cube_tile_knobs() -> None:
+    """npu.toml's [tune.codegen] names the knobs; a point setting them reaches the backend."""
+    cfg = load_target("npu")
+    space = build_space(cfg, "default")
+    params = {p.name: p.values for p in space.params}
+    for knob in ("codegen.cube_tile_m", "codegen.cube_tile_n", "codegen.cube_k_step"):
+        assert params[knob][0] == 0 and len(params[knob]) > 2
+        assert space.default_point()[knob] == 0
+    point = {**space.default_point(), "codegen.cube_tile_n": 16}
+    tuned, steps = apply_point(cfg, "default", point)
+    program = driver.run_pipeline(_matmul(32, 32, 64, "fp16"), driver.resolve_steps(steps))
+    artifact = get_backend("npu").compile(program, tuned)
+    assert isinstance(artifact, NpuArtifact)
+    assert _tiles(artifact) == 4  # N = 64 in tiles of 16

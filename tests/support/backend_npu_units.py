@@ -33,3 +33,12 @@ def unrolled() -> TargetConfig:
     for tests that read the addresses each one uses off the C."""
     target = load_target("npu")
     return dataclasses.replace(target, codegen={**dict(target.codegen), "loops": False})
+
+
+def with_changes(hardware: dict[str, object] | None = None, **codegen: object) -> TargetConfig:
+    base = load_target("npu")
+    return dataclasses.replace(
+        base,
+        hardware={**base.hardware, **(hardware or {})},
+        codegen={**base.codegen, **codegen},
+    )

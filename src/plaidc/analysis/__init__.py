@@ -10,6 +10,7 @@ all go through this package, so passes and backends share one model of the IR:
 * `access`  — access relations of refinements, `trace` of a statement's accesses up to the owning
   buffer, footprints, injectivity (`sharing_points`) and overlap of accesses.
 * `loops`   — isl loop ASTs scanning a block's domain.
+* `layout`  — whether a box of indices lands on distinct flat offsets (`distinct_offsets`).
 
 A *chain* is a sequence of nested blocks, root first; its last block is the one asked about.
 Create one `DomainCache` per traversal (never a global one) and pass it to the functions taking
@@ -52,6 +53,7 @@ from plaidc.analysis.domain import (
     sample_pair,
     simplify_constraints,
 )
+from plaidc.analysis.layout import distinct_offsets
 from plaidc.analysis.loops import ast_children, loop_ast
 from plaidc.analysis.space import (
     AnalysisError,
@@ -87,6 +89,7 @@ __all__ = [
     "dim_bounds",
     "dim_name",
     "disjoint",
+    "distinct_offsets",
     "extend_domain",
     "footprint",
     "footprint_box",

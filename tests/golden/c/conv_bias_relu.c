@@ -8,10 +8,6 @@
 
 typedef float plaidc_f32x16 __attribute__((vector_size(64)));
 
-static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
-  memcpy(p, &v, 64);
-}
-
 static inline plaidc_f32x16 plaidc_f32x16_load(const float *p) {
   plaidc_f32x16 v;
   memcpy(&v, p, 64);
@@ -22,80 +18,79 @@ static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
   return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
 }
 
+static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
+  memcpy(p, &v, 64);
+}
+
 /* micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 8x16 register block */
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
-  for (int64_t p = 0; p < 1; ++p) {
-    for (int64_t k = 0; k < 8; ++k) {
-      plaidc_f32x16_store(scratch + (k * 16 + p * 128), plaidc_f32x16_load(B + (k * 16 + p * 16)));
-    }
-  }
   for (int64_t i0 = 0; i0 < 8; i0 += 8) {
-    for (int64_t p_1 = 0; p_1 < 1; ++p_1) {
-      plaidc_f32x16 c0_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16));
-      plaidc_f32x16 c1_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16 + 16));
-      plaidc_f32x16 c2_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16 + 32));
-      plaidc_f32x16 c3_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16 + 48));
-      plaidc_f32x16 c4_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16 + 64));
-      plaidc_f32x16 c5_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16 + 80));
-      plaidc_f32x16 c6_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16 + 96));
-      plaidc_f32x16 c7_0 = plaidc_f32x16_load(C + (i0 * 16 + p_1 * 16 + 112));
-      for (int64_t k_1 = 0; k_1 < 8; ++k_1) {
-        const plaidc_f32x16 b0 = plaidc_f32x16_load(scratch + (k_1 * 16 + p_1 * 128));
-        const plaidc_f32x16 a0 = plaidc_f32x16_splat(A[i0 * 128 + k_1]);
+    for (int64_t p = 0; p < 1; ++p) {
+      plaidc_f32x16 c0_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16));
+      plaidc_f32x16 c1_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
+      plaidc_f32x16 c2_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
+      plaidc_f32x16 c3_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
+      plaidc_f32x16 c4_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
+      plaidc_f32x16 c5_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
+      plaidc_f32x16 c6_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
+      plaidc_f32x16 c7_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
+      for (int64_t k = 0; k < 8; ++k) {
+        const plaidc_f32x16 b0 = plaidc_f32x16_load(B + (k * 16 + p * 16));
+        const plaidc_f32x16 a0 = plaidc_f32x16_splat(A[i0 * 128 + k]);
         c0_0 = a0 * b0 + c0_0;
-        const plaidc_f32x16 a1 = plaidc_f32x16_splat(A[i0 * 128 + k_1 + 128]);
+        const plaidc_f32x16 a1 = plaidc_f32x16_splat(A[i0 * 128 + k + 128]);
         c1_0 = a1 * b0 + c1_0;
-        const plaidc_f32x16 a2 = plaidc_f32x16_splat(A[i0 * 128 + k_1 + 256]);
+        const plaidc_f32x16 a2 = plaidc_f32x16_splat(A[i0 * 128 + k + 256]);
         c2_0 = a2 * b0 + c2_0;
-        const plaidc_f32x16 a3 = plaidc_f32x16_splat(A[i0 * 128 + k_1 + 384]);
+        const plaidc_f32x16 a3 = plaidc_f32x16_splat(A[i0 * 128 + k + 384]);
         c3_0 = a3 * b0 + c3_0;
-        const plaidc_f32x16 a4 = plaidc_f32x16_splat(A[i0 * 128 + k_1 + 512]);
+        const plaidc_f32x16 a4 = plaidc_f32x16_splat(A[i0 * 128 + k + 512]);
         c4_0 = a4 * b0 + c4_0;
-        const plaidc_f32x16 a5 = plaidc_f32x16_splat(A[i0 * 128 + k_1 + 640]);
+        const plaidc_f32x16 a5 = plaidc_f32x16_splat(A[i0 * 128 + k + 640]);
         c5_0 = a5 * b0 + c5_0;
-        const plaidc_f32x16 a6 = plaidc_f32x16_splat(A[i0 * 128 + k_1 + 768]);
+        const plaidc_f32x16 a6 = plaidc_f32x16_splat(A[i0 * 128 + k + 768]);
         c6_0 = a6 * b0 + c6_0;
-        const plaidc_f32x16 a7 = plaidc_f32x16_splat(A[i0 * 128 + k_1 + 896]);
+        const plaidc_f32x16 a7 = plaidc_f32x16_splat(A[i0 * 128 + k + 896]);
         c7_0 = a7 * b0 + c7_0;
       }
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16), c0_0);
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16 + 16), c1_0);
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16 + 32), c2_0);
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16 + 48), c3_0);
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16 + 64), c4_0);
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16 + 80), c5_0);
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16 + 96), c6_0);
-      plaidc_f32x16_store(C + (i0 * 16 + p_1 * 16 + 112), c7_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16), c0_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 16), c1_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 32), c2_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 48), c3_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 64), c4_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 80), c5_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 96), c6_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 112), c7_0);
     }
   }
-  for (int64_t p_2 = 0; p_2 < 1; ++p_2) {
-    plaidc_f32x16 c0_0_1 = plaidc_f32x16_load(C + (p_2 * 16 + 128));
-    plaidc_f32x16 c1_0_1 = plaidc_f32x16_load(C + (p_2 * 16 + 144));
-    plaidc_f32x16 c2_0_1 = plaidc_f32x16_load(C + (p_2 * 16 + 160));
-    plaidc_f32x16 c3_0_1 = plaidc_f32x16_load(C + (p_2 * 16 + 176));
-    plaidc_f32x16 c4_0_1 = plaidc_f32x16_load(C + (p_2 * 16 + 192));
-    plaidc_f32x16 c5_0_1 = plaidc_f32x16_load(C + (p_2 * 16 + 208));
-    for (int64_t k_2 = 0; k_2 < 8; ++k_2) {
-      const plaidc_f32x16 b0_1 = plaidc_f32x16_load(scratch + (k_2 * 16 + p_2 * 128));
-      const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(A[k_2 + 1024]);
+  for (int64_t p_1 = 0; p_1 < 1; ++p_1) {
+    plaidc_f32x16 c0_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 128));
+    plaidc_f32x16 c1_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 144));
+    plaidc_f32x16 c2_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 160));
+    plaidc_f32x16 c3_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 176));
+    plaidc_f32x16 c4_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 192));
+    plaidc_f32x16 c5_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 208));
+    for (int64_t k_1 = 0; k_1 < 8; ++k_1) {
+      const plaidc_f32x16 b0_1 = plaidc_f32x16_load(B + (k_1 * 16 + p_1 * 16));
+      const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(A[k_1 + 1024]);
       c0_0_1 = a0_1 * b0_1 + c0_0_1;
-      const plaidc_f32x16 a1_1 = plaidc_f32x16_splat(A[k_2 + 1152]);
+      const plaidc_f32x16 a1_1 = plaidc_f32x16_splat(A[k_1 + 1152]);
       c1_0_1 = a1_1 * b0_1 + c1_0_1;
-      const plaidc_f32x16 a2_1 = plaidc_f32x16_splat(A[k_2 + 1280]);
+      const plaidc_f32x16 a2_1 = plaidc_f32x16_splat(A[k_1 + 1280]);
       c2_0_1 = a2_1 * b0_1 + c2_0_1;
-      const plaidc_f32x16 a3_1 = plaidc_f32x16_splat(A[k_2 + 1408]);
+      const plaidc_f32x16 a3_1 = plaidc_f32x16_splat(A[k_1 + 1408]);
       c3_0_1 = a3_1 * b0_1 + c3_0_1;
-      const plaidc_f32x16 a4_1 = plaidc_f32x16_splat(A[k_2 + 1536]);
+      const plaidc_f32x16 a4_1 = plaidc_f32x16_splat(A[k_1 + 1536]);
       c4_0_1 = a4_1 * b0_1 + c4_0_1;
-      const plaidc_f32x16 a5_1 = plaidc_f32x16_splat(A[k_2 + 1664]);
+      const plaidc_f32x16 a5_1 = plaidc_f32x16_splat(A[k_1 + 1664]);
       c5_0_1 = a5_1 * b0_1 + c5_0_1;
     }
-    plaidc_f32x16_store(C + (p_2 * 16 + 128), c0_0_1);
-    plaidc_f32x16_store(C + (p_2 * 16 + 144), c1_0_1);
-    plaidc_f32x16_store(C + (p_2 * 16 + 160), c2_0_1);
-    plaidc_f32x16_store(C + (p_2 * 16 + 176), c3_0_1);
-    plaidc_f32x16_store(C + (p_2 * 16 + 192), c4_0_1);
-    plaidc_f32x16_store(C + (p_2 * 16 + 208), c5_0_1);
+    plaidc_f32x16_store(C + (p_1 * 16 + 128), c0_0_1);
+    plaidc_f32x16_store(C + (p_1 * 16 + 144), c1_0_1);
+    plaidc_f32x16_store(C + (p_1 * 16 + 160), c2_0_1);
+    plaidc_f32x16_store(C + (p_1 * 16 + 176), c3_0_1);
+    plaidc_f32x16_store(C + (p_1 * 16 + 192), c4_0_1);
+    plaidc_f32x16_store(C + (p_1 * 16 + 208), c5_0_1);
   }
 }
 

@@ -5,10 +5,8 @@ target datalayout = ""
 define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch") "prefer-vector-width"="512"
 {
 entry:
-  %"p.slot" = alloca i64
-  %"k.slot" = alloca i64
   %"i0.slot" = alloca i64
-  %"p_1.slot" = alloca i64
+  %"p.slot" = alloca i64
   %"c0_0" = alloca <16 x float>
   %"c1_0" = alloca <16 x float>
   %"c2_0" = alloca <16 x float>
@@ -17,413 +15,381 @@ entry:
   %"c5_0" = alloca <16 x float>
   %"c6_0" = alloca <16 x float>
   %"c7_0" = alloca <16 x float>
-  %"k_1.slot" = alloca i64
-  %"p_2.slot" = alloca i64
+  %"k.slot" = alloca i64
+  %"p_1.slot" = alloca i64
   %"c0_0_1" = alloca <16 x float>
   %"c1_0_1" = alloca <16 x float>
   %"c2_0_1" = alloca <16 x float>
   %"c3_0_1" = alloca <16 x float>
   %"c4_0_1" = alloca <16 x float>
   %"c5_0_1" = alloca <16 x float>
-  %"k_2.slot" = alloca i64
+  %"k_1.slot" = alloca i64
   br label %"start"
 start:
   ; micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 8x16 register block
+  store i64 0, ptr %"i0.slot"
+  br label %"i0.head"
+i0.head:
+  %"i0" = load i64, ptr %"i0.slot"
+  %".9" = icmp slt i64 %"i0", 8
+  br i1 %".9", label %"i0.body", label %"i0.exit"
+i0.body:
   store i64 0, ptr %"p.slot"
   br label %"p.head"
+i0.exit:
+  store i64 0, ptr %"p_1.slot"
+  br label %"p_1.head"
 p.head:
   %"p" = load i64, ptr %"p.slot"
-  %".9" = icmp slt i64 %"p", 1
-  br i1 %".9", label %"p.body", label %"p.exit"
+  %".13" = icmp slt i64 %"p", 1
+  br i1 %".13", label %"p.body", label %"p.exit"
 p.body:
+  %".15" = mul i64 %"i0", 16
+  %".16" = mul i64 %"p", 16
+  %".17" = add i64 %".15", %".16"
+  %".18" = getelementptr inbounds float, ptr %"C", i64 %".17"
+  %".19" = load <16 x float>, ptr %".18", align 4
+  store <16 x float> %".19", ptr %"c0_0"
+  %".21" = mul i64 %"i0", 16
+  %".22" = mul i64 %"p", 16
+  %".23" = add i64 %".21", %".22"
+  %".24" = add i64 %".23", 16
+  %".25" = getelementptr inbounds float, ptr %"C", i64 %".24"
+  %".26" = load <16 x float>, ptr %".25", align 4
+  store <16 x float> %".26", ptr %"c1_0"
+  %".28" = mul i64 %"i0", 16
+  %".29" = mul i64 %"p", 16
+  %".30" = add i64 %".28", %".29"
+  %".31" = add i64 %".30", 32
+  %".32" = getelementptr inbounds float, ptr %"C", i64 %".31"
+  %".33" = load <16 x float>, ptr %".32", align 4
+  store <16 x float> %".33", ptr %"c2_0"
+  %".35" = mul i64 %"i0", 16
+  %".36" = mul i64 %"p", 16
+  %".37" = add i64 %".35", %".36"
+  %".38" = add i64 %".37", 48
+  %".39" = getelementptr inbounds float, ptr %"C", i64 %".38"
+  %".40" = load <16 x float>, ptr %".39", align 4
+  store <16 x float> %".40", ptr %"c3_0"
+  %".42" = mul i64 %"i0", 16
+  %".43" = mul i64 %"p", 16
+  %".44" = add i64 %".42", %".43"
+  %".45" = add i64 %".44", 64
+  %".46" = getelementptr inbounds float, ptr %"C", i64 %".45"
+  %".47" = load <16 x float>, ptr %".46", align 4
+  store <16 x float> %".47", ptr %"c4_0"
+  %".49" = mul i64 %"i0", 16
+  %".50" = mul i64 %"p", 16
+  %".51" = add i64 %".49", %".50"
+  %".52" = add i64 %".51", 80
+  %".53" = getelementptr inbounds float, ptr %"C", i64 %".52"
+  %".54" = load <16 x float>, ptr %".53", align 4
+  store <16 x float> %".54", ptr %"c5_0"
+  %".56" = mul i64 %"i0", 16
+  %".57" = mul i64 %"p", 16
+  %".58" = add i64 %".56", %".57"
+  %".59" = add i64 %".58", 96
+  %".60" = getelementptr inbounds float, ptr %"C", i64 %".59"
+  %".61" = load <16 x float>, ptr %".60", align 4
+  store <16 x float> %".61", ptr %"c6_0"
+  %".63" = mul i64 %"i0", 16
+  %".64" = mul i64 %"p", 16
+  %".65" = add i64 %".63", %".64"
+  %".66" = add i64 %".65", 112
+  %".67" = getelementptr inbounds float, ptr %"C", i64 %".66"
+  %".68" = load <16 x float>, ptr %".67", align 4
+  store <16 x float> %".68", ptr %"c7_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
-  store i64 0, ptr %"i0.slot"
+  %".219" = add i64 %"i0", 8
+  store i64 %".219", ptr %"i0.slot"
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".13" = icmp slt i64 %"k", 8
-  br i1 %".13", label %"k.body", label %"k.exit"
+  %".72" = icmp slt i64 %"k", 8
+  br i1 %".72", label %"k.body", label %"k.exit"
 k.body:
-  %".15" = mul i64 %"k", 16
-  %".16" = mul i64 %"p", 16
-  %".17" = add i64 %".15", %".16"
-  %".18" = getelementptr inbounds float, ptr %"B", i64 %".17"
-  %".19" = load <16 x float>, ptr %".18", align 4
-  %".20" = mul i64 %"k", 16
-  %".21" = mul i64 %"p", 128
-  %".22" = add i64 %".20", %".21"
-  %".23" = getelementptr inbounds float, ptr %"scratch", i64 %".22"
-  store <16 x float> %".19", ptr %".23", align 4
-  %".25" = add i64 %"k", 1
-  store i64 %".25", ptr %"k.slot"
+  %".74" = mul i64 %"k", 16
+  %".75" = mul i64 %"p", 16
+  %".76" = add i64 %".74", %".75"
+  %".77" = getelementptr inbounds float, ptr %"B", i64 %".76"
+  %"b0" = load <16 x float>, ptr %".77", align 4
+  %".79" = mul i64 %"i0", 128
+  %".80" = add i64 %".79", %"k"
+  %".81" = getelementptr inbounds float, ptr %"A", i64 %".80"
+  %".82" = load float, ptr %".81", align 4
+  %".83" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".82", i32 0
+  %"a0" = shufflevector <16 x float> %".83", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".85" = load <16 x float>, ptr %"c0_0"
+  %".86" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".85")
+  store <16 x float> %".86", ptr %"c0_0"
+  %".88" = mul i64 %"i0", 128
+  %".89" = add i64 %".88", %"k"
+  %".90" = add i64 %".89", 128
+  %".91" = getelementptr inbounds float, ptr %"A", i64 %".90"
+  %".92" = load float, ptr %".91", align 4
+  %".93" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".92", i32 0
+  %"a1" = shufflevector <16 x float> %".93", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".95" = load <16 x float>, ptr %"c1_0"
+  %".96" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".95")
+  store <16 x float> %".96", ptr %"c1_0"
+  %".98" = mul i64 %"i0", 128
+  %".99" = add i64 %".98", %"k"
+  %".100" = add i64 %".99", 256
+  %".101" = getelementptr inbounds float, ptr %"A", i64 %".100"
+  %".102" = load float, ptr %".101", align 4
+  %".103" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".102", i32 0
+  %"a2" = shufflevector <16 x float> %".103", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".105" = load <16 x float>, ptr %"c2_0"
+  %".106" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".105")
+  store <16 x float> %".106", ptr %"c2_0"
+  %".108" = mul i64 %"i0", 128
+  %".109" = add i64 %".108", %"k"
+  %".110" = add i64 %".109", 384
+  %".111" = getelementptr inbounds float, ptr %"A", i64 %".110"
+  %".112" = load float, ptr %".111", align 4
+  %".113" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".112", i32 0
+  %"a3" = shufflevector <16 x float> %".113", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".115" = load <16 x float>, ptr %"c3_0"
+  %".116" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".115")
+  store <16 x float> %".116", ptr %"c3_0"
+  %".118" = mul i64 %"i0", 128
+  %".119" = add i64 %".118", %"k"
+  %".120" = add i64 %".119", 512
+  %".121" = getelementptr inbounds float, ptr %"A", i64 %".120"
+  %".122" = load float, ptr %".121", align 4
+  %".123" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".122", i32 0
+  %"a4" = shufflevector <16 x float> %".123", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".125" = load <16 x float>, ptr %"c4_0"
+  %".126" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".125")
+  store <16 x float> %".126", ptr %"c4_0"
+  %".128" = mul i64 %"i0", 128
+  %".129" = add i64 %".128", %"k"
+  %".130" = add i64 %".129", 640
+  %".131" = getelementptr inbounds float, ptr %"A", i64 %".130"
+  %".132" = load float, ptr %".131", align 4
+  %".133" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".132", i32 0
+  %"a5" = shufflevector <16 x float> %".133", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".135" = load <16 x float>, ptr %"c5_0"
+  %".136" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".135")
+  store <16 x float> %".136", ptr %"c5_0"
+  %".138" = mul i64 %"i0", 128
+  %".139" = add i64 %".138", %"k"
+  %".140" = add i64 %".139", 768
+  %".141" = getelementptr inbounds float, ptr %"A", i64 %".140"
+  %".142" = load float, ptr %".141", align 4
+  %".143" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".142", i32 0
+  %"a6" = shufflevector <16 x float> %".143", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".145" = load <16 x float>, ptr %"c6_0"
+  %".146" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".145")
+  store <16 x float> %".146", ptr %"c6_0"
+  %".148" = mul i64 %"i0", 128
+  %".149" = add i64 %".148", %"k"
+  %".150" = add i64 %".149", 896
+  %".151" = getelementptr inbounds float, ptr %"A", i64 %".150"
+  %".152" = load float, ptr %".151", align 4
+  %".153" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".152", i32 0
+  %"a7" = shufflevector <16 x float> %".153", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".155" = load <16 x float>, ptr %"c7_0"
+  %".156" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".155")
+  store <16 x float> %".156", ptr %"c7_0"
+  %".158" = add i64 %"k", 1
+  store i64 %".158", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".28" = add i64 %"p", 1
-  store i64 %".28", ptr %"p.slot"
+  %".161" = load <16 x float>, ptr %"c0_0"
+  %".162" = mul i64 %"i0", 16
+  %".163" = mul i64 %"p", 16
+  %".164" = add i64 %".162", %".163"
+  %".165" = getelementptr inbounds float, ptr %"C", i64 %".164"
+  store <16 x float> %".161", ptr %".165", align 4
+  %".167" = load <16 x float>, ptr %"c1_0"
+  %".168" = mul i64 %"i0", 16
+  %".169" = mul i64 %"p", 16
+  %".170" = add i64 %".168", %".169"
+  %".171" = add i64 %".170", 16
+  %".172" = getelementptr inbounds float, ptr %"C", i64 %".171"
+  store <16 x float> %".167", ptr %".172", align 4
+  %".174" = load <16 x float>, ptr %"c2_0"
+  %".175" = mul i64 %"i0", 16
+  %".176" = mul i64 %"p", 16
+  %".177" = add i64 %".175", %".176"
+  %".178" = add i64 %".177", 32
+  %".179" = getelementptr inbounds float, ptr %"C", i64 %".178"
+  store <16 x float> %".174", ptr %".179", align 4
+  %".181" = load <16 x float>, ptr %"c3_0"
+  %".182" = mul i64 %"i0", 16
+  %".183" = mul i64 %"p", 16
+  %".184" = add i64 %".182", %".183"
+  %".185" = add i64 %".184", 48
+  %".186" = getelementptr inbounds float, ptr %"C", i64 %".185"
+  store <16 x float> %".181", ptr %".186", align 4
+  %".188" = load <16 x float>, ptr %"c4_0"
+  %".189" = mul i64 %"i0", 16
+  %".190" = mul i64 %"p", 16
+  %".191" = add i64 %".189", %".190"
+  %".192" = add i64 %".191", 64
+  %".193" = getelementptr inbounds float, ptr %"C", i64 %".192"
+  store <16 x float> %".188", ptr %".193", align 4
+  %".195" = load <16 x float>, ptr %"c5_0"
+  %".196" = mul i64 %"i0", 16
+  %".197" = mul i64 %"p", 16
+  %".198" = add i64 %".196", %".197"
+  %".199" = add i64 %".198", 80
+  %".200" = getelementptr inbounds float, ptr %"C", i64 %".199"
+  store <16 x float> %".195", ptr %".200", align 4
+  %".202" = load <16 x float>, ptr %"c6_0"
+  %".203" = mul i64 %"i0", 16
+  %".204" = mul i64 %"p", 16
+  %".205" = add i64 %".203", %".204"
+  %".206" = add i64 %".205", 96
+  %".207" = getelementptr inbounds float, ptr %"C", i64 %".206"
+  store <16 x float> %".202", ptr %".207", align 4
+  %".209" = load <16 x float>, ptr %"c7_0"
+  %".210" = mul i64 %"i0", 16
+  %".211" = mul i64 %"p", 16
+  %".212" = add i64 %".210", %".211"
+  %".213" = add i64 %".212", 112
+  %".214" = getelementptr inbounds float, ptr %"C", i64 %".213"
+  store <16 x float> %".209", ptr %".214", align 4
+  %".216" = add i64 %"p", 1
+  store i64 %".216", ptr %"p.slot"
   br label %"p.head"
-i0.head:
-  %"i0" = load i64, ptr %"i0.slot"
-  %".33" = icmp slt i64 %"i0", 8
-  br i1 %".33", label %"i0.body", label %"i0.exit"
-i0.body:
-  store i64 0, ptr %"p_1.slot"
-  br label %"p_1.head"
-i0.exit:
-  store i64 0, ptr %"p_2.slot"
-  br label %"p_2.head"
 p_1.head:
   %"p_1" = load i64, ptr %"p_1.slot"
-  %".37" = icmp slt i64 %"p_1", 1
-  br i1 %".37", label %"p_1.body", label %"p_1.exit"
+  %".224" = icmp slt i64 %"p_1", 1
+  br i1 %".224", label %"p_1.body", label %"p_1.exit"
 p_1.body:
-  %".39" = mul i64 %"i0", 16
-  %".40" = mul i64 %"p_1", 16
-  %".41" = add i64 %".39", %".40"
-  %".42" = getelementptr inbounds float, ptr %"C", i64 %".41"
-  %".43" = load <16 x float>, ptr %".42", align 4
-  store <16 x float> %".43", ptr %"c0_0"
-  %".45" = mul i64 %"i0", 16
-  %".46" = mul i64 %"p_1", 16
-  %".47" = add i64 %".45", %".46"
-  %".48" = add i64 %".47", 16
-  %".49" = getelementptr inbounds float, ptr %"C", i64 %".48"
-  %".50" = load <16 x float>, ptr %".49", align 4
-  store <16 x float> %".50", ptr %"c1_0"
-  %".52" = mul i64 %"i0", 16
-  %".53" = mul i64 %"p_1", 16
-  %".54" = add i64 %".52", %".53"
-  %".55" = add i64 %".54", 32
-  %".56" = getelementptr inbounds float, ptr %"C", i64 %".55"
-  %".57" = load <16 x float>, ptr %".56", align 4
-  store <16 x float> %".57", ptr %"c2_0"
-  %".59" = mul i64 %"i0", 16
-  %".60" = mul i64 %"p_1", 16
-  %".61" = add i64 %".59", %".60"
-  %".62" = add i64 %".61", 48
-  %".63" = getelementptr inbounds float, ptr %"C", i64 %".62"
-  %".64" = load <16 x float>, ptr %".63", align 4
-  store <16 x float> %".64", ptr %"c3_0"
-  %".66" = mul i64 %"i0", 16
-  %".67" = mul i64 %"p_1", 16
-  %".68" = add i64 %".66", %".67"
-  %".69" = add i64 %".68", 64
-  %".70" = getelementptr inbounds float, ptr %"C", i64 %".69"
-  %".71" = load <16 x float>, ptr %".70", align 4
-  store <16 x float> %".71", ptr %"c4_0"
-  %".73" = mul i64 %"i0", 16
-  %".74" = mul i64 %"p_1", 16
-  %".75" = add i64 %".73", %".74"
-  %".76" = add i64 %".75", 80
-  %".77" = getelementptr inbounds float, ptr %"C", i64 %".76"
-  %".78" = load <16 x float>, ptr %".77", align 4
-  store <16 x float> %".78", ptr %"c5_0"
-  %".80" = mul i64 %"i0", 16
-  %".81" = mul i64 %"p_1", 16
-  %".82" = add i64 %".80", %".81"
-  %".83" = add i64 %".82", 96
-  %".84" = getelementptr inbounds float, ptr %"C", i64 %".83"
-  %".85" = load <16 x float>, ptr %".84", align 4
-  store <16 x float> %".85", ptr %"c6_0"
-  %".87" = mul i64 %"i0", 16
-  %".88" = mul i64 %"p_1", 16
-  %".89" = add i64 %".87", %".88"
-  %".90" = add i64 %".89", 112
-  %".91" = getelementptr inbounds float, ptr %"C", i64 %".90"
-  %".92" = load <16 x float>, ptr %".91", align 4
-  store <16 x float> %".92", ptr %"c7_0"
+  %".226" = mul i64 %"p_1", 16
+  %".227" = add i64 %".226", 128
+  %".228" = getelementptr inbounds float, ptr %"C", i64 %".227"
+  %".229" = load <16 x float>, ptr %".228", align 4
+  store <16 x float> %".229", ptr %"c0_0_1"
+  %".231" = mul i64 %"p_1", 16
+  %".232" = add i64 %".231", 144
+  %".233" = getelementptr inbounds float, ptr %"C", i64 %".232"
+  %".234" = load <16 x float>, ptr %".233", align 4
+  store <16 x float> %".234", ptr %"c1_0_1"
+  %".236" = mul i64 %"p_1", 16
+  %".237" = add i64 %".236", 160
+  %".238" = getelementptr inbounds float, ptr %"C", i64 %".237"
+  %".239" = load <16 x float>, ptr %".238", align 4
+  store <16 x float> %".239", ptr %"c2_0_1"
+  %".241" = mul i64 %"p_1", 16
+  %".242" = add i64 %".241", 176
+  %".243" = getelementptr inbounds float, ptr %"C", i64 %".242"
+  %".244" = load <16 x float>, ptr %".243", align 4
+  store <16 x float> %".244", ptr %"c3_0_1"
+  %".246" = mul i64 %"p_1", 16
+  %".247" = add i64 %".246", 192
+  %".248" = getelementptr inbounds float, ptr %"C", i64 %".247"
+  %".249" = load <16 x float>, ptr %".248", align 4
+  store <16 x float> %".249", ptr %"c4_0_1"
+  %".251" = mul i64 %"p_1", 16
+  %".252" = add i64 %".251", 208
+  %".253" = getelementptr inbounds float, ptr %"C", i64 %".252"
+  %".254" = load <16 x float>, ptr %".253", align 4
+  store <16 x float> %".254", ptr %"c5_0_1"
   store i64 0, ptr %"k_1.slot"
   br label %"k_1.head"
 p_1.exit:
-  %".243" = add i64 %"i0", 8
-  store i64 %".243", ptr %"i0.slot"
-  br label %"i0.head"
+  ret void
 k_1.head:
   %"k_1" = load i64, ptr %"k_1.slot"
-  %".96" = icmp slt i64 %"k_1", 8
-  br i1 %".96", label %"k_1.body", label %"k_1.exit"
+  %".258" = icmp slt i64 %"k_1", 8
+  br i1 %".258", label %"k_1.body", label %"k_1.exit"
 k_1.body:
-  %".98" = mul i64 %"k_1", 16
-  %".99" = mul i64 %"p_1", 128
-  %".100" = add i64 %".98", %".99"
-  %".101" = getelementptr inbounds float, ptr %"scratch", i64 %".100"
-  %"b0" = load <16 x float>, ptr %".101", align 4
-  %".103" = mul i64 %"i0", 128
-  %".104" = add i64 %".103", %"k_1"
-  %".105" = getelementptr inbounds float, ptr %"A", i64 %".104"
-  %".106" = load float, ptr %".105", align 4
-  %".107" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".106", i32 0
-  %"a0" = shufflevector <16 x float> %".107", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".109" = load <16 x float>, ptr %"c0_0"
-  %".110" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".109")
-  store <16 x float> %".110", ptr %"c0_0"
-  %".112" = mul i64 %"i0", 128
-  %".113" = add i64 %".112", %"k_1"
-  %".114" = add i64 %".113", 128
-  %".115" = getelementptr inbounds float, ptr %"A", i64 %".114"
-  %".116" = load float, ptr %".115", align 4
-  %".117" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".116", i32 0
-  %"a1" = shufflevector <16 x float> %".117", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".119" = load <16 x float>, ptr %"c1_0"
-  %".120" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".119")
-  store <16 x float> %".120", ptr %"c1_0"
-  %".122" = mul i64 %"i0", 128
-  %".123" = add i64 %".122", %"k_1"
-  %".124" = add i64 %".123", 256
-  %".125" = getelementptr inbounds float, ptr %"A", i64 %".124"
-  %".126" = load float, ptr %".125", align 4
-  %".127" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".126", i32 0
-  %"a2" = shufflevector <16 x float> %".127", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".129" = load <16 x float>, ptr %"c2_0"
-  %".130" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".129")
-  store <16 x float> %".130", ptr %"c2_0"
-  %".132" = mul i64 %"i0", 128
-  %".133" = add i64 %".132", %"k_1"
-  %".134" = add i64 %".133", 384
-  %".135" = getelementptr inbounds float, ptr %"A", i64 %".134"
-  %".136" = load float, ptr %".135", align 4
-  %".137" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".136", i32 0
-  %"a3" = shufflevector <16 x float> %".137", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".139" = load <16 x float>, ptr %"c3_0"
-  %".140" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".139")
-  store <16 x float> %".140", ptr %"c3_0"
-  %".142" = mul i64 %"i0", 128
-  %".143" = add i64 %".142", %"k_1"
-  %".144" = add i64 %".143", 512
-  %".145" = getelementptr inbounds float, ptr %"A", i64 %".144"
-  %".146" = load float, ptr %".145", align 4
-  %".147" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".146", i32 0
-  %"a4" = shufflevector <16 x float> %".147", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".149" = load <16 x float>, ptr %"c4_0"
-  %".150" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".149")
-  store <16 x float> %".150", ptr %"c4_0"
-  %".152" = mul i64 %"i0", 128
-  %".153" = add i64 %".152", %"k_1"
-  %".154" = add i64 %".153", 640
-  %".155" = getelementptr inbounds float, ptr %"A", i64 %".154"
-  %".156" = load float, ptr %".155", align 4
-  %".157" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".156", i32 0
-  %"a5" = shufflevector <16 x float> %".157", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".159" = load <16 x float>, ptr %"c5_0"
-  %".160" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".159")
-  store <16 x float> %".160", ptr %"c5_0"
-  %".162" = mul i64 %"i0", 128
-  %".163" = add i64 %".162", %"k_1"
-  %".164" = add i64 %".163", 768
-  %".165" = getelementptr inbounds float, ptr %"A", i64 %".164"
-  %".166" = load float, ptr %".165", align 4
-  %".167" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".166", i32 0
-  %"a6" = shufflevector <16 x float> %".167", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".169" = load <16 x float>, ptr %"c6_0"
-  %".170" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".169")
-  store <16 x float> %".170", ptr %"c6_0"
-  %".172" = mul i64 %"i0", 128
-  %".173" = add i64 %".172", %"k_1"
-  %".174" = add i64 %".173", 896
-  %".175" = getelementptr inbounds float, ptr %"A", i64 %".174"
-  %".176" = load float, ptr %".175", align 4
-  %".177" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".176", i32 0
-  %"a7" = shufflevector <16 x float> %".177", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".179" = load <16 x float>, ptr %"c7_0"
-  %".180" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".179")
-  store <16 x float> %".180", ptr %"c7_0"
-  %".182" = add i64 %"k_1", 1
-  store i64 %".182", ptr %"k_1.slot"
-  br label %"k_1.head"
-k_1.exit:
-  %".185" = load <16 x float>, ptr %"c0_0"
-  %".186" = mul i64 %"i0", 16
-  %".187" = mul i64 %"p_1", 16
-  %".188" = add i64 %".186", %".187"
-  %".189" = getelementptr inbounds float, ptr %"C", i64 %".188"
-  store <16 x float> %".185", ptr %".189", align 4
-  %".191" = load <16 x float>, ptr %"c1_0"
-  %".192" = mul i64 %"i0", 16
-  %".193" = mul i64 %"p_1", 16
-  %".194" = add i64 %".192", %".193"
-  %".195" = add i64 %".194", 16
-  %".196" = getelementptr inbounds float, ptr %"C", i64 %".195"
-  store <16 x float> %".191", ptr %".196", align 4
-  %".198" = load <16 x float>, ptr %"c2_0"
-  %".199" = mul i64 %"i0", 16
-  %".200" = mul i64 %"p_1", 16
-  %".201" = add i64 %".199", %".200"
-  %".202" = add i64 %".201", 32
-  %".203" = getelementptr inbounds float, ptr %"C", i64 %".202"
-  store <16 x float> %".198", ptr %".203", align 4
-  %".205" = load <16 x float>, ptr %"c3_0"
-  %".206" = mul i64 %"i0", 16
-  %".207" = mul i64 %"p_1", 16
-  %".208" = add i64 %".206", %".207"
-  %".209" = add i64 %".208", 48
-  %".210" = getelementptr inbounds float, ptr %"C", i64 %".209"
-  store <16 x float> %".205", ptr %".210", align 4
-  %".212" = load <16 x float>, ptr %"c4_0"
-  %".213" = mul i64 %"i0", 16
-  %".214" = mul i64 %"p_1", 16
-  %".215" = add i64 %".213", %".214"
-  %".216" = add i64 %".215", 64
-  %".217" = getelementptr inbounds float, ptr %"C", i64 %".216"
-  store <16 x float> %".212", ptr %".217", align 4
-  %".219" = load <16 x float>, ptr %"c5_0"
-  %".220" = mul i64 %"i0", 16
-  %".221" = mul i64 %"p_1", 16
-  %".222" = add i64 %".220", %".221"
-  %".223" = add i64 %".222", 80
-  %".224" = getelementptr inbounds float, ptr %"C", i64 %".223"
-  store <16 x float> %".219", ptr %".224", align 4
-  %".226" = load <16 x float>, ptr %"c6_0"
-  %".227" = mul i64 %"i0", 16
-  %".228" = mul i64 %"p_1", 16
-  %".229" = add i64 %".227", %".228"
-  %".230" = add i64 %".229", 96
-  %".231" = getelementptr inbounds float, ptr %"C", i64 %".230"
-  store <16 x float> %".226", ptr %".231", align 4
-  %".233" = load <16 x float>, ptr %"c7_0"
-  %".234" = mul i64 %"i0", 16
-  %".235" = mul i64 %"p_1", 16
-  %".236" = add i64 %".234", %".235"
-  %".237" = add i64 %".236", 112
-  %".238" = getelementptr inbounds float, ptr %"C", i64 %".237"
-  store <16 x float> %".233", ptr %".238", align 4
-  %".240" = add i64 %"p_1", 1
-  store i64 %".240", ptr %"p_1.slot"
-  br label %"p_1.head"
-p_2.head:
-  %"p_2" = load i64, ptr %"p_2.slot"
-  %".248" = icmp slt i64 %"p_2", 1
-  br i1 %".248", label %"p_2.body", label %"p_2.exit"
-p_2.body:
-  %".250" = mul i64 %"p_2", 16
-  %".251" = add i64 %".250", 128
-  %".252" = getelementptr inbounds float, ptr %"C", i64 %".251"
-  %".253" = load <16 x float>, ptr %".252", align 4
-  store <16 x float> %".253", ptr %"c0_0_1"
-  %".255" = mul i64 %"p_2", 16
-  %".256" = add i64 %".255", 144
-  %".257" = getelementptr inbounds float, ptr %"C", i64 %".256"
-  %".258" = load <16 x float>, ptr %".257", align 4
-  store <16 x float> %".258", ptr %"c1_0_1"
-  %".260" = mul i64 %"p_2", 16
-  %".261" = add i64 %".260", 160
-  %".262" = getelementptr inbounds float, ptr %"C", i64 %".261"
-  %".263" = load <16 x float>, ptr %".262", align 4
-  store <16 x float> %".263", ptr %"c2_0_1"
-  %".265" = mul i64 %"p_2", 16
-  %".266" = add i64 %".265", 176
-  %".267" = getelementptr inbounds float, ptr %"C", i64 %".266"
-  %".268" = load <16 x float>, ptr %".267", align 4
-  store <16 x float> %".268", ptr %"c3_0_1"
-  %".270" = mul i64 %"p_2", 16
-  %".271" = add i64 %".270", 192
-  %".272" = getelementptr inbounds float, ptr %"C", i64 %".271"
-  %".273" = load <16 x float>, ptr %".272", align 4
-  store <16 x float> %".273", ptr %"c4_0_1"
-  %".275" = mul i64 %"p_2", 16
-  %".276" = add i64 %".275", 208
-  %".277" = getelementptr inbounds float, ptr %"C", i64 %".276"
-  %".278" = load <16 x float>, ptr %".277", align 4
-  store <16 x float> %".278", ptr %"c5_0_1"
-  store i64 0, ptr %"k_2.slot"
-  br label %"k_2.head"
-p_2.exit:
-  ret void
-k_2.head:
-  %"k_2" = load i64, ptr %"k_2.slot"
-  %".282" = icmp slt i64 %"k_2", 8
-  br i1 %".282", label %"k_2.body", label %"k_2.exit"
-k_2.body:
-  %".284" = mul i64 %"k_2", 16
-  %".285" = mul i64 %"p_2", 128
-  %".286" = add i64 %".284", %".285"
-  %".287" = getelementptr inbounds float, ptr %"scratch", i64 %".286"
-  %"b0_1" = load <16 x float>, ptr %".287", align 4
-  %".289" = add i64 %"k_2", 1024
+  %".260" = mul i64 %"k_1", 16
+  %".261" = mul i64 %"p_1", 16
+  %".262" = add i64 %".260", %".261"
+  %".263" = getelementptr inbounds float, ptr %"B", i64 %".262"
+  %"b0_1" = load <16 x float>, ptr %".263", align 4
+  %".265" = add i64 %"k_1", 1024
+  %".266" = getelementptr inbounds float, ptr %"A", i64 %".265"
+  %".267" = load float, ptr %".266", align 4
+  %".268" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".267", i32 0
+  %"a0_1" = shufflevector <16 x float> %".268", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".270" = load <16 x float>, ptr %"c0_0_1"
+  %".271" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".270")
+  store <16 x float> %".271", ptr %"c0_0_1"
+  %".273" = add i64 %"k_1", 1152
+  %".274" = getelementptr inbounds float, ptr %"A", i64 %".273"
+  %".275" = load float, ptr %".274", align 4
+  %".276" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".275", i32 0
+  %"a1_1" = shufflevector <16 x float> %".276", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".278" = load <16 x float>, ptr %"c1_0_1"
+  %".279" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".278")
+  store <16 x float> %".279", ptr %"c1_0_1"
+  %".281" = add i64 %"k_1", 1280
+  %".282" = getelementptr inbounds float, ptr %"A", i64 %".281"
+  %".283" = load float, ptr %".282", align 4
+  %".284" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".283", i32 0
+  %"a2_1" = shufflevector <16 x float> %".284", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".286" = load <16 x float>, ptr %"c2_0_1"
+  %".287" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".286")
+  store <16 x float> %".287", ptr %"c2_0_1"
+  %".289" = add i64 %"k_1", 1408
   %".290" = getelementptr inbounds float, ptr %"A", i64 %".289"
   %".291" = load float, ptr %".290", align 4
   %".292" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".291", i32 0
-  %"a0_1" = shufflevector <16 x float> %".292", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".294" = load <16 x float>, ptr %"c0_0_1"
-  %".295" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".294")
-  store <16 x float> %".295", ptr %"c0_0_1"
-  %".297" = add i64 %"k_2", 1152
+  %"a3_1" = shufflevector <16 x float> %".292", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".294" = load <16 x float>, ptr %"c3_0_1"
+  %".295" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".294")
+  store <16 x float> %".295", ptr %"c3_0_1"
+  %".297" = add i64 %"k_1", 1536
   %".298" = getelementptr inbounds float, ptr %"A", i64 %".297"
   %".299" = load float, ptr %".298", align 4
   %".300" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".299", i32 0
-  %"a1_1" = shufflevector <16 x float> %".300", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".302" = load <16 x float>, ptr %"c1_0_1"
-  %".303" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".302")
-  store <16 x float> %".303", ptr %"c1_0_1"
-  %".305" = add i64 %"k_2", 1280
+  %"a4_1" = shufflevector <16 x float> %".300", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".302" = load <16 x float>, ptr %"c4_0_1"
+  %".303" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".302")
+  store <16 x float> %".303", ptr %"c4_0_1"
+  %".305" = add i64 %"k_1", 1664
   %".306" = getelementptr inbounds float, ptr %"A", i64 %".305"
   %".307" = load float, ptr %".306", align 4
   %".308" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".307", i32 0
-  %"a2_1" = shufflevector <16 x float> %".308", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".310" = load <16 x float>, ptr %"c2_0_1"
-  %".311" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".310")
-  store <16 x float> %".311", ptr %"c2_0_1"
-  %".313" = add i64 %"k_2", 1408
-  %".314" = getelementptr inbounds float, ptr %"A", i64 %".313"
-  %".315" = load float, ptr %".314", align 4
-  %".316" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".315", i32 0
-  %"a3_1" = shufflevector <16 x float> %".316", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".318" = load <16 x float>, ptr %"c3_0_1"
-  %".319" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".318")
-  store <16 x float> %".319", ptr %"c3_0_1"
-  %".321" = add i64 %"k_2", 1536
-  %".322" = getelementptr inbounds float, ptr %"A", i64 %".321"
-  %".323" = load float, ptr %".322", align 4
-  %".324" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".323", i32 0
-  %"a4_1" = shufflevector <16 x float> %".324", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".326" = load <16 x float>, ptr %"c4_0_1"
-  %".327" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".326")
-  store <16 x float> %".327", ptr %"c4_0_1"
-  %".329" = add i64 %"k_2", 1664
-  %".330" = getelementptr inbounds float, ptr %"A", i64 %".329"
-  %".331" = load float, ptr %".330", align 4
-  %".332" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".331", i32 0
-  %"a5_1" = shufflevector <16 x float> %".332", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".334" = load <16 x float>, ptr %"c5_0_1"
-  %".335" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".334")
-  store <16 x float> %".335", ptr %"c5_0_1"
-  %".337" = add i64 %"k_2", 1
-  store i64 %".337", ptr %"k_2.slot"
-  br label %"k_2.head"
-k_2.exit:
-  %".340" = load <16 x float>, ptr %"c0_0_1"
-  %".341" = mul i64 %"p_2", 16
-  %".342" = add i64 %".341", 128
-  %".343" = getelementptr inbounds float, ptr %"C", i64 %".342"
-  store <16 x float> %".340", ptr %".343", align 4
-  %".345" = load <16 x float>, ptr %"c1_0_1"
-  %".346" = mul i64 %"p_2", 16
-  %".347" = add i64 %".346", 144
-  %".348" = getelementptr inbounds float, ptr %"C", i64 %".347"
-  store <16 x float> %".345", ptr %".348", align 4
-  %".350" = load <16 x float>, ptr %"c2_0_1"
-  %".351" = mul i64 %"p_2", 16
-  %".352" = add i64 %".351", 160
-  %".353" = getelementptr inbounds float, ptr %"C", i64 %".352"
-  store <16 x float> %".350", ptr %".353", align 4
-  %".355" = load <16 x float>, ptr %"c3_0_1"
-  %".356" = mul i64 %"p_2", 16
-  %".357" = add i64 %".356", 176
-  %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
-  store <16 x float> %".355", ptr %".358", align 4
-  %".360" = load <16 x float>, ptr %"c4_0_1"
-  %".361" = mul i64 %"p_2", 16
-  %".362" = add i64 %".361", 192
-  %".363" = getelementptr inbounds float, ptr %"C", i64 %".362"
-  store <16 x float> %".360", ptr %".363", align 4
-  %".365" = load <16 x float>, ptr %"c5_0_1"
-  %".366" = mul i64 %"p_2", 16
-  %".367" = add i64 %".366", 208
-  %".368" = getelementptr inbounds float, ptr %"C", i64 %".367"
-  store <16 x float> %".365", ptr %".368", align 4
-  %".370" = add i64 %"p_2", 1
-  store i64 %".370", ptr %"p_2.slot"
-  br label %"p_2.head"
+  %"a5_1" = shufflevector <16 x float> %".308", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".310" = load <16 x float>, ptr %"c5_0_1"
+  %".311" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".310")
+  store <16 x float> %".311", ptr %"c5_0_1"
+  %".313" = add i64 %"k_1", 1
+  store i64 %".313", ptr %"k_1.slot"
+  br label %"k_1.head"
+k_1.exit:
+  %".316" = load <16 x float>, ptr %"c0_0_1"
+  %".317" = mul i64 %"p_1", 16
+  %".318" = add i64 %".317", 128
+  %".319" = getelementptr inbounds float, ptr %"C", i64 %".318"
+  store <16 x float> %".316", ptr %".319", align 4
+  %".321" = load <16 x float>, ptr %"c1_0_1"
+  %".322" = mul i64 %"p_1", 16
+  %".323" = add i64 %".322", 144
+  %".324" = getelementptr inbounds float, ptr %"C", i64 %".323"
+  store <16 x float> %".321", ptr %".324", align 4
+  %".326" = load <16 x float>, ptr %"c2_0_1"
+  %".327" = mul i64 %"p_1", 16
+  %".328" = add i64 %".327", 160
+  %".329" = getelementptr inbounds float, ptr %"C", i64 %".328"
+  store <16 x float> %".326", ptr %".329", align 4
+  %".331" = load <16 x float>, ptr %"c3_0_1"
+  %".332" = mul i64 %"p_1", 16
+  %".333" = add i64 %".332", 176
+  %".334" = getelementptr inbounds float, ptr %"C", i64 %".333"
+  store <16 x float> %".331", ptr %".334", align 4
+  %".336" = load <16 x float>, ptr %"c4_0_1"
+  %".337" = mul i64 %"p_1", 16
+  %".338" = add i64 %".337", 192
+  %".339" = getelementptr inbounds float, ptr %"C", i64 %".338"
+  store <16 x float> %".336", ptr %".339", align 4
+  %".341" = load <16 x float>, ptr %"c5_0_1"
+  %".342" = mul i64 %"p_1", 16
+  %".343" = add i64 %".342", 208
+  %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
+  store <16 x float> %".341", ptr %".344", align 4
+  %".346" = add i64 %"p_1", 1
+  store i64 %".346", ptr %"p_1.slot"
+  br label %"p_1.head"
 }
 
 define internal void @"kernel_0"(ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_I_0", ptr noalias %"X_T6") "prefer-vector-width"="512"

@@ -28,14 +28,19 @@ initialisation is skipped: it writes every element of the `I x J` box.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from plaidc.analysis import aff_from_affine, extend_domain
+from plaidc.analysis import aff_from_affine, distinct_offsets, extend_domain
 from plaidc.backends.loopnest.aggregation import WrittenRef
-from plaidc.backends.loopnest.gemm_kernel import GemmShape, Kernel, layout, pack_b_size
+from plaidc.backends.loopnest.gemm_kernel import (
+    GemmShape,
+    Kernel,
+    layout,
+    needs_b_bound,
+    pack_b_size,
+)
 from plaidc.backends.loopnest.optimise import work
 from plaidc.backends.loopnest.plan import (
     Alloc,
@@ -199,7 +204,7 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     ranges = {idx.name: idx.range for idx in block.idxs}
     row_dims = _merge([(ranges[n], fa[n], fc[n], n) for n in rows])
     k_dims = _merge([(ranges[n], fa[n], fb[n], n) for n in sums])
-    if not _rows_apart(row_dims, _widest(lowering, scope.chain, j, bool(constraints))):
+    if not _rows_apart(lowering, row_dims, _widest(lowering, scope.chain, j, bool(constraints))):
         # rows of C overlap (`C[2*i + j]` with 3 columns): a row's register tile would
         # overwrite or lose another row's sums, so the generic loops aggregate them
         return None
@@ -248,7 +253,9 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         c_row=m_dim.other if m_dim else 0,
         # a tile cut short writes less than its box, and calls whose boxes of C overlap
         # add to each other's sums: the generic initialisation runs
-        overwrite=w.init and not constraints and _calls_apart(row_dims, outer, fa, fc, ranges, j),
+        overwrite=w.init
+        and not constraints
+        and _calls_apart(lowering, row_dims, outer, fa, fc, ranges, j),
         parallel=threads and work(block) >= opts.parallel_min_work,
         row_dims=tuple((d.range, d.a, d.other) for d in row_dims) if len(row_dims) > 1 else (),
         k_dims=tuple((d.range, d.a, d.other) for d in k_dims) if len(k_dims) > 1 else (),
@@ -287,6 +294,7 @@ def _coupled(constraints: tuple[Constraint, ...], moving: set[str]) -> set[str]:
 
 
 def _calls_apart(
+    lowering: Lowering,
     row_dims: list[_Dim],
     outer: list[str],
     fa: dict[str, int],
@@ -295,11 +303,11 @@ def _calls_apart(
     j: str,
 ) -> bool:
     """Whether the kernel calls of the outer loops write disjoint boxes of C (so each call
-    may overwrite its box)."""
+    may overwrite its box): no two points of (outer loops, rows, columns) reach one element."""
     if not outer:
         return True
     dims = row_dims + [_Dim(ranges[n], fa.get(n, 0), fc.get(n, 0), (n,)) for n in outer]
-    return _rows_apart(dims, ranges[j])
+    return _rows_apart(lowering, dims, ranges[j])
 
 
 @dataclass(frozen=True)
@@ -328,16 +336,11 @@ def _merge(dims: list[tuple[int, int, int, str]]) -> list[_Dim]:
     return out[::-1]
 
 
-def _rows_apart(rows: list[_Dim], width: int) -> bool:
-    """Whether distinct rows start at least `width` elements of C apart (one row does not
-    overlap the next): one dimension by its stride; several, positive strides, each outer one
-    stepping over the whole of the next inner."""
-    if len(rows) <= 1:
-        return not rows or abs(rows[0].other) >= width
-    inner = sorted(rows, key=lambda d: d.other)
-    if inner[0].other < width:
-        return False
-    return all(o.other >= i.other * i.range for i, o in itertools.pairwise(inner))
+def _rows_apart(lowering: Lowering, rows: list[_Dim], width: int) -> bool:
+    """Whether the rows' runs of `width` columns of C are disjoint: the flat offsets of
+    (rows..., column) are distinct over the box (isl; any strides, sign or nesting)."""
+    dims = [(d.range, d.other) for d in rows] + [(width, 1)]
+    return distinct_offsets(dims, lowering.cache.ctx)
 
 
 def _widest(lowering: Lowering, chain: tuple[Block, ...], name: str, cut: bool) -> int:
@@ -519,7 +522,15 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
     # constant-size kernel on full tiles (999^3: 20.2 vs 20.7 ms on c, 18.2 vs 18.1 on llvm,
     # one thread), and one kernel instead of two halves the LLVM compile time.
     kernel = replace(shape, runtime=tuple(role for role, _, _ in call.bounds))
-    body: list[Stmt] = [Call(_kernel(lowering, kernel), (*args(shift), *extents))]
+    b_region = lowering.buffer_sizes.get(call.b[0])
+    readable: list[IntExpr] = []
+    if b_region is not None and needs_b_bound(kernel, layout(lowering, kernel)):
+        # B's elements from the call's B on: the kernel reads B in place when its padded
+        # vectors stay within them
+        kernel = replace(kernel, b_bound=True)
+        readable.append(IBin("-", IConst(b_region), iadd(affine_expr(call.b[1]), shift[1])))
+    call_args = (*args(shift), *extents, *readable)
+    body: list[Stmt] = [Call(_kernel(lowering, kernel), call_args)]
     if extents:
         body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]
     if loops:

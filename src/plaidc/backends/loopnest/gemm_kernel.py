@@ -5,7 +5,9 @@ for `i < m`, `j < n`, `k < k`. It packs B into zero-padded panels of `NR = gemm_
 lanes` columns (when the panels are reused by several row blocks, a panel is partial or B's
 columns are strided) and A into `MR x K` row blocks (when several panels reuse them, or the
 rows are padded), keeps an `MR x NR` block of C in vector registers across the whole k loop
-and updates it with fused multiply-adds.
+and updates it with fused multiply-adds. A is read in place when one panel uses it and it
+steps evenly over the reduction (a grouped conv's weights); B is read in place when its one
+partial panel's padded vectors stay within B's buffer, which the caller passes (`b_bound`).
 
 The sizes are compile-time constants, except in a ragged kernel (the edge tiles of a tiling
 whose tile does not divide the extent): there any of `m`, `n`, `k` may be a run-time extent
@@ -83,6 +85,10 @@ class GemmShape:
     # flattened in that order; `a_row`/`c_row` or `a_k`/`b_k` are then unused.
     row_dims: tuple[tuple[int, int, int], ...] = ()
     k_dims: tuple[tuple[int, int, int], ...] = ()
+    # The kernel also takes how many elements of B are readable from its B pointer; a call
+    # whose vectors of B (one panel, padded to NR columns) all stay within them reads B in
+    # place instead of packing it (`reads_b_in_place`).
+    b_bound: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,28 @@ def pack_b_size(shape: GemmShape, lay: Layout) -> int:
     return 0
 
 
+def reads_b_in_place(shape: GemmShape, lay: Layout) -> bool:
+    """Whether calls of `shape` may skip packing B (where their vectors of B stay within B's
+    buffer): one panel (a grouped conv's 14-pixel rows, a narrow matrix), contiguous
+    columns, reduction steps that do not go backwards, constant `m`, `n`. Past `n` in a
+    partial panel the lanes hold B's next elements instead of zeros: they only reach columns
+    of the C tile that are never stored."""
+    k_steps = [b for _, _, b in shape.k_dims] if shape.k_dims else [shape.b_k]
+    return (
+        pack_b_size(shape, lay) > 0
+        and math.ceil(shape.n / lay.nr) == 1
+        and shape.b_j == 1
+        and all(step >= 0 for step in k_steps)
+        and not {"m", "n"} & set(shape.runtime)
+    )
+
+
+def needs_b_bound(shape: GemmShape, lay: Layout) -> bool:
+    """Whether reading B in place needs B's buffer end (`b_bound`): a partial panel's padded
+    vectors may run past it, a full panel's never do (they read B's own columns)."""
+    return reads_b_in_place(shape, lay) and shape.n % lay.nr != 0
+
+
 def _pdiv(a: IntExpr, d: int) -> IntExpr:
     """`a / d` for a non-negative `a`, folding constants."""
     if isinstance(a, IConst):
@@ -142,6 +170,21 @@ def _sub(a: IntExpr, b: IntExpr) -> IntExpr:
 
 def _is(a: IntExpr, value: int) -> bool:
     return isinstance(a, IConst) and a.value == value
+
+
+def _even_step(dims: tuple[tuple[int, int], ...] | list[tuple[int, int]], step: int) -> int | None:
+    """How far one step of the flattened reduction moves an operand whose reduction indices
+    are `dims` (`(range, stride)`, outermost first; none: it moves by `step`), or None when
+    the flat index does not move it evenly (`(16, 9), (3, 3), (3, 1)` steps by 1)."""
+    if not dims:
+        return step
+    inner = dims[-1][1]
+    span = 1
+    for size, stride in reversed(dims):
+        if stride != inner * span:
+            return None
+        span *= size
+    return inner
 
 
 def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
@@ -167,11 +210,18 @@ class Kernel:
         for dim, size in (("m", shape.m), ("n", shape.n), ("k", shape.k)):
             runtime = dim in shape.runtime
             self.ext[dim] = IVar(names.fresh(f"{dim}_ext")) if runtime else IConst(size)
-        self.pack_b = pack_b_size(shape, lay) > 0
-        # A row blocks are packed when several panels reuse them, and always when rows or
-        # the reduction span several indices (the k loop then reads packed operands only).
-        multi = bool(shape.row_dims or shape.k_dims)
-        self.pack_a = multi or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
+        # a full panel is read in place; a partial one when the call's vectors fit (`build`)
+        full_in_place = reads_b_in_place(shape, lay) and not needs_b_bound(shape, lay)
+        self.pack_b = pack_b_size(shape, lay) > 0 and not full_in_place
+        self.b_avail = IVar(names.fresh("b_avail")) if shape.b_bound else None
+        # A row blocks are packed when several panels reuse them, and always when rows span
+        # several indices or A does not step evenly over a reduction of several indices (the
+        # k loop then reads packed operands only). A grouped convolution's weights (one
+        # panel, the window contiguous in A) are read in place: packing them again for every
+        # output row cost as much as the row's multiply-adds.
+        self.a_step = _even_step([(size, a) for size, a, _ in shape.k_dims], shape.a_k)
+        uneven = bool(shape.row_dims) or self.a_step is None
+        self.pack_a = uneven or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
 
     def fresh(self, hint: str) -> str:
         return self.lw.names.fresh(hint)
@@ -215,6 +265,51 @@ class Kernel:
 
     def build(self, name: str) -> Function:
         s, lay = self.s, self.lay
+        if self.b_avail is not None and needs_b_bound(s, lay):
+            # the last row of B a call reads, padded to the panel, within B's buffer?
+            last = self._last_b_row()
+            fits = ICmp("<=", iadd(last, IConst(lay.nr)), self.b_avail)
+            self.pack_b = False
+            in_place = self._body()
+            self.pack_b = True
+            body: list[Stmt] = [If(fits, tuple(in_place), tuple(self._body()))]
+        else:
+            body = self._body()
+        params: list[BufferParam | IntParam] = [
+            BufferParam(self.a, s.dtype, False),
+            BufferParam(self.b, s.dtype, False),
+            BufferParam(self.c, s.dtype, True),
+            BufferParam(self.scratch, s.dtype, True),
+        ]
+        params += [IntParam(e.name) for e in self.ext.values() if isinstance(e, IVar)]
+        if self.b_avail is not None:
+            params.append(IntParam(self.b_avail.name))
+        what = "C = A B" if s.overwrite else "C += A B"
+        sizes = "x".join(
+            f"{dim}<={size}" if dim in s.runtime else str(size)
+            for dim, size in (("m", s.m), ("n", s.n), ("k", s.k))
+        )
+        rows = f"rows {list(s.row_dims)}" if s.row_dims else f"C row stride {s.c_row}"
+        if s.k_dims:
+            strides = f"reduction {list(s.k_dims)}, B column stride {s.b_j}"
+        else:
+            strides = f"A strides ({s.a_row}, {s.a_k}), B strides ({s.b_k}, {s.b_j})"
+        comment = (
+            f"micro-kernel {what}: {sizes} {s.dtype}, {strides}, {rows}; {lay.mr}x{lay.nr}"
+            " register block"
+        )
+        return Function(name, tuple(params), hoist_scratch(tuple(body)), comment, contract=True)
+
+    def _last_b_row(self) -> IntExpr:
+        """Where the last row of B a call reads starts (B's reduction steps are >= 0)."""
+        s = self.s
+        if s.k_dims:
+            return IConst(sum((size - 1) * b for size, _, b in s.k_dims))
+        return imul(_sub(self.ext["k"], IConst(1)), s.b_k)
+
+    def _body(self) -> list[Stmt]:
+        """B's packing (when `pack_b`) and every row block."""
+        s, lay = self.s, self.lay
         m = self.ext["m"]
         body: list[Stmt] = []
         if self.pack_b:
@@ -233,28 +328,7 @@ class Kernel:
                 body.append(loop)
             if s.m % lay.mr:
                 body += self._row_block(full_rows, s.m % lay.mr)
-        params: list[BufferParam | IntParam] = [
-            BufferParam(self.a, s.dtype, False),
-            BufferParam(self.b, s.dtype, False),
-            BufferParam(self.c, s.dtype, True),
-            BufferParam(self.scratch, s.dtype, True),
-        ]
-        params += [IntParam(e.name) for e in self.ext.values() if isinstance(e, IVar)]
-        what = "C = A B" if s.overwrite else "C += A B"
-        sizes = "x".join(
-            f"{dim}<={size}" if dim in s.runtime else str(size)
-            for dim, size in (("m", s.m), ("n", s.n), ("k", s.k))
-        )
-        rows = f"rows {list(s.row_dims)}" if s.row_dims else f"C row stride {s.c_row}"
-        if s.k_dims:
-            strides = f"reduction {list(s.k_dims)}, B column stride {s.b_j}"
-        else:
-            strides = f"A strides ({s.a_row}, {s.a_k}), B strides ({s.b_k}, {s.b_j})"
-        comment = (
-            f"micro-kernel {what}: {sizes} {s.dtype}, {strides}, {rows}; {lay.mr}x{lay.nr}"
-            " register block"
-        )
-        return Function(name, tuple(params), hoist_scratch(tuple(body)), comment, contract=True)
+        return body
 
     def _pack_b(self) -> list[Stmt]:
         """B's row k of panel p goes to scratch[(p*K + k)*NR ...], zero-padded to NR columns
@@ -456,7 +530,7 @@ class Kernel:
                 else:
                     init = SLoad(self.c, c_element(IConst(r), lane), vt)
                 body.append(DeclVar(accs[r][v], vt, init))
-        body.append(self._k_loop(i0, rows, p, apack, accs))
+        body += self._k_loop(i0, rows, p, apack, accs)
         for r in range(rows):
             for v in range(lay.nv):
                 lane = IConst(v * lay.lanes)
@@ -472,33 +546,40 @@ class Kernel:
 
     def _k_loop(
         self, i0: IntExpr, rows: int, p: IntExpr, apack: str | None, accs: list[list[str]]
-    ) -> Loop:
+    ) -> list[Stmt]:
         """The register-blocked reduction: per k, NV vectors of B, one broadcast A element per
-        row, and `rows x NV` fused multiply-adds into the accumulators."""
+        row, and `rows x NV` fused multiply-adds into the accumulators. One flat loop, except
+        over B read in place across a multi-index reduction (a loop per index)."""
         s, lay, vt = self.s, self.lay, self.vt
-        k = self.fresh("k")
-        body: list[Stmt] = []
-        bvals = []
-        for v in range(lay.nv):
-            name = self.fresh(f"b{v}")
-            lane = IConst(v * lay.lanes)
-            if self.pack_b:
-                load = SLoad(
-                    self.scratch, iadd(imul(iadd(imul(p, s.k), IVar(k)), lay.nr), lane), vt
-                )
-            else:
-                load = SLoad(self.b, iadd(iadd(imul(IVar(k), s.b_k), imul(p, lay.nr)), lane), vt)
-            body.append(LetScalar(name, load))
-            bvals.append(SVar(name, vt))
-        for r in range(rows):
-            name = self.fresh(f"a{r}")
-            if apack is not None:
-                element = SLoad(apack, iadd(IConst(r), imul(IVar(k), rows)), self.t)
-            else:
-                offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(IVar(k), s.a_k))
-                element = SLoad(self.a, offset, self.t)
-            body.append(LetScalar(name, SCast(element, vt)))
+
+        def step(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+            body: list[Stmt] = []
+            bvals = []
             for v in range(lay.nv):
-                acc = SVar(accs[r][v], vt)
-                body.append(AssignVar(accs[r][v], SFma(SVar(name, vt), bvals[v], acc, vt)))
-        return Loop(k, IConst(0), self.ext["k"], tuple(body))
+                name = self.fresh(f"b{v}")
+                lane = IConst(v * lay.lanes)
+                if self.pack_b:
+                    at = iadd(imul(iadd(imul(p, s.k), k), lay.nr), lane)
+                    load = SLoad(self.scratch, at, vt)
+                else:
+                    load = SLoad(self.b, iadd(iadd(b_off, imul(p, lay.nr)), lane), vt)
+                body.append(LetScalar(name, load))
+                bvals.append(SVar(name, vt))
+            for r in range(rows):
+                name = self.fresh(f"a{r}")
+                if apack is not None:
+                    element = SLoad(apack, iadd(IConst(r), imul(k, rows)), self.t)
+                else:
+                    assert self.a_step is not None  # else A is packed
+                    offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(k, self.a_step))
+                    element = SLoad(self.a, offset, self.t)
+                body.append(LetScalar(name, SCast(element, vt)))
+                for v in range(lay.nv):
+                    acc = SVar(accs[r][v], vt)
+                    body.append(AssignVar(accs[r][v], SFma(SVar(name, vt), bvals[v], acc, vt)))
+            return body
+
+        if not self.pack_b and s.k_dims:
+            return self._k_nest(step)
+        k = IVar(self.fresh("k"))
+        return [Loop(k.name, IConst(0), self.ext["k"], tuple(step(k, k, imul(k, s.b_k))))]

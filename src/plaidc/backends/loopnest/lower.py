@@ -95,6 +95,8 @@ class Lowering:
     cache: DomainCache = field(default_factory=DomainCache)
     functions: list[Function] = field(default_factory=list)
     buffer_types: dict[str, DType] = field(default_factory=dict)
+    # elements allocated per buffer of the program or of a block (not the backends' scratch)
+    buffer_sizes: dict[str, int] = field(default_factory=dict)
     in_parallel: bool = False
     gemm_kernels: dict[object, str] = field(default_factory=dict)
 
@@ -113,6 +115,7 @@ class Lowering:
             region, start = alloc_layout(ref.shape)
             dtype = storage(ref.shape.dtype)
             self.buffer_types[name] = dtype
+            self.buffer_sizes[name] = region
             buffers.append(
                 ProgramBuffer(
                     name=name,
@@ -225,6 +228,7 @@ class Lowering:
             region, start = alloc_layout(ref.shape)
             dtype = storage(ref.shape.dtype)
             self.buffer_types[name] = dtype
+            self.buffer_sizes[name] = region
             scope.views[ref.into] = View(name, Affine.const_(start), ref)
             buffers.append((name, dtype, region))
         stmts = body()

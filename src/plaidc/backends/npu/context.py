@@ -192,6 +192,7 @@ class Context:
     # loop's iterations turned out not alike and the program is lowered again in full.
     sampling: bool = True
     loops: int = 0  # loops marked so far (their ids)
+    names: int = 0  # numbers `unique` gave
 
     def __post_init__(self) -> None:
         # Lane type each buffer computes in, and its element type in GM (they differ for
@@ -200,6 +201,11 @@ class Context:
         self.gm_type = {name: buf.dtype for name, buf in self.buffers.items()}
         self.gm_names = {name: c_param_name(name) for name in self.buffers}
         self.mover = Mover(self.machine.vector_repeat_bytes, self.used)
+
+    def unique(self) -> int:
+        """A number no other caller gets (for C names of the program's own)."""
+        self.names += 1
+        return self.names
 
     def new_loop(self) -> int:
         self.loops += 1

@@ -40,7 +40,7 @@ TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
 # 16 x 100 x 1030 matmul on a 64 KiB UB needed its 67th).
 MAX_ATTEMPTS = 128
 
-_EXTENTS = (0, 32, 64, 128, 256)
+_EXTENTS = (0, 16, 32, 64, 128, 256, 512)
 
 
 @dataclass(frozen=True)
