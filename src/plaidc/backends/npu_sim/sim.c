@@ -448,6 +448,89 @@ static float load_f16(const uint8_t *p) {
   return npu_half_to_float(h);
 }
 
+/* ---- img2col (MTE1): a convolution window's fractals, L1 -> L0A ------------------------------ */
+
+enum {
+  I2C_BASE, I2C_IMG, I2C_ROW, I2C_PIX, I2C_FMH, I2C_FMW, I2C_CHANNELS, I2C_HSTART, I2C_WSTART,
+  I2C_SH, I2C_SW, I2C_DH, I2C_DW, I2C_OUTH, I2C_OUTW, I2C_MCOUNT, I2C_KW, I2C_C1, I2C_MFRACTALS,
+  I2C_KFRACTALS, I2C_NPARAMS
+};
+
+void plaidc_npu_img2col(plaidc_npu_site site, void *dst, int dst_dtype, const void *src,
+                        int src_dtype, const int64_t *p, double pad_value) {
+  static const char *const names[I2C_NPARAMS] = {
+      "base",    "imgStride", "rowStride", "pixStride", "fmH",  "fmW",      "channels",
+      "hStart",  "wStart",    "strideH",   "strideW",   "dilH", "dilW",     "outH",
+      "outW",    "mCount",    "kW",        "c1",        "mFractals", "kFractals"};
+  npu_sim *s = npu_current();
+  const plaidc_npu_machine *mc = s->machine;
+  need_dtype(s, site, "dst", dst_dtype, PLAIDC_DT_F16, "img2col writes fp16 fractals");
+  need_dtype(s, site, "src", src_dtype, PLAIDC_DT_F16, "img2col reads an fp16 feature map");
+  const int64_t big = INT32_MAX;
+  for (int i = 0; i < I2C_NPARAMS; i++) {
+    int signed_param = i == I2C_HSTART || i == I2C_WSTART;
+    int positive = i == I2C_FMH || i == I2C_FMW || i == I2C_CHANNELS || i == I2C_OUTH ||
+                   i == I2C_OUTW ||
+                   i == I2C_KW || i == I2C_C1 || i == I2C_MFRACTALS || i == I2C_KFRACTALS;
+    npu_check_range(s, site, names[i], p[i], signed_param ? -big : positive ? 1 : 0, big);
+  }
+  const int64_t fm = (int64_t)mc->cube_m, fk = (int64_t)mc->cube_k;
+  const uint64_t frac = (uint64_t)(fm * fk) * 2;
+  const uint64_t dst_bytes = (uint64_t)(p[I2C_MFRACTALS] * p[I2C_KFRACTALS]) * frac;
+  /* The feature maps the parameters describe: every element it may read lies in these bytes. */
+  const int64_t plane = p[I2C_OUTH] * p[I2C_OUTW];
+  const int64_t images = p[I2C_MCOUNT] > 0 ? (p[I2C_MCOUNT] - 1) / plane : 0;
+  const uint64_t map_bytes =
+      2 * (uint64_t)(p[I2C_BASE] + images * p[I2C_IMG] + (p[I2C_FMH] - 1) * p[I2C_ROW] +
+                     (p[I2C_FMW] - 1) * p[I2C_PIX] + p[I2C_CHANNELS]);
+  npu_addr sa = npu_operand(s, site, "src", src, PLAIDC_MEM_L1,
+                            "img2col_cbuf_to_ca (MTE1) reads only L1", map_bytes);
+  npu_addr da = npu_operand(s, site, "dst", dst, PLAIDC_MEM_L0A,
+                            "img2col_cbuf_to_ca (MTE1) writes only L0A", dst_bytes);
+  npu_check_align(s, site, "src", sa, map_bytes);
+  npu_check_align(s, site, "dst", da, dst_bytes);
+  if (sa.off < 0 || (uint64_t)sa.off + map_bytes > s->size[PLAIDC_MEM_L1]) {
+    char range[128];
+    fmt_range(s, range, sizeof range, sa.mem, sa.off, map_bytes);
+    npu_fail(s, site, "the feature map %s is outside L1 (capacity %" PRIu64 " bytes)", range,
+             s->size[PLAIDC_MEM_L1]);
+  }
+  uint32_t id = npu_issue(s, site, PIPE_MTE1);
+  uint8_t *out = npu_access(s, id, "dst", da.mem, da.off, dst_bytes, 1);
+  const uint16_t pad = npu_float_to_half((float)pad_value);
+  const int64_t c1 = p[I2C_C1], kw = p[I2C_KW], outw = p[I2C_OUTW];
+  for (int64_t mo = 0; mo < p[I2C_MFRACTALS]; mo++)
+    for (int64_t ko = 0; ko < p[I2C_KFRACTALS]; ko++) {
+      const int64_t window = ko / c1, c0 = (ko % c1) * fk;
+      const int64_t u = window / kw, v = window % kw;
+      int64_t nc = p[I2C_CHANNELS] - c0;
+      nc = nc < 0 ? 0 : nc > fk ? fk : nc;
+      uint8_t *fractal = out + (uint64_t)(mo * p[I2C_KFRACTALS] + ko) * frac;
+      for (int64_t r = 0; r < fm; r++) {
+        uint8_t *row = fractal + (uint64_t)(r * fk) * 2;
+        const int64_t m = mo * fm + r;
+        int64_t valid = 0;
+        if (m < p[I2C_MCOUNT] && nc > 0) {
+          const int64_t b = m / plane, in = m % plane;
+          const int64_t h = p[I2C_HSTART] + p[I2C_SH] * (in / outw) + p[I2C_DH] * u;
+          const int64_t w = p[I2C_WSTART] + p[I2C_SW] * (in % outw) + p[I2C_DW] * v;
+          if (h >= 0 && h < p[I2C_FMH] && w >= 0 && w < p[I2C_FMW]) {
+            const int64_t elem =
+                p[I2C_BASE] + b * p[I2C_IMG] + h * p[I2C_ROW] + w * p[I2C_PIX] + c0;
+            const uint8_t *from = npu_access(s, id, "src", sa.mem, sa.off + 2 * elem,
+                                             (uint64_t)nc * 2, 0);
+            memcpy(row, from, (size_t)nc * 2);
+            valid = nc;
+          }
+        }
+        for (int64_t e = valid; e < fk; e++) memcpy(row + 2 * e, &pad, 2);
+      }
+    }
+  s->report->bytes[PLAIDC_PATH_L1_L0A] += dst_bytes;
+  npu_retire(s, PIPE_MTE1,
+             mc->img2col_latency + ceil_div(dst_bytes, mc->img2col_bytes_per_cycle));
+}
+
 void plaidc_npu_mad(plaidc_npu_site site, void *c, int c_dtype, const void *a, int a_dtype,
                     const void *b, int b_dtype, int64_t m, int64_t k, int64_t n, int64_t init) {
   npu_sim *s = npu_current();
@@ -763,6 +846,7 @@ static const char *check_machine(const plaidc_npu_machine *m) {
   for (int p = 0; p < PLAIDC_NPATHS; p++)
     if (m->bytes_per_cycle[p] == 0) return "every bandwidth must be > 0 bytes per cycle";
   if (!m->cube_m || !m->cube_k || !m->cube_n) return "the Cube's dimensions must be > 0";
+  if (m->img2col_bytes_per_cycle == 0) return "img2col_bytes_per_cycle must be > 0";
   if (m->vector_repeat_bytes < PLAIDC_NPU_BLOCK_BYTES || m->vector_repeat_bytes > 256 ||
       m->vector_repeat_bytes % PLAIDC_NPU_BLOCK_BYTES)
     return "vector_repeat_bytes must be a multiple of 32 in [32, 256] (128 mask lanes of fp16)";
