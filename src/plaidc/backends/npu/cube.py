@@ -47,8 +47,9 @@ import itertools
 from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
+from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
 from plaidc.backends.npu.cube_tiling import resident_step_bytes, tilings
-from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox, Weights
+from plaidc.backends.npu.gemm import Gemm, NotCube
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.ops import (

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
+from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.moves import Placement, Space
@@ -40,58 +41,6 @@ from plaidc.stripe.ir import Affine, DType
 
 SPLIT_SHIFT = 11  # lo parts are scaled by 2^11: an fp16 significand's width
 
-TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
-
-
-@dataclass
-class Resident:
-    """The left operand's fp16 parts in L1 for every K step of the output tiles that share
-    it (one batch point and M block, `outer`): the first of them loads and converts it, the
-    others only bring its fractals from L1 to L0A. K step `s` lives at `base + s * stride`
-    (in a half of the lower half of L1 that alternates between groups, so the next group's
-    operand loads while this one's last tile computes); the tiles' own L1 buffers live in
-    the upper half, from `streaming`."""
-
-    outer: TileBox
-    base: int
-    stride: int
-    align: int
-    streaming: int
-    steps: dict[int, tuple[Matrix, list[Buf]]] = dataclasses.field(default_factory=dict)
-
-    def arena(self, step: int) -> Arena:
-        return Arena("L1", self.base + step * self.stride, self.stride, self.align)
-
-
-@dataclass
-class Weights:
-    """A convolution's right operand (its weights) in L1 for every N block and K step, loaded
-    by the first output tile that needs each and read by all the others: img2col brings the
-    left operand's window for each tile, and the weights are what the tiles share. Slot
-    `n * steps + s` (N block `n`, K step `s`) at `base + slot * stride`; the tiles' own L1
-    buffers live below `base`."""
-
-    base: int
-    stride: int
-    steps: int
-    align: int
-    block: int = 0  # the N block of the tile being lowered
-    # L1 from `windows` to `base` holds the left operand's windows, one per tile (two slots,
-    # alternating between tiles): each tile loads its window once for all its K steps
-    windows: int = 0
-    tile: int = 0  # the index of the tile being lowered
-    loaded: dict[tuple[int, int], tuple[Matrix, list[Buf]]] = dataclasses.field(
-        default_factory=dict
-    )
-
-    def arena(self, step: int) -> Arena:
-        slot = self.block * self.steps + step
-        return Arena("L1", self.base + slot * self.stride, self.stride, self.align)
-
-    def window_slot(self) -> Arena:
-        half = (self.base - self.windows) // 2 // self.align * self.align
-        return Arena("L1", self.windows + half * (self.tile % 2), half, self.align)
-
 
 def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> Affine:
     pos, stride = Affine(), unit
@@ -103,20 +52,6 @@ def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> 
 
 class NotCube(Exception):
     """This tile has a shape the Cube lowering does not handle; use the vector unit."""
-
-
-@dataclass(frozen=True)
-class Matrix:
-    """An operand in UB: `rows x cols`, row-major, padded to whole fractals of `frac` (rows,
-    cols): the Cube's K side across K, its M (or N) side across M (or N); its rows are K when
-    `k_rows`."""
-
-    k_rows: bool
-    rows: int
-    cols: int
-    frac: tuple[int, int]
-    buf: Buf | None
-    ko_major: bool = False  # in L1 as [Ko][No] fractals (rows K): one load to L0B
 
 
 @dataclass
