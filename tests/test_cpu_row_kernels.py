@@ -171,6 +171,21 @@ def test_polynomial_exp_is_inline_and_vectorised() -> None:
     calls = [ln for ln in optimised.splitlines() if "call" in ln]
     assert not any(name in ln for ln in calls for name in ("@plaidc.exp", "@expf", "_ZGV"))
     assert "fma.v" in optimised  # the polynomial's multiply-adds on vectors
+    assert "llvm.ldexp.v" in optimised  # the scaling by 2^k on vectors (vscalefps on AVX-512)
+
+
+def test_llvm_and_c_polynomial_exps_give_the_same_bits() -> None:
+    """Both round the same steps once (llvm.ldexp, vscalefps or the portable two products)."""
+    x = exp_inputs()
+    results = []
+    for target in ("c", "llvm"):
+        program = pipelined(EXP, target, X=x.shape)
+        config = load_target(target)
+        config = dataclasses.replace(config, codegen={**config.codegen, "exp": "polynomial"})
+        results.append(get_backend(target).compile(program, config).run({"X": x})["Y"])
+    c_y, llvm_y = results
+    same = (c_y.view(np.uint32) == llvm_y.view(np.uint32)) | (np.isnan(c_y) & np.isnan(llvm_y))
+    assert same.all(), x[~same][:5]
 
 
 LAYERNORM = """function (X[B, N], Gamma[N], Beta[N]) -> (Y) {
