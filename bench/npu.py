@@ -104,6 +104,38 @@ NPU_CORES_WORKLOADS = (
 )
 
 
+def npu_compile_row() -> dict[str, Any]:
+    """`plaidc compile examples/matmul.tile -t npu -D M=1024 -D K=1024 -D N=1024` (fp32), as a
+    user runs it (issue #21's goal: < 5 s, < 1 GB, < 3,000 lines): wall and CPU seconds, the
+    child's peak memory, lines of C."""
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    plaidc = Path(sys.executable).parent / "plaidc"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "mm.npu.c"
+        command = [str(plaidc), "compile", str(EXAMPLES / "matmul.tile"), "-t", "npu"]
+        command += ["-D", "M=1024", "-D", "K=1024", "-D", "N=1024"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run([*command, "-o", str(out)], check=True, capture_output=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        lines = len(out.read_text().splitlines())
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    # ru_maxrss of children: the largest child so far (KiB on Linux)
+    row = {"wall_s": wall, "cpu_s": cpu, "peak_mib": after.ru_maxrss / 1024, "lines": lines}
+    print(
+        f"compile matmul 1024^3 -t npu: {wall:.1f} s wall, {cpu:.1f} s CPU, "
+        f"{row['peak_mib']:.0f} MiB peak, {lines} lines of C (goal < 5 s, < 1 GB, < 3,000)"
+    )
+    return row
+
+
 def npu_cores_section() -> list[dict[str, Any]]:
     """Print and return the multi-core rows: cycles on 1 and 4 cores, Cube busy, the naive
     mapping's cycles and the roofline."""
@@ -145,5 +177,7 @@ def npu_cores_section() -> list[dict[str, Any]]:
             }
         )
     print("Cube busy = PIPE_M busy / total cycles on 1 core; roofline = MACs / 4096 per cycle")
-    (ROOT / "bench" / "npu_cores_results.json").write_text(json.dumps(rows, indent=2) + "\n")
+    compile_row = npu_compile_row()
+    results = {"workloads": rows, "compile_matmul_1024": compile_row}
+    (ROOT / "bench" / "npu_cores_results.json").write_text(json.dumps(results, indent=2) + "\n")
     return rows

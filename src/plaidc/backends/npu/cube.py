@@ -137,6 +137,8 @@ def _lower_tiled(
                     ops.append(begin_iteration(outer_loop, li, len(part)))
                     resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
                     inner_loop = ctx.new_loop()
+                    pending: Op | None = None
+                    done = -1
                     for nj in sample(uses, ctx.sampling and steady(inners, forms)):
                         ops.append(begin_iteration(inner_loop, nj, uses))
                         k, tile = oi * uses + nj, outers[oi] | inners[nj]
@@ -144,11 +146,22 @@ def _lower_tiled(
                             starts = {v: s for v, (s, _) in tile.items()}
                             sizes = {v: n for v, (_, n) in tile.items()}
                             ops.append(tile_comment(k, count, starts, sizes, ranges))
+                        if nj > done + 1:  # a sampled loop skipped the previous tile: its store
+                            previous = outers[oi] | inners[nj - 1]
+                            skipped = Gemm(ctx, kernel, con, previous, None, resident, placed)
+                            skipped.defer = True
+                            skipped.lower(k_tiles, first + (k - 1) * steps)
+                            pending = skipped.deferred
                         gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
-                        ops.extend(gemm.lower(k_tiles, first + k * steps))
+                        gemm.defer = epilogue is None
+                        tile_ops = gemm.lower(k_tiles, first + k * steps)
+                        ops.extend(defer_store(pending, tile_ops))
+                        pending, done = gemm.deferred, nj
                         if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
                             ops.append(comment(placement_note(kernel, gemm.honoured)))
                     ops.append(end_loop(inner_loop, uses))
+                    if pending is not None:
+                        ops.append(pending)
                 ops.append(end_loop(outer_loop, len(part)))
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
@@ -159,6 +172,23 @@ def _lower_tiled(
         ctx.parity, ctx.groups = first + count * steps, groups + len(outers)
         return ops, cut
     return None
+
+
+def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
+    """The previous tile's store (`pending`: its transfer from UB to GM) issued after this
+    tile's ops, when none of them touches the bytes it reads or writes: MTE3 runs in order,
+    so a store issued as soon as its tile ends holds up the next tile's copies into L1 until
+    the result has come out of L0C through the vector unit; issued a tile later, its result
+    is long ready. Otherwise (this tile reuses the result's bytes) before them."""
+    if pending is None:
+        return tile_ops
+    touched = [*pending.reads, *pending.writes]
+    for op in tile_ops:
+        if any(w.overlaps(r) for w in op.writes for r in touched) or any(
+            r.overlaps(w) for r in op.reads for w in pending.writes
+        ):
+            return [pending, *tile_ops]
+    return [*tile_ops, pending]
 
 
 def _resident(

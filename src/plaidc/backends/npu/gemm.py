@@ -130,6 +130,10 @@ class Gemm:
         self.rows_m = up(count_points(con.m, self.sizes), self.fm)
         self.rows_n = up(count_points(con.n, self.sizes), self.fn)
         self.ops: list[Op] = []
+        # `defer`: the store's final transfer to GM is left out of the ops, as `deferred`, for
+        # the caller to issue later (`cube.defer_stores`)
+        self.defer = False
+        self.deferred: Op | None = None
 
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
@@ -441,9 +445,36 @@ class Gemm:
     # -- the result -----------------------------------------------------------------------------
 
     def _store(self, accumulators: list[Buf], parity: int) -> None:
-        """The accumulators' result to GM (or the epilogue), in the UB half of `parity`."""
+        """The accumulators' result to GM (or the epilogue), in the UB half of `parity`.
+
+        The next tile's second K step brings its operand windows into this same half while
+        this store drains (the K steps alternate halves): the store keeps off the bytes where
+        those windows go (their pipeline placements), so that the transfer need not wait for
+        the store to finish, when the store fits beside them; otherwise it takes the half."""
+        keep = [] if self.epilogue is not None else self._next_windows(parity)
+        if keep:
+            ops, tilers = len(self.ops), len(self.tilers)
+            try:
+                self._store_in(self._tiler(parity), accumulators, keep)
+                return
+            except OutOfMemory:  # planned again without keeping the windows' bytes free
+                del self.ops[ops:], self.tilers[tilers:]
+        self._store_in(self._tiler(parity), accumulators, [])
+
+    def _next_windows(self, parity: int) -> list[Placed]:
+        """Where the pipeline placed, in the UB half of `parity`, the windows a K step reads
+        from GM: B's, and A's unless A is resident in L1."""
+        names = [self.con.b.buffer] + ([self.con.a.buffer] if self.resident is None else [])
+        arena = self.ctx.arena("UB", parity)
+        probe = Tiler(self.ctx, arena, [])
+        found = [self._at(probe, name) for name in names]
+        return [at for at in found if at is not None]
+
+    def _store_in(self, tiler: Tiler, accumulators: list[Buf], keep: list[Placed]) -> None:
+        """`_store` in `tiler`'s share of UB, keeping the bytes of `keep` free."""
         con, ctx = self.con, self.ctx
-        tiler = self._tiler(parity)
+        for window in keep:
+            tiler.arena.reserve(window.offset, window.size)
         fm, f = self.fm, self.fn
         mo, no = self.rows_m // fm, self.rows_n // f
         elems = self.rows_m * self.rows_n
@@ -488,6 +519,7 @@ class Gemm:
         if out_t is DType.FP16:
             half = values.alloc_vec(DType.FP16, "C fp16")
             values.convert(half, result)
+            tiler.arena.release(result.buf)  # type: ignore[arg-type]
             result = half
         # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]: one masked copy per fractal column
         fits = at is not None and values.vec_bytes(out_t) <= at.size
@@ -530,7 +562,11 @@ class Gemm:
             return
         if not space.is_empty():
             name = con.store.access.buffer
+            before = len(self.ops)
             tiler.write_window(space, live[-1] if live else None, name, access, src, at)
+            # the result is the window: one transfer, which may be issued later
+            if self.defer and len(self.ops) == before + 1 and self.ops[-1].pipe == "PIPE_MTE3":
+                self.deferred = self.ops.pop()
 
     def _epilogue(self, tiler: Tiler, result: Placement, space: Space) -> None:
         """Run the fused elementwise kernel on this tile's result, still in UB."""

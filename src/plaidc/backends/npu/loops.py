@@ -30,6 +30,7 @@ access, flag and hazard of every iteration, and the cycles are the same.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -312,9 +313,11 @@ def fit(points: Sequence[tuple[int, int]]) -> tuple[int, int, int] | None:
     return a, b, bases.get(1, a) - a
 
 
+@functools.cache
 def _affine(kind: str, a: int, b: int, cc: int, var: str) -> c.Expr:
     """`a + b*var + cc*(var & 1)`, in the canonical form the outer loops fit again (literals
-    in fixed places); `simplify` tidies it once every loop is rolled."""
+    in fixed places); `simplify` tidies it once every loop is rolled. (The trees are
+    immutable: one per formula is shared by every statement that has it.)"""
     i = c.Ident(var)
     base: c.Expr = c.Ident(f"EVENT_ID{a}") if kind == "event" else _literal(kind, a)
     terms = c.Binary("+", base, c.Binary("*", _literal("int", b), i))
@@ -323,6 +326,7 @@ def _affine(kind: str, a: int, b: int, cc: int, var: str) -> c.Expr:
     )
 
 
+@functools.cache
 def _literal(kind: str, value: int) -> c.Expr:
     if value < 0:
         return c.Unary("-", c.Literal(str(-value)))
@@ -585,6 +589,32 @@ def roll_runs(stmts: tuple[c.Stmt, ...], depth: int = 0) -> tuple[c.Stmt, ...]:
         dataclasses.replace(s, body=roll_runs(s.body, depth + 1)) if isinstance(s, c.For) else s
         for s in stmts
     )
+    out: list[c.Stmt] = []
+    # Statements alike have the same kind (and call): only runs of three or more of one kind
+    # are compared in full (a skeleton walks the whole statement, loops included).
+    keys = [_kind_key(st) for st in stmts]
+    k = 0
+    while k < len(stmts):
+        end = k + 1
+        while end < len(stmts) and keys[end] == keys[k]:
+            end += 1
+        if end - k < 3:
+            out.extend(stmts[k:end])
+        else:
+            out.extend(_roll_alike(stmts[k:end], depth))
+        k = end
+    return tuple(out)
+
+
+def _kind_key(stmt: c.Stmt) -> tuple[type, str | None]:
+    """What statements alike must share: their node type and, for a call, its function."""
+    if isinstance(stmt, c.ExprStmt) and isinstance(stmt.expr, c.CallExpr):
+        return type(stmt), stmt.expr.func
+    return type(stmt), None
+
+
+def _roll_alike(stmts: tuple[c.Stmt, ...], depth: int) -> list[c.Stmt]:
+    """`roll_runs` on statements of one kind."""
     shapes = [(skel, values, st) for st in stmts for (skel,), values in [skeleton((st,))]]
     out: list[c.Stmt] = []
     k = 0
@@ -603,7 +633,7 @@ def roll_runs(stmts: tuple[c.Stmt, ...], depth: int = 0) -> tuple[c.Stmt, ...]:
             rolled = body.statements(var, 0, end - k)
             out.append(c.For(var, c.Literal("0"), c.Literal(str(end - k)), rolled))
         k = end
-    return tuple(out)
+    return out
 
 
 def simplify(stmts: tuple[c.Stmt, ...]) -> tuple[c.Stmt, ...]:
