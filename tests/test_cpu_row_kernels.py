@@ -5,6 +5,7 @@ one block per row (`fuse_rows`), their intermediates a row-sized buffer."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 
 import numpy as np
@@ -201,3 +202,53 @@ def test_llvm_prefers_the_configured_vector_width() -> None:
         module, _ = emit_llvm(plan, vector_bits=bits)
         assert f"<{lanes} x float>" in optimised_ir(str(module))
         assert f"<{lanes * 2} x float>" not in optimised_ir(str(module))
+
+
+# An elementwise loop and the sum of what it computes over the same rows (`fuse_row_sums`):
+# one loop that stores and reduces. Y2 is an output too, so the fused loop keeps its store.
+SQUARES_SUM = """function (X[B, N]) -> (Y2, Y) {
+  M[b, 0 : B, 1] = >(X[b, n]);
+  Y2 = (X - M) * (X - M);
+  S[b, 0 : B, 1] = +(Y2[b, n]);
+  Y = Y2 / (S + 1);
+}"""
+
+
+def loop_bodies(source: str) -> list[tuple[str, str]]:
+    """(pragma line, body up to the next loop) for every C `for` of the generated code."""
+    parts = source.split("for (")
+    pairs = itertools.pairwise(parts)
+    return [(head.rstrip().splitlines()[-1].strip(), body) for head, body in pairs]
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+@pytest.mark.parametrize(("rows", "cols"), [(6, 37), (9, 4099)])
+def test_elementwise_loop_and_its_row_sum_run_as_one_vector_loop(
+    target: str, rows: int, cols: int
+) -> None:
+    x = special_rows(rows, cols, rows)
+    program = pipelined(SQUARES_SUM, target, X=x.shape)
+    out = get_backend(target).compile(program, load_target(target)).run({"X": x})
+    with np.errstate(invalid="ignore"):
+        xd = x.astype(np.float64)
+        y2 = (xd - xd.max(axis=1, keepdims=True)) ** 2
+        want = y2 / (y2.sum(axis=1, keepdims=True) + 1)
+    np.testing.assert_allclose(out["Y2"], y2, rtol=1e-6)
+    np.testing.assert_allclose(out["Y"], want, rtol=1e-4, atol=1e-30)
+    source = emit_c(lower_program(program, LoweringOptions(nan_flagged_minmax=True)))
+    sums = [body for pragma, body in loop_bodies(source) if "reduction(+:" in pragma]
+    assert len(sums) == 1 and "Y2[" in sums[0] and "S_acc +=" in sums[0], sums
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+def test_softmax_and_layernorm_sum_in_the_loop_that_computes_the_terms(target: str) -> None:
+    softmax = emit_c(lower_program(pipelined(SOFTMAX, target, X=(64, 4096)), LoweringOptions()))
+    loops = loop_bodies(softmax)
+    assert len(loops) == 4, loops  # rows; max; exp, store and sum; divide
+    assert "reduction(+:" in loops[2][0] and "expf(" in loops[2][1]
+    shapes = {"X": (64, 4096), "Gamma": (4096,), "Beta": (4096,)}
+    layernorm = emit_c(lower_program(pipelined(LAYERNORM, target, **shapes), LoweringOptions()))
+    loops = loop_bodies(layernorm)
+    assert len(loops) == 4, loops  # rows; sum; D, D * D and its sum; normalise
+    assert "reduction(+:" in loops[2][0] and "D[" in loops[2][1]
+    assert "float D2[" not in layernorm  # D * D is a scalar in the loop that sums it

@@ -15,7 +15,15 @@ import numpy as np
 import pytest
 
 from plaidc import driver
-from plaidc.analysis.exchange import check_plan, main_of, plan_exchange
+from plaidc.analysis.exchange import (
+    Storage,
+    boxes,
+    check_plan,
+    main_of,
+    plan_exchange,
+    rank_storage,
+    send_points,
+)
 from plaidc.backends import BackendUnavailable, get_backend
 from plaidc.backends.mpi import MpiArtifact
 from plaidc.backends.mpi.launch import find_tool, launch_env, run_program
@@ -412,3 +420,171 @@ def test_another_root_rank_holds_the_inputs_and_gathers() -> None:
     np.testing.assert_array_equal(artifact.run(inputs)["C"], interpret(program, inputs)["C"])
     assert all(t.src == 2 for t in artifact.exchange.phases[0])  # inputs come from the root
     assert all(t.dst == 2 for t in artifact.exchange.phases[-1])  # outputs go to it
+
+
+@needs_mpi
+def test_each_rank_allocates_only_its_part() -> None:
+    """matmul on 4 ranks, split by the rows of C: a rank other than the root allocates a quarter
+    of C and of A (the rows it computes and reads) and B whole (every part reads all of it);
+    the root holds the inputs and outputs whole. `storage = "whole"` gives every rank all."""
+    m, k, n = 64, 24, 40
+    program = _tile(
+        "matmul", {"M": m, "K": k, "N": n}, {"A": ("i32", (m, k)), "B": ("i32", (k, n))}
+    )
+    rng = np.random.default_rng(3)
+    inputs = {
+        "A": rng.integers(-8, 8, (m, k), dtype=np.int32),
+        "B": rng.integers(-8, 8, (k, n), dtype=np.int32),
+    }
+    got, artifact = _run(program, 4, inputs)
+    np.testing.assert_array_equal(got["C"], interpret(program, inputs)["C"])
+    full = (m * k + k * n + m * n) * 4
+    assert artifact.full_size() == full
+    assert artifact.allocated(0) == full
+    for r in (1, 2, 3):
+        assert artifact.storage[r]["C"].elements == m // 4 * n
+        assert artifact.storage[r]["C"].start == r * (m // 4) * n
+        assert artifact.allocated(r) == (m // 4 * k + k * n + m // 4 * n) * 4
+    report = artifact.report_json()
+    assert report is not None
+    assert [row["bytes_allocated"] for row in report["per_rank"]] == [
+        artifact.allocated(r) for r in range(4)
+    ]
+    cfg = load_target("mpi")
+    whole = parse_config(cfg.source.replace('storage = "part"', 'storage = "whole"'), cfg.path)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(whole.stage("default")))
+    again = get_backend("mpi").compile(compiled, whole)
+    assert isinstance(again, MpiArtifact)
+    assert all(again.allocated(r) == full for r in range(2))
+    np.testing.assert_array_equal(again.run(inputs)["C"], got["C"])
+    bad = parse_config(cfg.source.replace('storage = "part"', 'storage = "some"'), cfg.path)
+    with pytest.raises(CompileError, match="'storage'"):
+        get_backend("mpi").compile(compiled, bad)
+
+
+def test_a_halo_rank_allocates_its_rows_and_the_halo() -> None:
+    """conv (H=11, KH=3: 9 output rows) over 2 ranks split by output rows: rank 1 computes rows
+    4..8 and allocates of the input only rows 4..10 (its rows and the halo below them), of the
+    output its 5 rows; the root holds the inputs and the output whole."""
+    name, dims, _ = CONV
+    _, plan = _plan(_tile(name, dims, {}), 2)
+    storage = rank_storage(plan)  # type: ignore[arg-type]
+    image_row, out_row = 9 * 3, 7 * 5  # W * CI, (W - KW + 1) * CO
+    assert storage[1]["I"] == Storage(4 * image_row, 7 * image_row)
+    assert storage[1]["R"] == Storage(4 * out_row, 5 * out_row)
+    assert storage[1]["K"] == Storage(0, 3 * 3 * 3 * 5)
+    assert storage[0]["I"] == Storage(0, 11 * image_row)
+
+
+def test_boxes_cover_a_set_exactly_once() -> None:
+    """The packing's boxes: disjoint, their union the set; None for a set that is not a union
+    of boxes (the packing then visits element by element)."""
+    import islpy as isl
+
+    for text in (
+        "{ [a, b] : 0 <= a < 3 and 2 <= b < 5 or 1 <= a < 7 and 0 <= b < 4 }",
+        "{ [a, b, c] : 0 <= a < 4 and 0 <= b < 3 and 0 <= c < 5 and (a < 2 or b > 0) }",
+        "{ [a] : 0 <= a < 3 or 5 <= a < 9 }",
+    ):
+        s = isl.Set(text)
+        found = boxes(s)
+        assert found is not None
+        union = isl.Set.empty(s.get_space())
+        total = 0
+        for box in found:
+            piece = isl.Set.universe(s.get_space())
+            size = 1
+            for d, (low, high) in enumerate(box):
+                piece = piece.lower_bound_val(isl.dim_type.set, d, isl.Val(str(low)))
+                piece = piece.upper_bound_val(isl.dim_type.set, d, isl.Val(str(high)))
+                size *= high - low + 1
+            union, total = union.union(piece), total + size
+        assert union.is_equal(s) and total == s.count_val().to_python()
+    assert boxes(isl.Set("{ [a, b] : 0 <= a < 6 and 0 <= b < 5 and a mod 2 = 0 }")) is None
+    assert boxes(isl.Set("{ [a, b] : 0 <= b <= a < 6 }")) is None
+
+
+@needs_mpi
+def test_strided_and_box_transfers_run_bit_equal() -> None:
+    """A strided convolution's halo (boxes, copied by rows) and integer results on 3 ranks are
+    the interpreter's bits."""
+    program = _tile(
+        "conv2d_strided",
+        {"N": 1, "H": 13, "W": 11, "CI": 3, "KH": 3, "KW": 3, "CO": 4},
+        {"I": ("i32", (1, 13, 11, 3)), "K": ("i32", (3, 3, 3, 4))},
+    )
+    rng = np.random.default_rng(7)
+    inputs = {
+        "I": rng.integers(-8, 8, (1, 13, 11, 3), dtype=np.int32),
+        "K": rng.integers(-8, 8, (3, 3, 3, 4), dtype=np.int32),
+    }
+    got, _ = _run(program, 3, inputs)
+    want = interpret(program, inputs)
+    for name, value in want.items():
+        np.testing.assert_array_equal(got[name], value)
+
+
+@needs_mpi
+def test_every_other_row_is_packed_element_by_element() -> None:
+    """A part reading every other row of its input gets a strided set (not boxes): its packing
+    visits it element by element, its own output rows go back as runs; bits equal."""
+    text = "function (I[N, C]) -> (O) {\n  O[i, c : N / 2, C] = =(I[2 * i, c]);\n}\n"
+    program = compile_tile(
+        text, "every2.tile", dims={"N": 20, "C": 3}, shapes={"I": (DType("i32"), (20, 3))}
+    ).program
+    inputs = {"I": np.arange(60, dtype=np.int32).reshape(20, 3)}
+    got, artifact = _run(program, 3, inputs)
+    np.testing.assert_array_equal(got["O"], inputs["I"][::2])
+    assert "#define S(" in artifact.source and "#define COPY(" in artifact.source
+    assert artifact.allocated(2) < artifact.full_size()
+
+
+TWO_KERNELS = (
+    "function (A[M, K], B[K, N], W[M, L]) -> (E) {\n"
+    "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n"
+    "  E[j, l : N, L] = +(C[i, j] * W[i, l]);\n"
+    "}\n"
+)
+TWO_DIMS = {"M": 12, "K": 5, "N": 9, "L": 7}
+
+
+def _two_kernels() -> Block:
+    shapes = {"A": (12, 5), "B": (5, 9), "W": (12, 7)}
+    typed = {k: (DType("i32"), s) for k, s in shapes.items()}
+    return compile_tile(TWO_KERNELS, "two.tile", dims=TWO_DIMS, shapes=typed).program
+
+
+def test_weights_are_sent_before_the_kernel_before_theirs_runs() -> None:
+    """The second kernel's weight W is the root's input: its messages may go when the run
+    starts (point 0), not at its kernel; C's elements go right after the kernel computing them
+    (the second kernel splits C's columns, the first its rows)."""
+    _, plan = _plan(_two_kernels(), 3)
+    assert len(plan.kernels) == 2  # type: ignore[attr-defined]
+    points = send_points(plan)  # type: ignore[arg-type]
+    messages = [t for phase in plan.phases for t in phase]  # type: ignore[attr-defined]
+    early = [t for t in messages if t.buffer == "W"]
+    assert len(early) == 2 and all(points[t.tag] == 0 and t.phase == 1 for t in early)
+    assert any(t.buffer == "C" for t in messages)
+    for t in messages:
+        assert points[t.tag] <= t.phase
+        if t.buffer in ("C", "E"):  # computed elements: sent after the kernel writing them
+            assert points[t.tag] == t.phase
+
+
+@needs_mpi
+def test_overlapped_messages_give_the_same_bits() -> None:
+    program = _two_kernels()
+    rng = np.random.default_rng(11)
+    shapes = {"A": (12, 5), "B": (5, 9), "W": (12, 7)}
+    inputs = {k: rng.integers(-8, 8, s, dtype=np.int32) for k, s in shapes.items()}
+    want = interpret(program, inputs)["E"]
+    got, artifact = _run(program, 3, inputs)
+    np.testing.assert_array_equal(got["E"], want)
+    cfg = load_target("mpi")
+    late = parse_config(
+        cfg.source.replace("overlap = true", "overlap = false"), cfg.path, {"ranks": 3}
+    )
+    compiled = driver.run_pipeline(program, driver.resolve_steps(late.stage("default")))
+    again = get_backend("mpi").compile(compiled, late)
+    assert isinstance(again, MpiArtifact) and again.source != artifact.source
+    np.testing.assert_array_equal(again.run(inputs)["E"], want)

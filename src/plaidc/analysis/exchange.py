@@ -79,6 +79,83 @@ class ExchangePlan:
         return sum(t.nbytes for phase in self.phases for t in phase if t.dst == rank)
 
 
+@dataclass(frozen=True)
+class Storage:
+    """What one rank allocates of a buffer: the elements at offsets `start <= o < start +
+    elements` of the buffer's full layout (offset `sum(c * stride)`); the rank's code addresses
+    them through a base pointer `start` elements before its allocation."""
+
+    start: int
+    elements: int
+
+
+def rank_storage(plan: ExchangePlan) -> tuple[dict[str, Storage], ...]:
+    """Per rank and buffer of `main`, the span of the layout the rank touches: the offsets of
+    its footprint (every element its parts read or write, that it sends or receives; the root:
+    the whole of the program's inputs and outputs), from isl's exact sets."""
+    touched: list[dict[str, isl.Set]] = [{} for _ in range(plan.ranks)]
+
+    def add(r: int, name: str, elements: isl.Set) -> None:
+        mine = touched[r]
+        mine[name] = mine[name].union(elements) if name in mine else elements
+
+    for kernel in plan.accesses:
+        for r, acc in enumerate(kernel):
+            if acc is not None:
+                for table in (acc.reads, acc.writes):
+                    for name, elements in table.items():
+                        add(r, name, elements)
+    for phase in plan.phases:
+        for t in phase:
+            add(t.src, t.buffer, t.elements)
+            add(t.dst, t.buffer, t.elements)
+    out: list[dict[str, Storage]] = []
+    for r in range(plan.ranks):
+        spans = {}
+        for ref in plan.buffers:
+            if r == plan.root and ref.dir != RefDir.NONE:  # it reads or writes them whole
+                spans[ref.into] = Storage(0, max(ref.shape.extent, 1))
+                continue
+            used = touched[r].get(ref.into)
+            if used is None or used.is_empty():
+                spans[ref.into] = Storage(0, 0)
+                continue
+            low, high = offset_span(used.coalesce(), ref.shape.strides)
+            spans[ref.into] = Storage(low, high - low + 1)
+        out.append(spans)
+    return tuple(out)
+
+
+def send_points(plan: ExchangePlan) -> dict[int, int]:
+    """Per transfer (by tag), the earliest point its sender may send it: after the last kernel
+    before the transfer's phase in which the sender's part writes any of its elements (0: from
+    the start, the root's inputs). The sender owns the elements from then to the phase: no
+    later kernel of it writes them and it receives none of them (it holds them)."""
+    points: dict[int, int] = {}
+    for phase in plan.phases:
+        for t in phase:
+            point = 0
+            for k in range(t.phase):
+                acc = plan.accesses[k][t.src]
+                written = None if acc is None else acc.writes.get(t.buffer)
+                if written is not None and not written.intersect(t.elements).is_empty():
+                    point = k + 1
+            points[t.tag] = point
+    return points
+
+
+def offset_span(elements: isl.Set, strides: Sequence[int]) -> tuple[int, int]:
+    """The least and the greatest offset `sum(c * stride)` of the (non-empty, bounded) set."""
+    ctx = elements.get_ctx()
+    coords = [f"c{d}" for d in range(len(strides))]
+    terms = " + ".join(f"{s} * {c}" for s, c in zip(strides, coords, strict=True)) or "0"
+    aff = isl.Aff.read_from_str(ctx, f"{{ [{', '.join(coords)}] -> [({terms})] }}")
+    low, high = elements.min_val(aff), elements.max_val(aff)
+    if not (low.is_int() and high.is_int()):
+        raise AnalysisError("a footprint without bounds")
+    return low.to_python(), high.to_python()
+
+
 def main_of(program: Block) -> Block:
     """The `main` block of a program (the root's child tagged `main`)."""
     for stmt in program.stmts:
@@ -418,6 +495,27 @@ def scan_ast(elements: isl.Set, statement: str) -> isl.AstNode:
         ids = ids.add(isl.Id(f"c{d}", None, context=ctx))
     build = build.set_iterators(ids)
     return build.node_from_schedule_map(isl.UnionMap.from_map(schedule))
+
+
+def boxes(elements: isl.Set) -> list[tuple[tuple[int, int], ...]] | None:
+    """`elements` as disjoint boxes (per box, the least and greatest coordinate of every
+    dimension), in a fixed order; None where some piece is not a box (a strided set)."""
+    out = []
+    for piece in elements.coalesce().make_disjoint().get_basic_sets():
+        box = isl.Set.from_basic_set(piece)
+        bounds = []
+        hull = isl.Set.universe(box.get_space())
+        for d in range(box.dim(isl.dim_type.set)):
+            low, high = box.dim_min_val(d), box.dim_max_val(d)
+            if not (low.is_int() and high.is_int()):
+                return None
+            bounds.append((low.to_python(), high.to_python()))
+            hull = hull.lower_bound_val(isl.dim_type.set, d, low)
+            hull = hull.upper_bound_val(isl.dim_type.set, d, high)
+        if not hull.is_equal(box):
+            return None
+        out.append(tuple(bounds))
+    return out
 
 
 @dataclass(frozen=True)

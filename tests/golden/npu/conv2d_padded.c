@@ -71,122 +71,156 @@ static inline void plaidc_spread_f32(__ubuf__ float *s, int64_t w0, int64_t w1, 
 /* stripe_program on the NPU */
 void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   /* kernel_0(I,K): O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - PH, y + j - PW, ci] * K[i, j, ci, co]) -- on the Cube */
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), I, 0, 1, 11, 0, 0);
+  /* tile 1 of 2: x in [0, 3) */
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), I, 0, 1, 7, 0, 0);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x160), K, 0, 1, 12, 0, 0);
-  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  for (int64_t w = 0; w < 1536; w += 512) {
-    int64_t w1 = plaidc_min(w + 512, 1536);
-    for (int64_t i_x = 0; i_x < 6; ++i_x) {
-      for (int64_t i_y = 0; i_y < 7; ++i_y) {
-        for (int64_t i_i = 0; i_i < 3; ++i_i) {
-          for (int64_t i_j = 0; i_j < 5; ++i_j) {
-            if (i_i + i_x - 1 >= 0 && -i_i - i_x + 6 >= 0 && i_j + i_y - 2 >= 0 && -i_j - i_y + 8 >= 0) {
-              plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x1ae0), w, w1, 10 * i_i + 2 * i_j + 224 * i_x + 32 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x0), 14 * i_i + 2 * i_j + 14 * i_x + 2 * i_y - 18, 1, 2);
-            }
-          }
-        }
-      }
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x2e0) + w, (__ubuf__ float *)(UB_BASE + 0x1ae0), w1 - w);
-  }
-  for (int64_t i_x = 0; i_x < 6; ++i_x) {
-    for (int64_t i_y = 0; i_y < 7; ++i_y) {
-      for (int64_t i_i = 0; i_i < 3; ++i_i) {
-        for (int64_t i_j = 0; i_j < 5; ++i_j) {
-          if (!(i_i + i_x - 1 >= 0 && -i_i - i_x + 6 >= 0 && i_j + i_y - 2 >= 0 && -i_j - i_y + 8 >= 0)) {
-            plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x2e0), 10 * i_i + 2 * i_j + 224 * i_x + 32 * i_y, 0.0, 2);
-          }
-        }
-      }
-    }
-  }
-  for (int64_t r = 0; r < 42; ++r) {
-    plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x2e0), r * 32 + 30, 0.0, 2);
-  }
-  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
-  {
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x200), (__ubuf__ float *)(UB_BASE + 0x0), 2, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ half *)(UB_BASE + 0x200), 2, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ float *)(UB_BASE + 0x0), (__ubuf__ float *)(UB_BASE + 0x300), 2, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ float *)(UB_BASE + 0x300), 2048.0, 2, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x500), (__ubuf__ float *)(UB_BASE + 0x300), 2, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x200), 0, 1, 4, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x80), (__ubuf__ half *)(UB_BASE + 0x500), 0, 1, 4, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 0, 14, 2, 4, 7, 2, -1, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
+  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x3c00), (__cbuf__ half *)(L1_BASE + 0x80), 0, 0, 14, 2, 4, 7, 2, -1, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
+  wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x300), K, 0, 1, 12, 0, 0);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x600), 0, 0.0, 3840);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  for (int64_t w = 0; w < 3840; w += 512) {
+    int64_t w1 = plaidc_min(w + 512, 3840);
+    plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x4200), w, w1, w, 1, (__ubuf__ float *)(UB_BASE + 0x600), w, 1, w1 - w);
     for (int64_t i_i = 0; i_i < 3; ++i_i) {
       for (int64_t i_j = 0; i_j < 5; ++i_j) {
         for (int64_t i_ci = 0; i_ci < 2; ++i_ci) {
-          plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x22e0), 0, 512, 16 * i_ci + 160 * i_i + 32 * i_j, 1, (__ubuf__ float *)(UB_BASE + 0x160), 3 * i_ci + 30 * i_i + 6 * i_j, 1, 3);
+          plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x4200), w, w1, 16 * i_ci + 1280 * i_i + 256 * i_j, 1, (__ubuf__ float *)(UB_BASE + 0x300), 3 * i_ci + 30 * i_i + 6 * i_j, 1, 3);
         }
       }
     }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x1ae0), (__ubuf__ float *)(UB_BASE + 0x22e0), 512);
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x600) + w, (__ubuf__ float *)(UB_BASE + 0x4200), w1 - w);
   }
-  plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x2260), 0, 0.0, 32);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x22e0), (__ubuf__ float *)(UB_BASE + 0x2e0), 24, 1, 1, 4, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x4200), (__ubuf__ float *)(UB_BASE + 0x600), 60, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x2ee0), (__ubuf__ half *)(UB_BASE + 0x22e0), 24, 1, 1, 8, 4);
-  vsub((__ubuf__ float *)(UB_BASE + 0x2ee0), (__ubuf__ float *)(UB_BASE + 0x2e0), (__ubuf__ float *)(UB_BASE + 0x2ee0), 24, 1, 1, 1, 8, 8, 8);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x2ee0), (__ubuf__ float *)(UB_BASE + 0x2ee0), 2048.0, 24, 1, 1, 8, 8);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x46e0), (__ubuf__ float *)(UB_BASE + 0x2ee0), 24, 1, 1, 4, 8);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x6000), (__ubuf__ half *)(UB_BASE + 0x4200), 60, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0x6000), (__ubuf__ float *)(UB_BASE + 0x600), (__ubuf__ float *)(UB_BASE + 0x6000), 60, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x6000), (__ubuf__ float *)(UB_BASE + 0x6000), 2048.0, 60, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x9c00), (__ubuf__ float *)(UB_BASE + 0x6000), 60, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x22e0), 0, 48, 1, 1, 0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0x2300), 0, 48, 1, 1, 0);
+  for (int64_t i_s0 = 0; i_s0 < 15; ++i_s0) {
+    copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + (0xfc400 + 512 * i_s0)), (__ubuf__ half *)(UB_BASE + (0x4200 + 512 * i_s0)), 0, 16, 1, 0, 0);
+  }
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0xc00), (__ubuf__ half *)(UB_BASE + 0x46e0), 0, 48, 1, 1, 0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1200), (__ubuf__ half *)(UB_BASE + 0x4700), 0, 48, 1, 1, 0);
+  for (int64_t i_s0 = 0; i_s0 < 15; ++i_s0) {
+    copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + (0xfe200 + 512 * i_s0)), (__ubuf__ half *)(UB_BASE + (0x9c00 + 512 * i_s0)), 0, 16, 1, 0, 0);
+  }
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  for (int64_t i_s0 = 0; i_s0 < 3; ++i_s0) {
-    load_cbuf_to_ca((__ca__ half *)(L0A_BASE + (0x0 + 1024 * i_s0)), (__cbuf__ half *)(L1_BASE + 0x0), 0 + i_s0, 2, 3, 0, 0);
-  }
-  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
-  for (int64_t i_s0 = 0; i_s0 < 3; ++i_s0) {
-    load_cbuf_to_ca((__ca__ half *)(L0A_BASE + (0xc00 + 1024 * i_s0)), (__cbuf__ half *)(L1_BASE + 0xc00), 0 + i_s0, 2, 3, 0, 0);
-  }
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x2ee0), (__ubuf__ float *)(UB_BASE + 0x1ae0), 8, 1, 1, 4, 8);
-  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x32e0), (__ubuf__ half *)(UB_BASE + 0x2ee0), 8, 1, 1, 8, 4);
-  vsub((__ubuf__ float *)(UB_BASE + 0x32e0), (__ubuf__ float *)(UB_BASE + 0x1ae0), (__ubuf__ float *)(UB_BASE + 0x32e0), 8, 1, 1, 1, 8, 8, 8);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x32e0), (__ubuf__ float *)(UB_BASE + 0x32e0), 2048.0, 8, 1, 1, 8, 8);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x3ae0), (__ubuf__ float *)(UB_BASE + 0x32e0), 8, 1, 1, 4, 8);
-  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1800), (__ubuf__ half *)(UB_BASE + 0x2ee0), 0, 32, 1, 0, 0);
-  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x1c00), (__ubuf__ half *)(UB_BASE + 0x3ae0), 0, 32, 1, 0, 0);
-  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
-  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x1800), 0, 1, 2, 0, 1);
-  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x200), (__cbuf__ half *)(L1_BASE + 0x1800), 1, 1, 2, 0, 1);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0xfc400), 0, 15, 1, 0, 1);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
-  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x400), (__cbuf__ half *)(L1_BASE + 0x1c00), 0, 1, 2, 0, 1);
-  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x600), (__cbuf__ half *)(L1_BASE + 0x1c00), 1, 1, 2, 0, 1);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x1e00), (__cbuf__ half *)(L1_BASE + 0xfe200), 0, 15, 1, 0, 1);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
   wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
-  mad((__cc__ float *)(L0C_BASE + 0x0), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x0), 48, 32, 16, 1);
+  mad((__cc__ float *)(L0C_BASE + 0x0), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x0), 32, 240, 16, 1);
   set_flag(PIPE_M, PIPE_V, EVENT_ID0);
   wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
-  mad((__cc__ float *)(L0C_BASE + 0xc00), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x400), 48, 32, 16, 1);
-  mad((__cc__ float *)(L0C_BASE + 0xc00), (__ca__ half *)(L0A_BASE + 0xc00), (__cb__ half *)(L0B_BASE + 0x0), 48, 32, 16, 0);
+  mad((__cc__ float *)(L0C_BASE + 0x800), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x1e00), 32, 240, 16, 1);
+  mad((__cc__ float *)(L0C_BASE + 0x800), (__ca__ half *)(L0A_BASE + 0x3c00), (__cb__ half *)(L0B_BASE + 0x0), 32, 240, 16, 0);
   set_flag(PIPE_M, PIPE_V, EVENT_ID1);
   wait_flag(PIPE_M, PIPE_V, EVENT_ID0);
-  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20000), (__cc__ float *)(L0C_BASE + 0x0), 0, 1, 3, 0, 0, CC_MODE_F32);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20000), (__cc__ float *)(L0C_BASE + 0x0), 0, 1, 2, 0, 0, CC_MODE_F32);
   wait_flag(PIPE_M, PIPE_V, EVENT_ID1);
-  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20c00), (__cc__ float *)(L0C_BASE + 0xc00), 0, 1, 3, 0, 0, CC_MODE_F32);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x20c00), (__ubuf__ float *)(UB_BASE + 0x20c00), 0x1.0000000000000p-11, 12, 1, 1, 8, 8);
-  vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20c00), 12, 1, 1, 1, 8, 8, 8);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20800), (__cc__ float *)(L0C_BASE + 0x800), 0, 1, 2, 0, 0, CC_MODE_F32);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20800), 0x1.0000000000000p-11, 8, 1, 1, 8, 8);
+  vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
   plaidc_mask(0, 16);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x20c00), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 48, 1, 1, 2, 2);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 32, 1, 1, 2, 2);
   plaidc_mask(0, 128);
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x21000), O, 0, 1, 8, 0, 0);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   {
-    for (int64_t i_x = 0; i_x < 6; ++i_x) {
+    plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21100), 0, 64, 0, 1, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 64);
+    for (int64_t i_x = 0; i_x < 3; ++i_x) {
       for (int64_t i_y = 0; i_y < 7; ++i_y) {
-        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21a00), 0, 128, 21 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20c00), 112 * i_x + 16 * i_y, 1, 3);
+        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21100), 0, 64, 21 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
       }
     }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21800), (__ubuf__ float *)(UB_BASE + 0x21a00), 128);
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21000), (__ubuf__ float *)(UB_BASE + 0x21100), 64);
   }
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm(O, (__ubuf__ float *)(UB_BASE + 0x21800), 0, 1, 16, 0, 0);
+  copy_ubuf_to_gm(O, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 8, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+  /* tile 2 of 2: x in [3, 6) */
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), I + 24, 0, 1, 8, 0, 0);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x200), (__ubuf__ float *)(UB_BASE + 0x0), 2, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ half *)(UB_BASE + 0x200), 2, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ float *)(UB_BASE + 0x0), (__ubuf__ float *)(UB_BASE + 0x300), 2, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ float *)(UB_BASE + 0x300), 2048.0, 2, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x500), (__ubuf__ float *)(UB_BASE + 0x300), 2, 1, 1, 4, 8);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x200), 0, 1, 4, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x80), (__ubuf__ half *)(UB_BASE + 0x500), 0, 1, 4, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
+  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 4, 0, 14, 2, 4, 7, 2, 0, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
+  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x3c00), (__cbuf__ half *)(L1_BASE + 0x80), 4, 0, 14, 2, 4, 7, 2, 0, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0xfc400), 0, 15, 1, 0, 1);
+  set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x1e00), (__cbuf__ half *)(L1_BASE + 0xfe200), 0, 15, 1, 0, 1);
+  set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
+  wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  mad((__cc__ float *)(L0C_BASE + 0x0), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x0), 32, 240, 16, 1);
+  set_flag(PIPE_M, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
+  mad((__cc__ float *)(L0C_BASE + 0x800), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x1e00), 32, 240, 16, 1);
+  mad((__cc__ float *)(L0C_BASE + 0x800), (__ca__ half *)(L0A_BASE + 0x3c00), (__cb__ half *)(L0B_BASE + 0x0), 32, 240, 16, 0);
+  set_flag(PIPE_M, PIPE_V, EVENT_ID1);
+  wait_flag(PIPE_M, PIPE_V, EVENT_ID0);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20000), (__cc__ float *)(L0C_BASE + 0x0), 0, 1, 2, 0, 0, CC_MODE_F32);
+  wait_flag(PIPE_M, PIPE_V, EVENT_ID1);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20800), (__cc__ float *)(L0C_BASE + 0x800), 0, 1, 2, 0, 0, CC_MODE_F32);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20800), 0x1.0000000000000p-11, 8, 1, 1, 8, 8);
+  vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
+  plaidc_mask(0, 16);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 32, 1, 1, 2, 2);
+  plaidc_mask(0, 128);
+  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x21000), O + 56, 0, 1, 9, 0, 0);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  {
+    plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 0, 1, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 72);
+    for (int64_t i_x = 0; i_x < 3; ++i_x) {
+      for (int64_t i_y = 0; i_y < 7; ++i_y) {
+        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 21 * i_x + 3 * i_y + 7, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
+      }
+    }
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21000), (__ubuf__ float *)(UB_BASE + 0x21120), 72);
+  }
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  copy_ubuf_to_gm(O + 56, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 9, 0, 0);
   pipe_barrier(PIPE_ALL);
 }

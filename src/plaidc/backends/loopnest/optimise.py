@@ -10,9 +10,10 @@ Every decision here is checked against the semantics, so it only changes speed:
   iterations with different values of that index never write a common element (isl,
   `aggregation.loop_is_independent`). Threads are not nested.
 * Vectorisation (leaf blocks): the innermost loop is marked independent when distinct
-  iterations write distinct elements; an accumulation into an element that does not depend on
-  the innermost index becomes a scalar reduction (an accumulator, one combine after the loop),
-  which compilers vectorise.
+  iterations write distinct elements of every buffer it stores at offsets that move with it;
+  an accumulation into an element that does not depend on the innermost index becomes a scalar
+  reduction (an accumulator, one combine after the loop), which compilers vectorise, also
+  beside such stores (a fused `E[i] = exp(..); S += E[i]`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from plaidc.backends.loopnest.aggregation import WrittenRef, loop_is_independent
+from plaidc.backends.loopnest.aggregation import (
+    WrittenRef,
+    distinct_writers_differ_in,
+    loop_is_independent,
+)
 from plaidc.backends.loopnest.plan import (
     Alloc,
     AssignVar,
@@ -142,9 +147,18 @@ def finish_block(
         loops = lowering.points(scope, body, order)
     if is_leaf(block) and moving:
         inner = moving[-1]
-        independent = loop_is_independent(written, depth, inner)
+        # Buffers that distinct iterations of the inner loop write in common: a store there
+        # whose offset moves with the loop blocks vectorisation; one whose offset does not is
+        # an accumulation that may become a scalar reduction (a fused `E = f(X); S += E`).
+        shared: set[str] | None = {
+            scope.views[name].buffer
+            for name, w in written.items()
+            if name in scope.views and not distinct_writers_differ_in(w.shared, depth, inner)
+        }
+        if any(name not in scope.views for name in written):
+            shared = None
         target = scope.vars[(depth, inner)]
-        loops = [x for s in loops for x in _vectorise(s, target, independent, lowering)]
+        loops = [x for s in loops for x in _vectorise(s, target, shared, lowering)]
     return loops
 
 
@@ -169,18 +183,20 @@ def mark_init_loops(stmts: list[Stmt]) -> list[Stmt]:
 # ---- innermost loops ----------------------------------------------------------------------
 
 
-def _vectorise(stmt: Stmt, var: str, independent: bool, lowering: Lowering) -> list[Stmt]:
+def _vectorise(stmt: Stmt, var: str, shared: set[str] | None, lowering: Lowering) -> list[Stmt]:
     """`stmt` with the loop over `var` inside it vectorised where that is safe (the loop may
-    come back with hoisted bindings, accumulators and their final combines around it)."""
+    come back with hoisted bindings, accumulators and their final combines around it).
+    `shared`: the buffers that distinct iterations write in common (None: unknown, all)."""
     if not isinstance(stmt, Loop):
         return [stmt]
     if stmt.var != var:
-        body = [x for s in stmt.body for x in _vectorise(s, var, independent, lowering)]
+        body = [x for s in stmt.body for x in _vectorise(s, var, shared, lowering)]
         return [replace(stmt, body=tuple(body))]
     hoisted, body = _hoist_invariants(stmt)
     if any(isinstance(s, Loop) for s in body):
         return [stmt]
     varying = _varying_names(body, var)
+    moving_stores = {s.buffer for s in body if isinstance(s, Store) and _depends(s.offset, varying)}
     reductions: list[Reduction] = []
     before: list[Stmt] = []
     after: list[Stmt] = []
@@ -192,11 +208,11 @@ def _vectorise(stmt: Stmt, var: str, independent: bool, lowering: Lowering) -> l
             new_body.append(s)
             continue
         if _depends(s.offset, varying):
-            if not independent:
+            if shared is None or s.buffer in shared:
                 return [stmt]
             new_body.append(s)
             continue
-        if s.agg is None or _reads_buffer(body, s.buffer):
+        if s.agg is None or s.buffer in moving_stores or _reads_buffer(body, s.buffer):
             return [stmt]
         acc = lowering.names.fresh(f"{s.buffer}_acc")
         t = s.value.type

@@ -8,8 +8,13 @@ plan and prints it with the C backend into its own unit (`plaidc_rR_kK`), emits 
 `main` (`backends.mpi.emit`) and builds them with `mpicc`. `run` writes the inputs for the root
 rank, runs `mpiexec -n N` (`backends.mpi.launch`) and reads the outputs back; its report gives,
 per rank, the compute time, the bytes sent and received and the analytic minimum of bytes the
-partition needs. `[codegen]` keys besides the C backend's: `root` (the rank holding the inputs
-and gathering the outputs) and `timeout` (seconds; `MPIEXEC_TIMEOUT` wins).
+partition needs, and the bytes it allocates against the buffers' full size. `[codegen]` keys
+besides the C backend's: `root` (the rank holding the inputs and gathering the outputs),
+`timeout` (seconds; `MPIEXEC_TIMEOUT` wins), `overlap` (true: each message is posted as soon as
+its sender has computed it, `analysis.exchange.send_points`, and waited for just before the
+kernel reading it) and `storage` (`"part"`: each rank allocates only
+the span of each buffer it touches, `analysis.exchange.rank_storage`; `"whole"`: every buffer
+whole on every rank).
 """
 
 from __future__ import annotations
@@ -24,7 +29,14 @@ from typing import Any
 import numpy as np
 
 from plaidc.analysis import AnalysisError
-from plaidc.analysis.exchange import ExchangePlan, check_plan, main_of, plan_exchange
+from plaidc.analysis.exchange import (
+    ExchangePlan,
+    Storage,
+    check_plan,
+    main_of,
+    plan_exchange,
+    rank_storage,
+)
 from plaidc.backends.c import CCodegen
 from plaidc.backends.c.build import DEFAULT_FLAGS, find_compiler
 from plaidc.backends.c.emit import emit_c
@@ -51,6 +63,21 @@ class MpiCodegen(CCodegen):
     timeout: int = field(
         default=600,
         metadata={"help": "seconds a run may take (MPIEXEC_TIMEOUT wins)", "expects": "seconds"},
+    )
+    storage: str = field(
+        default="part",
+        metadata={
+            "help": '"part": a rank allocates only the span of each buffer it touches;'
+            ' "whole": every buffer whole on every rank',
+            "expects": '"part" or "whole"',
+        },
+    )
+    overlap: bool = field(
+        default=True,
+        metadata={
+            "help": "post the receives when a run starts and each send once its elements are"
+            " computed, waiting just before the consuming kernel (false: all at the kernel)"
+        },
     )
 
 
@@ -131,6 +158,7 @@ class MpiArtifact:
     """A built MPI program."""
 
     exchange: ExchangePlan
+    storage: tuple[dict[str, Storage], ...]  # per rank, what it allocates of each buffer
     source: str
     program: Path
     threads: int
@@ -174,10 +202,25 @@ class MpiArtifact:
                     "bytes_received": int(float(received)),
                     "bytes_received_minimum": self.exchange.minimum[rank],
                     "bytes_sent_planned": self.exchange.sent(rank),
+                    "bytes_allocated": self.allocated(rank),
+                    "bytes_full": self.full_size(),
                 }
             )
         self.best_wall = wall if self.best_wall is None else min(self.best_wall, wall)
         self.last = {"ranks": self.exchange.ranks, "wall_s": wall, "per_rank": ranks}
+
+    def allocated(self, rank: int) -> int:
+        """The bytes rank `rank` allocates for `main`'s buffers."""
+        return sum(
+            self.storage[rank][ref.into].elements * ref.shape.dtype.byte_size
+            for ref in self.exchange.buffers
+        )
+
+    def full_size(self) -> int:
+        """The bytes of `main`'s buffers at full size (what each rank held before)."""
+        return sum(
+            max(ref.shape.extent, 1) * ref.shape.dtype.byte_size for ref in self.exchange.buffers
+        )
 
     def report(self) -> str | None:
         if self.last is None:
@@ -185,13 +228,15 @@ class MpiArtifact:
         rows = [
             f"mpi: {self.exchange.ranks} ranks, wall {self.last['wall_s'] * 1e3:.3f} ms"
             + (f" (best {self.best_wall * 1e3:.3f} ms)" if self.best_wall is not None else ""),
-            "rank  compute ms  exchange ms  bytes sent  bytes received  minimum received",
+            "rank  compute ms  exchange ms  bytes sent  bytes received  minimum received"
+            "  bytes allocated  full size",
         ]
         for r in self.last["per_rank"]:
             rows.append(
                 f"{r['rank']:>4}  {r['compute_s'] * 1e3:>10.3f}  {r['communicate_s'] * 1e3:>11.3f}"
                 f"  {r['bytes_sent']:>10}"
                 f"  {r['bytes_received']:>14}  {r['bytes_received_minimum']:>16}"
+                f"  {r['bytes_allocated']:>15}  {r['bytes_full']:>9}"
             )
         return "\n".join(rows)
 
@@ -248,6 +293,10 @@ class MpiBackend:
         if not 0 <= own.root < ranks:
             raise CompileError(
                 [Diagnostic(f"[codegen] 'root' = {own.root} is not a rank of {ranks}")]
+            )
+        if own.storage not in ("part", "whole"):
+            raise CompileError(
+                [Diagnostic(f'[codegen] \'storage\' = {own.storage!r} must be "part" or "whole"')]
             )
         find_tool("mpicc")  # missing MPI: say how to install it before any work
         try:
@@ -324,13 +373,20 @@ class MpiBackend:
                 function = f"plaidc_r{r}_k{k}"
                 units.append(f"#define plaidc_entry {function}\n" + emit_c(plan, vector_math))
                 calls.append(KernelCall(k, r, function, tuple(args)))
-        main_source = emit_main(exchange, calls)
+        if own.storage == "part":
+            storage = rank_storage(exchange)
+        else:
+            storage = tuple(
+                {ref.into: Storage(0, max(ref.shape.extent, 1)) for ref in exchange.buffers}
+                for _ in range(ranks)
+            )
+        main_source = emit_main(exchange, calls, storage, own.overlap)
         flags = [f for f in (*DEFAULT_FLAGS, *own.cflags) if f != "-shared"]
         libs = ["-lmvec"] if vector_math else []
-        built = build_program(main_source, units, find_compiler(own.cc), flags, libs)
+        built = build_program(main_source, units, find_compiler(own.cc), flags, libs, own.cflags)
         source = "\n".join([main_source, *units])
         threads = options.threads or 1
-        return MpiArtifact(exchange, source, built, threads, own.timeout)
+        return MpiArtifact(exchange, storage, source, built, threads, own.timeout)
 
 
 BACKEND = MpiBackend()

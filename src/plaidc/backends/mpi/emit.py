@@ -1,15 +1,18 @@
 """The C `main` of an MPI program: buffers, the exchange plan's transfers, the kernels' calls.
 
-Every rank holds every buffer of `main` at full size, in the layout its view gives (element
-offset `sum(c * stride)`). The root rank reads the inputs from `DIR/NAME.in` and writes the
-outputs to `DIR/NAME.out` (raw bytes of that layout); the other buffers start as the
-interpreter's poison. Each phase of the plan (one before each kernel, then the gather) posts
-every receive (`MPI_Irecv`) and send (`MPI_Isend`, of elements packed by a loop nest isl
-generates from the transfer's exact set) and waits for all of them, then unpacks with the same
-loop nest. A kernel's part is the C backend's code for that rank (`plaidc_rR_kK`). The run
-repeats `argv[2]` times; the root writes `DIR/report.txt`: the best wall time, then per rank
-its compute seconds, the bytes it sent and received (counted from the messages) and its seconds
-in the phases (packing, messages, waiting, unpacking).
+Every buffer of `main` has the layout its view gives (element offset `sum(c * stride)`); a rank
+allocates only the span of it that it touches (`analysis.exchange.rank_storage`: offsets `start
+<= o < start + elements`), and its code (packing, unpacking, the kernels' parts) addresses the
+buffer through a base pointer `start` elements before that allocation, so the C backend's code
+of a part runs unchanged. The root rank holds the inputs and outputs whole: it reads the inputs
+from `DIR/NAME.in` and writes the outputs to `DIR/NAME.out` (raw bytes of that layout);
+everything else starts as the interpreter's poison. Each phase of the plan (one before each
+kernel, then the gather) posts every receive (`MPI_Irecv`) and send (`MPI_Isend`, of elements
+packed by a loop nest isl generates from the transfer's exact set) and waits for all of them,
+then unpacks with the same loop nest. A kernel's part is the C backend's code for that rank
+(`plaidc_rR_kK`). The run repeats `argv[2]` times; the root writes `DIR/report.txt`: the best
+wall time, then per rank its compute seconds, the bytes it sent and received (counted from the
+messages) and its seconds in the phases (packing, messages, waiting, unpacking).
 """
 
 from __future__ import annotations
@@ -19,7 +22,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plaidc.analysis.exchange import Collective, ExchangePlan, Transfer, collectives, scan_ast
+from plaidc.analysis.exchange import (
+    Collective,
+    ExchangePlan,
+    Storage,
+    Transfer,
+    boxes,
+    collectives,
+    scan_ast,
+    send_points,
+)
 from plaidc.backends.loopnest.plan import FAILURES
 from plaidc.interp import numpy_dtype, poison_value
 from plaidc.stripe.ir import RefDir, Refinement
@@ -35,6 +47,7 @@ class Layout:
     index: int
     itemsize: int
     strides: tuple[int, ...]
+    sizes: tuple[int, ...]
     elements: int  # allocated
 
     @property
@@ -52,6 +65,7 @@ def layout(ref: Refinement, index: int) -> Layout:
         index,
         ref.shape.dtype.byte_size,
         ref.shape.strides,
+        ref.shape.sizes,
         max(ref.shape.extent, 1),
     )
 
@@ -80,19 +94,67 @@ def _scan(t: Transfer, lay: Layout, body: str) -> list[str]:
     return [f"#define S({params}) {body}", code, "#undef S"]
 
 
+def _run_dim(box: Sequence[tuple[int, int]], lay: Layout) -> int:
+    """The first dimension of the box's contiguous runs: from it on, the box's elements of one
+    point of the dimensions before it lie next to each other in the layout."""
+    ndims = len(box)
+    if ndims == 0 or lay.strides[-1] != 1:
+        return ndims
+    first = ndims - 1
+    while first > 0:
+        low, high = box[first]
+        inner = lay.strides[first] * lay.sizes[first]
+        if (low, high) != (0, lay.sizes[first] - 1) or lay.strides[first - 1] != inner:
+            break
+        first -= 1
+    return first
+
+
+def _box_copies(t: Transfer, lay: Layout, copy: str) -> list[str] | None:
+    """Packing or unpacking by contiguous runs of the transfer's boxes (one `memcpy` each);
+    None where the transfer's elements are not boxes. `copy` is a macro name taking the element
+    offset in the layout and the run's length in elements."""
+    pieces = boxes(t.elements)
+    if pieces is None:
+        return None
+    out: list[str] = []
+    for box in pieces:
+        first = _run_dim(box, lay)
+        run = 1
+        for low, high in box[first:]:
+            run *= high - low + 1
+        out.append("{")
+        for d in range(first):
+            low, high = box[d]
+            out.append(f"for (int64_t c{d} = {low}; c{d} <= {high}; ++c{d})")
+        fixed = [f"const int64_t c{d} = {box[d][0]};" for d in range(first, len(box))]
+        out += ["{", *fixed, f"{copy}(({_offset(lay)}), {run});", "}", "}"]
+    return out
+
+
 def _pack(t: Transfer, lay: Layout, into: str) -> list[str]:
-    body = (
-        f"memcpy({into} + n * {lay.itemsize}, {lay.var} + ({_offset(lay)}) * {lay.itemsize},"
-        f" {lay.itemsize}), ++n"
-    )
+    w = lay.itemsize
+    runs = _box_copies(t, lay, "COPY")
+    if runs is not None:
+        copy = (
+            f"#define COPY(o, len) memcpy({into} + n * {w}, {lay.var} + (o) * {w}, (len) * {w}),"
+            " n += (len)"
+        )
+        return ["{", "int64_t n = 0;", copy, *runs, "#undef COPY", _count_check(t, "pack"), "}"]
+    body = f"memcpy({into} + n * {w}, {lay.var} + ({_offset(lay)}) * {w}, {w}), ++n"
     return ["{", "int64_t n = 0;", *_scan(t, lay, body), _count_check(t, "pack"), "}"]
 
 
 def _unpack(t: Transfer, lay: Layout, source: str) -> list[str]:
-    body = (
-        f"memcpy({lay.var} + ({_offset(lay)}) * {lay.itemsize}, {source} + n * {lay.itemsize},"
-        f" {lay.itemsize}), ++n"
-    )
+    w = lay.itemsize
+    runs = _box_copies(t, lay, "COPY")
+    if runs is not None:
+        copy = (
+            f"#define COPY(o, len) memcpy({lay.var} + (o) * {w}, {source} + n * {w}, (len) * {w}),"
+            " n += (len)"
+        )
+        return ["{", "int64_t n = 0;", copy, *runs, "#undef COPY", _count_check(t, "unpack"), "}"]
+    body = f"memcpy({lay.var} + ({_offset(lay)}) * {w}, {source} + n * {w}, {w}), ++n"
     return ["{", "int64_t n = 0;", *_scan(t, lay, body), _count_check(t, "unpack"), "}"]
 
 
@@ -143,87 +205,179 @@ def _collective(c: Collective, layouts: dict[str, Layout], ranks: int) -> list[s
     return out
 
 
-def _phase(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: int) -> list[str]:
-    if not phase:
+def _timed(lines: list[str]) -> list[str]:
+    """`lines` counted as time in the exchange (`talk`)."""
+    if not lines:
         return []
+    return ["{", "double t = MPI_Wtime();", *lines, "talk += MPI_Wtime() - t;", "}"]
+
+
+def _messages(phase: Sequence[Transfer], ranks: int) -> list[Transfer]:
+    """The point-to-point transfers of a phase (those no collective does)."""
+    covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
+    return [t for t in phase if id(t) not in covered]
+
+
+def _declare(k: int, messages: Sequence[Transfer]) -> list[str]:
+    """Phase `k`'s requests and message buffers, live from the receives to the wait."""
+    if not messages:
+        return []
+    n = len(messages)
     return [
-        "{",
-        "double t = MPI_Wtime();",
-        *_phase_body(phase, layouts, ranks),
-        "talk += MPI_Wtime() - t;",
-        "}",
+        f"MPI_Request rq{k}[{n}];",
+        f"unsigned char *mg{k}[{n}] = {{0}};",
+        f"int rv{k}[{n}];",
+        f"int nr{k} = 0;",
     ]
 
 
-def _phase_body(phase: Sequence[Transfer], layouts: dict[str, Layout], ranks: int) -> list[str]:
+def _post_receives(k: int, messages: Sequence[Transfer], ranks: int) -> list[str]:
     out: list[str] = []
-    # collectives first, in the same order on every rank, then the point-to-point messages
-    for c in collectives(phase, ranks):
-        out.extend(_collective(c, layouts, ranks))
-    covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
-    phase = [t for t in phase if id(t) not in covered]
-    if not phase:
-        return out
-    out += ["{", f"MPI_Request req[{len(phase)}];", f"MPI_Status st[{len(phase)}];"]
-    out.append(f"unsigned char *msg[{len(phase)}] = {{0}};")
-    out.append(f"int recv_of[{len(phase)}];")
-    out.append("int nreq = 0;")
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(phase) if r in (t.src, t.dst)]
+        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
-        for i, t in mine:  # receives first, then sends
-            if t.dst == r:
-                out.append(f"msg[{i}] = buffer({t.nbytes}, rank);")
-                out.append(f"recv_of[nreq] = {i};")
-                out.append(
-                    f"MPI_Irecv(msg[{i}], {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
-                    " &req[nreq++]);"
-                )
         for i, t in mine:
-            if t.src == r:
-                out.append(f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */")
-                out.append(f"msg[{i}] = buffer({t.nbytes}, rank);")
-                out.extend(_pack(t, layouts[t.buffer], f"msg[{i}]"))
-                out.append("recv_of[nreq] = -1;")
-                out.append(
-                    f"MPI_Isend(msg[{i}], {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
-                    " &req[nreq++]);"
-                )
-                out.append(f"sent += {t.nbytes};")
+            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
+            out.append(f"rv{k}[nr{k}] = {i};")
+            out.append(
+                f"MPI_Irecv(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
+                f" &rq{k}[nr{k}++]);"
+            )
         out.append("}")
-    out.append("MPI_Waitall(nreq, req, st);")
-    out.append("for (int q = 0; q < nreq; ++q) if (recv_of[q] >= 0) {")
+    return out
+
+
+def _post_sends(
+    sends: Sequence[tuple[int, int, Transfer]], layouts: dict[str, Layout], ranks: int
+) -> list[str]:
+    """Pack and send each `(phase, index, transfer)` of `sends` on its sender."""
+    out: list[str] = []
+    for r in range(ranks):
+        mine = [(k, i, t) for k, i, t in sends if t.src == r]
+        if not mine:
+            continue
+        out.append(f"if (rank == {r}) {{")
+        for k, i, t in mine:
+            out.append(f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */")
+            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
+            out.extend(_pack(t, layouts[t.buffer], f"mg{k}[{i}]"))
+            out.append(f"rv{k}[nr{k}] = -1;")
+            out.append(
+                f"MPI_Isend(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
+                f" &rq{k}[nr{k}++]);"
+            )
+            out.append(f"sent += {t.nbytes};")
+        out.append("}")
+    return out
+
+
+def _finish(
+    k: int,
+    phase: Sequence[Transfer],
+    messages: Sequence[Transfer],
+    layouts: dict[str, Layout],
+    ranks: int,
+) -> list[str]:
+    """Phase `k` before its kernel: its collectives (in the same order on every rank), then the
+    wait for its messages, the count of the bytes received and the unpacking."""
+    out: list[str] = []
+    for c in collectives(phase, ranks):
+        out.extend(_collective(c, layouts, ranks))
+    if not messages:
+        return out
+    n = len(messages)
+    out += ["{", f"MPI_Status st[{n}];", f"MPI_Waitall(nr{k}, rq{k}, st);"]
+    out.append(f"for (int q = 0; q < nr{k}; ++q) if (rv{k}[q] >= 0) {{")
     out.append("int got = 0; MPI_Get_count(&st[q], MPI_BYTE, &got); received += got;")
     out.append("}")
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(phase) if t.dst == r]
+        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
         for i, t in mine:
-            out.extend(_unpack(t, layouts[t.buffer], f"msg[{i}]"))
+            out.extend(_unpack(t, layouts[t.buffer], f"mg{k}[{i}]"))
         out.append("}")
-    out.append(f"for (int q = 0; q < {len(phase)}; ++q) free(msg[q]);")
+    out.append(f"for (int q = 0; q < {n}; ++q) free(mg{k}[q]);")
     out.append("}")
     return out
 
 
-def _fill(lay: Layout, ref: Refinement) -> list[str]:
+def _exchange(
+    plan: ExchangePlan, layouts: dict[str, Layout], overlap: bool
+) -> tuple[list[str], list[list[str]]]:
+    """The exchange's code: what opens an iteration (the requests, and with `overlap` every
+    receive of every phase), and per position `p` (before kernel `p`; the last, before the
+    gather's end) the sends posted there and phase `p`'s end. With `overlap` a message is sent as
+    soon as its sender has computed its elements (`send_points`), else at its phase."""
+    ranks = plan.ranks
+    messages = [_messages(phase, ranks) for phase in plan.phases]
+    points = send_points(plan) if overlap else {}
+    opening: list[str] = []
+    receives: list[str] = []
+    for k, msgs in enumerate(messages):
+        opening.extend(_declare(k, msgs))
+        if overlap:
+            receives.extend(_post_receives(k, msgs, ranks))
+    opening.extend(_timed(receives))
+    at: list[list[str]] = []
+    for p, phase in enumerate(plan.phases):
+        sends = [
+            (k, i, t)
+            for k, msgs in enumerate(messages)
+            for i, t in enumerate(msgs)
+            if points.get(t.tag, t.phase) == p
+        ]
+        posted = [] if overlap else _post_receives(p, messages[p], ranks)
+        posted += _post_sends(sends, layouts, ranks)
+        at.append(_timed([*posted, *_finish(p, phase, messages[p], layouts, ranks)]))
+    return opening, at
+
+
+def _allocate(lay: Layout, ref: Refinement, spans: Sequence[Storage]) -> list[str]:
+    """Rank `rank`'s span of the buffer, poisoned, and its base pointer `lay.var`."""
     pattern = np.array([poison_value(ref.shape.dtype)], dtype=numpy_dtype(ref.shape.dtype))
     data = ", ".join(str(b) for b in pattern.tobytes())
+    starts = ", ".join(str(s.start) for s in spans)
+    counts = ", ".join(str(s.elements) for s in spans)
+    mem = f"a{lay.index}"
     return [
+        f"unsigned char *{mem}, *{lay.var}; /* {ref.into} */",
         "{",
+        f"static const int64_t starts[{len(spans)}] = {{{starts}}};",
+        f"static const int64_t counts[{len(spans)}] = {{{counts}}};",
         f"static const unsigned char pattern[] = {{{data}}};",
-        f"fill({lay.var}, {lay.elements}, pattern, {lay.itemsize});",
+        f"{mem} = buffer((size_t)counts[rank] * {lay.itemsize}, rank);",
+        f"fill({mem}, (size_t)counts[rank], pattern, {lay.itemsize});",
+        # the base: `starts[rank]` elements before the span (never dereferenced there)
+        f"{lay.var} = (unsigned char *)((uintptr_t){mem}"
+        f" - (uintptr_t)starts[rank] * {lay.itemsize});",
         "}",
     ]
 
 
-def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
-    """The C source of the MPI program's `main` (see the module docstring)."""
+def emit_main(
+    plan: ExchangePlan,
+    calls: Sequence[KernelCall],
+    storage: Sequence[dict[str, Storage]] | None = None,
+    overlap: bool = True,
+) -> str:
+    """The C source of the MPI program's `main` (see the module docstring). `storage`: what
+    each rank allocates of each buffer (None: every buffer whole on every rank). `overlap`:
+    post every receive when an iteration starts and every send as soon as its elements are
+    computed (else both at the transfer's phase); each phase waits just before its kernel."""
     layouts = {ref.into: layout(ref, i) for i, ref in enumerate(plan.buffers)}
+    if storage is None:
+        storage = [{name: Storage(0, lay.elements) for name, lay in layouts.items()}] * plan.ranks
+    for ref in plan.buffers:
+        held = storage[plan.root][ref.into]
+        if ref.dir != RefDir.NONE and (held.start, held.elements) != (
+            0,
+            layouts[ref.into].elements,
+        ):
+            raise ValueError(f"the root rank must hold '{ref.into}' whole")
     for phase in plan.phases:
         for t in phase:
             if t.nbytes > MAX_MESSAGE:
@@ -280,9 +434,8 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
         "if (repeat < 1) repeat = 1;",
     ]
     for ref in plan.buffers:
-        lay = layouts[ref.into]
-        lines.append(f"unsigned char *{lay.var} = buffer({lay.nbytes}, rank); /* {ref.into} */")
-        lines.extend(_fill(lay, ref))
+        spans = [storage[r][ref.into] for r in range(plan.ranks)]
+        lines.extend(_allocate(layouts[ref.into], ref, spans))
     lines.append(f"if (rank == {plan.root}) {{")
     for ref in plan.buffers:
         if ref.dir in (RefDir.IN, RefDir.INOUT):
@@ -301,9 +454,11 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double start = MPI_Wtime();",
     ]
+    opening, exchange_at = _exchange(plan, layouts, overlap)
+    lines.extend(opening)
     for k, name in enumerate(plan.kernels):
         lines.append(f"/* kernel {k}: {name.replace('*/', '* /')} */")
-        lines.extend(_phase(plan.phases[k], layouts, plan.ranks))
+        lines.extend(exchange_at[k])
         for call in (c for c in calls if c.kernel == k):
             args = ", ".join([*(layouts[a].var for a in call.args), "status"])
             what = _c_string(f"kernel {name}: run failed: ")
@@ -323,7 +478,7 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
                 "}",
             ]
     lines.append("/* gather the outputs */")
-    lines.extend(_phase(plan.phases[-1], layouts, plan.ranks))
+    lines.extend(exchange_at[-1])
     lines += [
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double wall = MPI_Wtime() - start;",
@@ -351,7 +506,7 @@ def emit_main(plan: ExchangePlan, calls: Sequence[KernelCall]) -> str:
         " all[4 * q + 3]);",
         "fclose(f);",
         "}",
-        *(f"free({layouts[ref.into].var});" for ref in plan.buffers),
+        *(f"free(a{layouts[ref.into].index});" for ref in plan.buffers),
         "MPI_Finalize();",
         "return 0;",
         "}",

@@ -71,12 +71,14 @@ def build_program(
     compiler: str,
     unit_flags: Sequence[str],
     libs: Sequence[str],
+    main_flags: Sequence[str] = (),
 ) -> Path:
     """The executable built from `main` (with mpicc) and the kernels' `units` (with the C
-    backend's compiler and flags), cached by content hash."""
+    backend's compiler and flags; `main_flags`, the user's `cflags`, compile and link `main`
+    too, e.g. `-fsanitize=address`), cached by content hash."""
     mpicc = find_tool("mpicc")
     key = hashlib.sha256(
-        "\0".join([main, *units, compiler, mpicc, *unit_flags, *libs]).encode()
+        "\0".join([main, *units, compiler, mpicc, *unit_flags, *libs, *main_flags]).encode()
     ).hexdigest()[:32]
     folder = cache_dir() / "mpi"
     target = folder / key
@@ -102,6 +104,7 @@ def build_program(
                 "-O3",
                 "-march=native",
                 "-fopenmp",
+                *main_flags,
                 str(main_path),
                 *objects,
                 "-o",

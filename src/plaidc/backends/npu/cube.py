@@ -44,10 +44,12 @@ from __future__ import annotations
 
 import itertools
 
+from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
-from plaidc.backends.npu.cube_match import Contraction, Epilogue, recognise
+from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
+from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
 from plaidc.backends.npu.cube_tiling import resident_step_bytes, tilings
-from plaidc.backends.npu.gemm import Gemm, NotCube, Resident, TileBox
+from plaidc.backends.npu.gemm import Gemm, NotCube
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.ops import (
@@ -58,6 +60,7 @@ from plaidc.backends.npu.ops import (
     comment,
     end_loop,
 )
+from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS
 from plaidc.backends.npu.vector import (
     Lowered,
@@ -127,20 +130,29 @@ def _lower_tiled(
             # The rows of output tiles split over the cores: chunk c on core c (`cores`).
             chunks = _core_chunks(ctx, con, epilogue, outers, inners)
             core_loop = ctx.new_loop() if len(chunks) > 1 else None
+            # a convolution's weights stay in L1 across its output tiles (`_weights`)
+            conv = _conv(ctx, con, first_tile)
+            weights = _weights(ctx, con, conv, len(outers) // len(chunks), inners, k_tiles)
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
+                if weights is not None:
+                    weights.loaded.clear()  # each core loads them into its own L1
                 part = outers[lo:hi]
                 outer_loop = ctx.new_loop()
                 for li in sample(len(part), ctx.sampling and steady(part, forms)):
                     oi = lo + li
                     ops.append(begin_iteration(outer_loop, li, len(part)))
-                    resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
+                    resident = None
+                    if conv is None:
+                        resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
                     inner_loop = ctx.new_loop()
                     pending: Op | None = None
                     done = -1
                     for nj in sample(uses, ctx.sampling and steady(inners, forms)):
                         ops.append(begin_iteration(inner_loop, nj, uses))
+                        if weights is not None:
+                            weights.block, weights.tile = nj, oi * uses + nj
                         k, tile = oi * uses + nj, outers[oi] | inners[nj]
                         if count > 1:
                             starts = {v: s for v, (s, _) in tile.items()}
@@ -148,11 +160,17 @@ def _lower_tiled(
                             ops.append(tile_comment(k, count, starts, sizes, ranges))
                         if nj > done + 1:  # a sampled loop skipped the previous tile: its store
                             previous = outers[oi] | inners[nj - 1]
-                            skipped = Gemm(ctx, kernel, con, previous, None, resident, placed)
+                            if weights is not None:
+                                weights.block, weights.tile = nj - 1, k - 1
+                            skipped = Gemm(
+                                ctx, kernel, con, previous, None, resident, placed, weights
+                            )
                             skipped.defer = True
                             skipped.lower(k_tiles, first + (k - 1) * steps)
                             pending = skipped.deferred
-                        gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed)
+                            if weights is not None:
+                                weights.block, weights.tile = nj, k
+                        gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
                         gemm.defer = epilogue is None
                         tile_ops = gemm.lower(k_tiles, first + k * steps)
                         ops.extend(defer_store(pending, tile_ops))
@@ -189,6 +207,44 @@ def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
         ):
             return [pending, *tile_ops]
     return [*tile_ops, pending]
+
+
+def _conv(ctx: Context, con: Contraction, tile: TileBox) -> img2col.ConvLayout | None:
+    """The roles of a convolution's indices when its left operand goes by img2col."""
+    mach = ctx.machine
+    if mach.cube_m != mach.cube_k:
+        return None
+    sizes = {v: n for v, (_, n) in tile.items()}
+    shape = ctx.buffers[con.a.buffer].shape
+    return img2col.layout(shape, con.a.offset, con.m, con.k, sizes, mach.cube_k)
+
+
+def _weights(
+    ctx: Context,
+    con: Contraction,
+    conv: img2col.ConvLayout | None,
+    outers: int,
+    inners: list[TileBox],
+    k_tiles: list[TileBox],
+) -> Weights | None:
+    """L1 for a convolution's weights (every N block and K step, each in its padded
+    img2col row order), kept across the output tiles when `[codegen] reuse` is on, more
+    than one tile row (of a core) shares them and they fit a quarter of L1 (the top quarter;
+    the tiles' own buffers double-buffer below it). Not with batch indices (a grouped
+    convolution's groups): each batch point has weights of its own."""
+    if conv is None or not ctx.options.reuse or outers < 2 or con.batch:
+        return None
+    size, align = ctx.capacity("L1")
+    fn = ctx.machine.cube_n
+    cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), fn)
+    stride = up((2 if con.split else 1) * conv.columns * cols * 2, align)
+    total = stride * len(inners) * len(k_tiles)
+    if total > size // 4:
+        return None
+    base = size - total
+    # the tiles' windows (`Weights.window_slot`) in the half below, for single-part operands
+    windows = base // 2 // align * align if not con.split else 0
+    return Weights(base, stride, len(k_tiles), align, windows=windows)
 
 
 def _resident(

@@ -9,8 +9,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
+from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.moves import Placement, Space
@@ -31,34 +33,13 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import Placed
-from plaidc.backends.npu.staging import Tiler
+from plaidc.backends.npu.staging import Tiler, Window
 from plaidc.backends.npu.valops import Val, ValueEmitter
 from plaidc.backends.npu.vector import Tile, TileLowering
+from plaidc.backends.npu_sim.isa import IMG2COL_PARAMS
 from plaidc.stripe.ir import Affine, DType
 
 SPLIT_SHIFT = 11  # lo parts are scaled by 2^11: an fp16 significand's width
-
-TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
-
-
-@dataclass
-class Resident:
-    """The left operand's fp16 parts in L1 for every K step of the output tiles that share
-    it (one batch point and M block, `outer`): the first of them loads and converts it, the
-    others only bring its fractals from L1 to L0A. K step `s` lives at `base + s * stride`
-    (in a half of the lower half of L1 that alternates between groups, so the next group's
-    operand loads while this one's last tile computes); the tiles' own L1 buffers live in
-    the upper half, from `streaming`."""
-
-    outer: TileBox
-    base: int
-    stride: int
-    align: int
-    streaming: int
-    steps: dict[int, tuple[Matrix, list[Buf]]] = dataclasses.field(default_factory=dict)
-
-    def arena(self, step: int) -> Arena:
-        return Arena("L1", self.base + step * self.stride, self.stride, self.align)
 
 
 def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> Affine:
@@ -71,19 +52,6 @@ def dense_position(names: tuple[str, ...], sizes: dict[str, int], unit: int) -> 
 
 class NotCube(Exception):
     """This tile has a shape the Cube lowering does not handle; use the vector unit."""
-
-
-@dataclass(frozen=True)
-class Matrix:
-    """An operand in UB: `rows x cols`, row-major, padded to whole fractals of `frac` (rows,
-    cols): the Cube's K side across K, its M (or N) side across M (or N); its rows are K when
-    `k_rows`."""
-
-    k_rows: bool
-    rows: int
-    cols: int
-    frac: tuple[int, int]
-    buf: Buf | None
 
 
 @dataclass
@@ -100,6 +68,7 @@ class _Operand:
     window: Buf | None = None
     src: Affine = dataclasses.field(default_factory=Affine)
     alias: bool = False
+    holes: bool = False  # positions no point writes inside the matrix (padded channels): zero
 
 
 class Gemm:
@@ -114,9 +83,12 @@ class Gemm:
         epilogue: Epilogue | None = None,
         resident: Resident | None = None,
         placed: dict[tuple[str, str], Placed] | None = None,
+        weights: Weights | None = None,
     ) -> None:
         self.ctx, self.kernel, self.con, self.epilogue = ctx, kernel, con, epilogue
         self.resident = resident
+        self.weights = weights
+        self.shared: tuple[Window, Buf] | None = None  # the left operand's window in L1
         # where the pass pipeline placed the tile's copies, by (memory, buffer): its UB
         # windows in a share of UB, its K step's L1, L0A, L0B and L0C buffers in theirs
         self.placed = placed or {}
@@ -147,6 +119,8 @@ class Gemm:
         c_bytes = self.rows_m * self.rows_n * 4
         parts = 2 if con.split else 1
         accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
+        if self.weights is not None and self.weights.windows and not con.split:
+            self.shared = self._shared_window(k_tiles, parity)
         loop = ctx.new_loop()
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
@@ -208,11 +182,13 @@ class Gemm:
         outer: tuple[str, ...],
         k_tile: dict,
         cons: tuple[Affine, ...],
+        conv: img2col.ConvLayout | None = None,
     ) -> _Operand:
         """Plan an operand's matrix and bring its GM window into UB. The matrix is row-major,
         rows and columns padded to the fractal size; its rows are the M (or N) indices, or
         the K indices when the other index set is contiguous in GM: then the gather is a copy
-        (or nothing), and the fractals are transposed on their way to L0."""
+        (or nothing), and the fractals are transposed on their way to L0. With `conv` (the
+        left operand goes by img2col) the K indices take its columns' order and padding."""
         con, dtype = self.con, self.con.dtype
         starts = {**self.starts, **{v: s for v, (s, _) in k_tile.items()}}
         sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
@@ -228,7 +204,15 @@ class Gemm:
             {v: sizes[v] for v in (*con.batch, *row_vars, *col_vars)},
             tuple(self.local(a, starts) for a in cons),
         )
-        pos = space.fold(dense_position(row_vars, sizes, cols) + dense_position(col_vars, sizes, 1))
+        if conv is None:
+            pos = dense_position(row_vars, sizes, cols) + dense_position(col_vars, sizes, 1)
+        elif k_rows:  # rows K in the img2col columns' order, zero at padded channels
+            n_rows = rows = conv.columns
+            pos = conv.k_position() * cols + dense_position(col_vars, sizes, 1)
+        else:
+            n_cols = cols = conv.columns
+            pos = dense_position(row_vars, sizes, cols) + conv.k_position()
+        pos = space.fold(pos)
         runs = [v for v in col_vars if sizes[v] > 1]
         op = _Operand(
             Matrix(k_rows, rows, cols, frac, None),
@@ -238,6 +222,7 @@ class Gemm:
             pos,
             runs[-1] if runs else None,
             access.buffer,
+            holes=conv is not None and conv.padded,
         )
         if space.is_empty():
             return op
@@ -246,7 +231,7 @@ class Gemm:
         op.src = window.to_ub(space.fold(acc))
         g = elems_per_block(dtype)
         op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
-        op.alias = op.alias and op.src.const % g == 0
+        op.alias = op.alias and op.src.const % g == 0 and not op.holes
         if not op.alias:
             op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
@@ -273,10 +258,13 @@ class Gemm:
             buf = offset_buf(op.window, op.src.const * dtype.byte_size)
         else:
             buf = tiler.arena.alloc(total * dtype.byte_size, "matrix")
+            if op.holes:
+                tiler.ops.append(mover.fill_all(buf, dtype, total, 0))
             src, dst = Placement(op.window, dtype, op.src), Placement(buf, dtype, op.pos)
             sizes = op.space.sizes
             live_run = op.run or next((v for v in reversed(sizes) if sizes[v] > 1), None)
-            tiler.move(op.space, live_run, dst, src, (0, total), False, f"img2col {op.name}")
+            note = f"{'layout' if op.holes else 'img2col'} {op.name}"
+            tiler.move(op.space, live_run, dst, src, (0, total), op.holes, note)
             tiler.arena.release(op.window)
         if op.space.live_constraints:
             if op.run is None:
@@ -314,8 +302,25 @@ class Gemm:
     def _to_l1(self, ub: Buf, mat: Matrix, l1: Buf) -> Op:
         """Row-major fp16 matrix in UB -> L1 as column strips of fractals: fractal (strip c,
         row block r) at index `c * rows/fr + r`, `fr x f` (the matrix's `frac`) within."""
-        _, f = mat.frac
+        fr, f = mat.frac
         strips = mat.cols // f
+        if mat.ko_major:  # fractal (ko, no) at ko * No + no: fr rows of one fractal row each
+            stmts = [
+                call(
+                    "copy_ubuf_to_cbuf",
+                    l1.ptr(DType.FP16, (ko * strips + no) * fr * f * 2),
+                    ub.ptr(DType.FP16, (ko * fr * mat.cols + no * f) * 2),
+                    0,
+                    fr,
+                    f * 2 // BLOCK,
+                    (strips - 1) * f * 2 // BLOCK,
+                    0,
+                )
+                for ko in range(mat.rows // fr)
+                for no in range(strips)
+            ]
+            reads = (ub.region(0, mat.rows * mat.cols * 2),)
+            return Op("PIPE_MTE3", tuple(stmts), reads, (l1.region(),), "to L1")
         stmts = [
             call(
                 "copy_ubuf_to_cbuf",
@@ -348,6 +353,8 @@ class Gemm:
             runs = [(0, 0, outer * ko, 1, 1)]
         elif not mat.k_rows:  # L1 (ko, no) at ko*No + no, already [n][k]
             runs = [(0, 0, outer * ko, 1, 0)]
+        elif mat.ko_major:  # L1 (ko, no) at ko*No + no, stored [k][n]
+            runs = [(0, 0, outer * ko, 1, 1)]
         else:  # L1 (no, ko) at no*Ko + ko, stored [k][n]
             runs = [(k * outer, k, outer, ko, 1) for k in range(ko)]
         stmts = []
@@ -390,40 +397,195 @@ class Gemm:
         parts = self._fp16_to_l1(tiler, "a", mat, self.resident.arena(step), None)
         self.resident.steps[step] = (mat, parts)
 
+    def _conv_layout(self, k_tile: dict) -> img2col.ConvLayout | None:
+        """The roles of the left operand's indices when it reads a feature map through a
+        convolution window (`img2col`), else None."""
+        if self.fk != self.fm:
+            return None  # img2col writes fm x fk fractals of fk channels: kept square here
+        sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
+        shape = self.ctx.buffers[self.con.a.buffer].shape
+        return img2col.layout(shape, self.con.a.offset, self.con.m, self.con.k, sizes, self.fk)
+
+    def _shared_window(self, k_tiles: list[dict], parity: int) -> tuple[Window, Buf] | None:
+        """The left operand's GM window for all the tile's K steps, in L1 (the tile's slot of
+        `weights`), when the operand goes by img2col and it fits: each K step's img2col
+        reads its part of it, so MTE2 brings it once rather than once per K step."""
+        con, weights = self.con, self.weights
+        assert weights is not None
+        conv = self._conv_layout(k_tiles[0])
+        if conv is None:
+            return None
+        box = {}
+        for v in con.k:
+            lo = min(kt[v][0] for kt in k_tiles)
+            box[v] = (lo, max(kt[v][0] + kt[v][1] for kt in k_tiles) - lo)
+        starts = {**self.starts, **{v: s for v, (s, _) in box.items()}}
+        sizes = {**self.sizes, **{v: n for v, (_, n) in box.items()}}
+        space = Space(
+            {v: sizes[v] for v in (*con.batch, *con.m, *con.k)},
+            tuple(self.local(a, starts) for a in con.a_cons),
+        )
+        if space.is_empty():
+            return None
+        tiler = Tiler(self.ctx, self.ctx.arena("UB", parity), self.ops)
+        # the first K step's img2col must read this window (the others are alike)
+        first = {**self.starts, **{v: s for v, (s, _) in k_tiles[0].items()}}
+        step_space = Space(
+            {v: self.sizes.get(v, k_tiles[0].get(v, (0, 1))[1]) for v in space.sizes},
+            tuple(self.local(a, first) for a in con.a_cons),
+        )
+        step_access = self.local(con.a.offset, first)
+        access = self.local(con.a.offset, starts)
+        for strides in (None, {conv.row}, set()):
+            window = tiler.window(space, con.a.buffer, [access], strides)
+            if img2col.plan(conv, step_space, window, step_access, self.rows_m) is not None:
+                break
+        else:
+            return None
+        slot = weights.window_slot()
+        nbytes = img2col.l1_bytes(window)
+        if nbytes > slot.size:
+            return None
+        buf = slot.alloc(nbytes, "a window in L1")
+        tiler.dma("in", window, buf)
+        return window, buf
+
+    def _img2col_window(
+        self, tiler: Tiler, conv: img2col.ConvLayout, space: Space, access: Affine
+    ) -> tuple[Window, dict[str, int]] | None:
+        """The left operand's GM window for img2col and the instruction's parameters: the
+        smallest window, else one in rows of the feature map, else one contiguous range (a
+        window whose rows skip the map's rows, as a strided conv's K step of one kernel row
+        has, is not a map the instruction reads)."""
+        name = self.con.a.buffer
+        for strides in (None, {conv.row}, set()):
+            window = tiler.window(space, name, [access], strides)
+            params = img2col.plan(conv, space, window, access, self.rows_m)
+            if params is not None:
+                return window, params
+        return None
+
+    def _img2col_a(
+        self, tiler: Tiler, conv: img2col.ConvLayout, k_tile: dict, l1: Arena, parity: int
+    ) -> list[Buf] | None:
+        """The left operand's fractals in L0A by `img2col_cbuf_to_ca` from its GM window in
+        L1 (fp16 parts: the window itself, or its hi and lo parts split in UB), or None (and
+        nothing emitted) when the K step's window is not one the instruction reads."""
+        con, ctx = self.con, self.ctx
+        starts = {**self.starts, **{v: s for v, (s, _) in k_tile.items()}}
+        sizes = {**self.sizes, **{v: n for v, (_, n) in k_tile.items()}}
+        space = Space(
+            {v: sizes[v] for v in (*con.batch, *con.m, *con.k)},
+            tuple(self.local(a, starts) for a in con.a_cons),
+        )
+        if space.is_empty():
+            return None
+        access = self.local(con.a.offset, starts)
+        name, parts = con.a.buffer, 2 if con.split else 1
+        params, shared = None, None
+        if self.shared is not None:  # the tile's window, in L1 since before its K steps
+            window, shared = self.shared
+            params = img2col.plan(conv, space, window, access, self.rows_m)
+        if params is not None and shared is not None:
+            l1_parts = [shared]
+        else:
+            found = self._img2col_window(tiler, conv, space, access)
+            if found is None:
+                return None
+            window, params = found
+            nbytes = img2col.l1_bytes(window)
+            l1_parts = self._cube_bufs(l1, name, [nbytes] * parts, "a window in L1")
+            if not con.split:
+                tiler.dma("in", window, l1_parts[0])
+            else:  # the window's fp32 elements split into fp16 hi and lo parts in UB, to L1
+                room = up(window.elements, ctx.repeat_bytes // 2)
+                ub = tiler.read_window(window, room=room, at=self._at(tiler, name))
+                for part, l1_buf in zip(self._to_fp16(tiler, ub, room), l1_parts, strict=True):
+                    stmt = call(
+                        "copy_ubuf_to_cbuf",
+                        l1_buf.ptr(DType.FP16),
+                        part.ptr(DType.FP16),
+                        0,
+                        1,
+                        nbytes // BLOCK,
+                        0,
+                        0,
+                    )
+                    reads, writes = (part.region(0, nbytes),), (l1_buf.region(),)
+                    self.ops.append(Op("PIPE_MTE3", (stmt,), reads, writes, "a window to L1"))
+        l0_bytes = params["mFractals"] * params["kFractals"] * self.fm * self.fk * 2
+        l0_parts = self._cube_bufs(ctx.arena("L0A", parity), name, [l0_bytes] * parts, "a")
+        for l1_buf, l0_buf in zip(l1_parts, l0_parts, strict=True):
+            args = [params[key] for key in IMG2COL_PARAMS]
+            stmt = call(
+                "img2col_cbuf_to_ca", l0_buf.ptr(DType.FP16), l1_buf.ptr(DType.FP16), *args, 0
+            )
+            reads, writes = (l1_buf.region(),), (l0_buf.region(),)
+            self.ops.append(Op("PIPE_MTE1", (stmt,), reads, writes, "a img2col"))
+        return l0_parts
+
     def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf], parity: int) -> None:
         """K step `step` into `accumulators`, in the buffer halves of `parity`."""
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
         tiler = self._tiler(parity)
         cached = res.steps.get(step) if res is not None else None
+        weights_l1 = self.weights
+        hi = None
+        if weights_l1 is not None:
+            hi = weights_l1.windows if weights_l1.windows else weights_l1.base
+        l1 = ctx.arena("L1", parity, lo=res.streaming if res is not None else 0, hi=hi)
+        # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
+        # its window is what each tile loads).
+        conv = self._conv_layout(k_tile) if cached is None else None
+        a_l0 = self._img2col_a(tiler, conv, k_tile, l1, parity) if conv is not None else None
+        if a_l0 is None:
+            conv = None
         # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
         # when A goes to its residency: then A and B take UB one after the other (only the
         # group's first tile pays that, and the K steps can be twice as long).
-        read_a = self._read(tiler, con.a, con.m, k_tile, con.a_cons) if cached is None else None
+        read_a = None
+        if cached is None and a_l0 is None:
+            read_a = self._read(tiler, con.a, con.m, k_tile, con.a_cons)
         if read_a is not None and res is not None:
             self._resident_a(tiler, read_a, step)
             cached, read_a = res.steps[step], None
             tiler = self._tiler(parity)
-        read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons)
+        weights = self.weights if conv is not None else None
+        kept = weights.loaded.get((weights.block, step)) if weights is not None else None
+        read_b = None
+        if kept is None:
+            read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons, conv)
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
-        mat_b = self._matrix(tiler, read_b)
-        l1 = ctx.arena("L1", parity, lo=res.streaming if res is not None else 0)
+        mat_b = self._matrix(tiler, read_b) if read_b is not None else None
         l0a, l0b = ctx.arena("L0A", parity), ctx.arena("L0B", parity)
-        l0: dict[str, list[Buf]] = {"a": [], "b": []}
+        l0: dict[str, list[Buf]] = {"a": a_l0 or [], "b": []}
         operands = (("a", mat_a, l0a, con.a.buffer), ("b", mat_b, l0b, con.b.buffer))
         for which, mat, arena, name in operands:
-            if mat is None:  # the left operand, resident in L1 since the group's first tile
+            if which == "a" and a_l0 is not None:
+                continue
+            if which == "b" and kept is not None:  # the weights, in L1 since an earlier tile
+                mat_b, l1_parts = kept
+            elif which == "b" and weights is not None:
+                assert mat is not None
+                mat_b = dataclasses.replace(mat, ko_major=mat.k_rows)
+                l1_parts = self._fp16_to_l1(tiler, which, mat_b, weights.arena(step), None)
+                weights.loaded[weights.block, step] = (mat_b, l1_parts)
+            elif mat is None:  # the left operand, resident in L1 since the group's first tile
                 assert cached is not None
                 mat_a, l1_parts = cached
             else:
                 l1_parts = self._fp16_to_l1(tiler, which, mat, l1, name)
-            use = mat_a if which == "a" else mat
+            use = mat_a if which == "a" else mat_b
             assert use is not None
             l0_parts = self._cube_bufs(arena, name, [buf.size for buf in l1_parts], which)
             for l1_buf, dst in zip(l1_parts, l0_parts, strict=True):
                 self.ops.append(self._to_l0(which, use, l1_buf, dst))
                 l0[which].append(dst)
-        assert mat_a is not None
-        kp = mat_a.rows if mat_a.k_rows else mat_a.cols
+        if conv is not None:
+            kp = conv.columns
+        else:
+            assert mat_a is not None
+            kp = mat_a.rows if mat_a.k_rows else mat_a.cols
         # fp16: C = A.B; split: C0 = Ahi.Bhi, C1 = Ahi.Blo + Alo.Bhi (scaled by 2^11)
         terms = [(0, 0, 0)] if not con.split else [(0, 0, 0), (1, 0, 1), (1, 1, 0)]
         for c_index, ai, bi in terms:

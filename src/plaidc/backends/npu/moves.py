@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from plaidc.analysis.domain import affine_bounds, block_domain
+from plaidc.analysis.domain import affine_bounds, block_domain, sample
+from plaidc.analysis.space import split_dim_name
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.clib import helper_name
 from plaidc.backends.npu.ops import BLOCK, Buf, Op, call, elems_per_block, lit, scalar_literal
@@ -76,6 +77,14 @@ class Space:
 
     def is_empty(self) -> bool:
         return bool(self.domain().is_empty())
+
+    def point(self) -> dict[str, int] | None:
+        """One point of the tile (its indices' values), None when it has none."""
+        found = sample(self.domain())
+        if found is None:
+            return None
+        values = {split_dim_name(dim)[1]: value for dim, value in found.items()}
+        return {v: values.get(v, 0) for v in self.sizes}
 
     def point_count(self) -> int:
         return int(self.domain().count_val().to_python())
@@ -214,6 +223,26 @@ def choose_path(space: Space, run: str | None, dst: Affine, src: Affine, dtype: 
     return "spread"
 
 
+def _repeated_run(space: Space, run: str | None, dst: Affine, src: Affine, g: int) -> int | None:
+    """The length of the run when the move writes one source run over and over into a dense
+    destination (a broadcast: the source depends on the run's index alone, the destination
+    is the space's points in order, run innermost, with no constraint clipping them), so that
+    it can be written by copying the run once and then doubling what is written; else None."""
+    if run is None or space.live_constraints or dst.coeff(run) != 1 or src.coeff(run) != 1:
+        return None
+    live = [v for v, s in space.sizes.items() if s > 1]
+    if any(src.coeff(v) for v in live if v != run):
+        return None
+    n, stride = space.sizes[run], 1
+    for v in sorted(live, key=lambda v: dst.coeff(v)):
+        if dst.coeff(v) != stride:
+            return None
+        stride *= space.sizes[v]
+    if n % g or (dst.const - src.const) % g or stride <= n:
+        return None
+    return n
+
+
 @dataclass
 class Mover:
     """Emits moves for one kernel; records which C helpers they use."""
@@ -246,6 +275,20 @@ class Mover:
         dptr, sptr = dst.buf.ptr(dtype), src.buf.ptr(dtype)
         reads = [src.buf.region()]
         writes = [dst.buf.region()]
+        repeated = _repeated_run(space, run, dst.pos, src.pos, elems_per_block(dtype))
+        if repeated is not None and window[0] <= dst.pos.const:
+            # a broadcast: the run once, then the written part copied after itself
+            total = space.point_count()
+            if dst.pos.const + total <= window[1]:
+                copy = self.helper("copy", dtype)
+                d0 = dst.pos.const
+                doubling = [call(copy, dptr, d0, sptr, src.pos.const, repeated)]
+                done = repeated
+                while done < total:
+                    doubling.append(call(copy, dptr, d0 + done, dptr, d0, min(done, total - done)))
+                    done *= 2
+                reads.append(dst.buf.region())
+                return Op("PIPE_V", tuple(doubling), tuple(reads), tuple(writes), note)
         if path in ("copy", "lanes"):
             kind = self.helper(path, dtype)
 

@@ -102,9 +102,11 @@ class Tiler:
     ops: list[Op]
     honoured: set[str] = field(default_factory=set)  # windows put where the pipeline placed them
 
-    def window(self, space: Space, name: str, accesses: list[Affine]) -> Window:
+    def window(
+        self, space: Space, name: str, accesses: list[Affine], strides: set[int] | None = None
+    ) -> Window:
         """The smallest window of buffer `name` holding every element `accesses` reach on the
-        tile's points."""
+        tile's points (its rows `strides` apart when given; none: one contiguous range)."""
         accesses = [space.fold(a) for a in accesses]
         lo, hi = _bounds(space, accesses[0])
         for access in accesses[1:]:
@@ -115,8 +117,9 @@ class Tiler:
         first = max(lo, 0) // g * g
         end = min(round_up(hi + 1, g), round_up(self.ctx.buffers[name].extent, g))
         best = Window(name, first, 1, end - first, end - first)
-        strides = {abs(k) for a in accesses for _, k in a.terms if abs(k) * size % BLOCK == 0}
-        for stride in sorted(strides):
+        if strides is None:
+            strides = {abs(k) for a in accesses for _, k in a.terms}
+        for stride in sorted(k for k in strides if k * size % BLOCK == 0):
             shape = _strided(space, accesses, stride, g, first)
             if shape is None or not 1 < shape[0] <= MAX_BURSTS:
                 continue

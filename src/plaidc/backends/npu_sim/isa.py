@@ -131,6 +131,7 @@ class Form(Enum):
 
     DMA = "dma"  # (dst, src, sid, nBurst, lenBurst, srcGap, dstGap)
     FRACTAL = "fractal"  # L1 -> L0A/L0B fractal loads
+    IMG2COL = "img2col"  # L1 -> L0A: a convolution window's fractals (load3d)
     MAD = "mad"  # the Cube
     CC_COPY = "cc_copy"  # L0C -> UB
     MASK = "mask"  # vector mask register
@@ -169,6 +170,69 @@ _VECTOR_PARAMS = {
     Form.SELECT: ("dst", "src0", "src1", "sel", "repeat", *_STRIDES3),
 }
 _DMA_PARAMS = ("dst", "src", "sid", "nBurst", "lenBurst", "srcGap", "dstGap")
+
+# img2col_cbuf_to_ca's integer parameters, in order (after dst and src; padValue follows).
+IMG2COL_PARAMS = (
+    "base",
+    "imgStride",
+    "rowStride",
+    "pixStride",
+    "fmH",
+    "fmW",
+    "channels",
+    "hStart",
+    "wStart",
+    "strideH",
+    "strideW",
+    "dilH",
+    "dilW",
+    "outH",
+    "outW",
+    "mCount",
+    "kW",
+    "c1",
+    "mFractals",
+    "kFractals",
+)
+
+
+def img2col(
+    l1: np.ndarray, params: dict[str, int], pad: float, cube_m: int, cube_k: int
+) -> np.ndarray:
+    """What `img2col_cbuf_to_ca` writes to L0A: `mFractals x kFractals` fractals
+    `[Mo][Ko][cube_m][cube_k]` of fp16, from the fp16 elements `l1` starting at its `src`.
+
+    The feature maps' element (b, h, w, c) is
+    `l1[base + b*imgStride + h*rowStride + w*pixStride + c]` for `h < fmH, w < fmW,
+    c < channels`. Matrix row `m` is image `b = m // (outH*outW)` at output position
+    `(p, q) = divmod(m % (outH*outW), outW)`; column fractal `ko` is the window position
+    `(u, v) = divmod(ko // c1, kW)` and the channels `(ko % c1) * cube_k + [0, cube_k)`. An
+    element is the maps' `(b, hStart + strideH*p + dilH*u, wStart + strideW*q + dilW*v, c)`, or
+    `pad` where `m >= mCount`, `c >= channels` or that position is outside the map (a
+    convolution's padding). The DaVinci's load3d in plaidc's terms: a convolution reaches the
+    Cube with no vector pass."""
+    g = params
+    mf, kf = g["mFractals"], g["kFractals"]
+    out = np.full((mf, kf, cube_m, cube_k), pad, dtype=np.float16)
+    for mo in range(mf):
+        for ko in range(kf):
+            u, v = divmod(ko // g["c1"], g["kW"])
+            c0 = (ko % g["c1"]) * cube_k
+            count = min(max(g["channels"] - c0, 0), cube_k)
+            for r in range(cube_m):
+                m = mo * cube_m + r
+                if m >= g["mCount"] or count == 0:
+                    continue
+                b, in_image = divmod(m, g["outH"] * g["outW"])
+                p, q = divmod(in_image, g["outW"])
+                h = g["hStart"] + g["strideH"] * p + g["dilH"] * u
+                w = g["wStart"] + g["strideW"] * q + g["dilW"] * v
+                if 0 <= h < g["fmH"] and 0 <= w < g["fmW"]:
+                    at = g["base"] + b * g["imgStride"] + h * g["rowStride"]
+                    at += w * g["pixStride"] + c0
+                    out[mo, ko, r, :count] = l1[at : at + count]
+    return out
+
 
 # A lane function: numpy arrays in (fp16 already widened to fp32), an array out.
 Semantics = Callable[..., np.ndarray]
@@ -468,6 +532,16 @@ OTHER_TABLE = (
         ("L0B",),
         ("f16",),
         doc="`repeat` 16x16 fp16 fractals, optionally transposed",
+    ),
+    Intrinsic(
+        "img2col_cbuf_to_ca",
+        Form.IMG2COL,
+        "PIPE_MTE1",
+        ("dst", "src", *IMG2COL_PARAMS, "padValue"),
+        ("L1",),
+        ("L0A",),
+        ("f16",),
+        doc="a convolution window's img2col fractals from an fp16 feature map in L1 (`img2col`)",
     ),
     Intrinsic(
         "mad",

@@ -56,6 +56,8 @@ class NpuMachine:
     ub_l1_bytes_per_cycle: int
     l1_l0_latency: int
     l1_l0_bytes_per_cycle: int
+    img2col_latency: int  # img2col_cbuf_to_ca (MTE1): latency + L0A bytes / bandwidth
+    img2col_bytes_per_cycle: int
     l0c_ub_latency: int
     l0c_ub_bytes_per_cycle: int
     vector_repeat_bytes: int

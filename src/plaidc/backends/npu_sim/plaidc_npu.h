@@ -192,6 +192,8 @@ void plaidc_npu_dma(plaidc_npu_site site, int path, void *dst, const void *src, 
 void plaidc_npu_load_fractal(plaidc_npu_site site, int path, void *dst, const void *src,
                              int64_t base_idx, int64_t repeat, int64_t src_stride, int64_t sid,
                              int64_t transpose);
+void plaidc_npu_img2col(plaidc_npu_site site, void *dst, int dst_dtype, const void *src,
+                        int src_dtype, const int64_t *params, double pad_value);
 void plaidc_npu_mad(plaidc_npu_site site, void *c, int c_dtype, const void *a, int a_dtype,
                     const void *b, int b_dtype, int64_t m, int64_t k, int64_t n, int64_t init);
 void plaidc_npu_copy_cc(plaidc_npu_site site, void *dst, int dst_dtype, const void *src,
@@ -239,6 +241,25 @@ int64_t plaidc_npu_block_num(void);
 #define load_cbuf_to_cb(dst, src, baseIdx, repeat, srcStride, sid, transpose)                    \
   plaidc_npu_load_fractal(PLAIDC_SITE("load_cbuf_to_cb"), PLAIDC_PATH_L1_L0B, (dst), (src),      \
                           (baseIdx), (repeat), (srcStride), (sid), (transpose))
+
+/* img2col (MTE1, the DaVinci's load3d): the convolution-window fractals of fp16 feature maps in
+ * L1, written to L0A as mFractals x kFractals fractals [Mo][Ko][cube_m][cube_k]. Element
+ * (b, h, w, c) of the maps is src[base + b*imgStride + h*rowStride + w*pixStride + c] for
+ * h < fmH, w < fmW, c < channels. Row m of the matrix is image b = m / (outH*outW), output
+ * position (p, q) = ((m / outW) % outH, m % outW); column fractal ko is window position
+ * (u, v) = ((ko / c1) / kW, (ko / c1) % kW) and channels (ko % c1)*cube_k + [0, cube_k). It
+ * reads element (b, hStart + strideH*p + dilH*u, wStart + strideW*q + dilW*v, c), or writes
+ * padValue where m >= mCount, c >= channels or the position is outside the map (padding). */
+#define img2col_cbuf_to_ca(dst, src, base, imgStride, rowStride, pixStride, fmH, fmW, channels,  \
+                           hStart, wStart, strideH, strideW, dilH, dilW, outH, outW, mCount, kW,  \
+                           c1, mFractals, kFractals, padValue)                                    \
+  plaidc_npu_img2col(PLAIDC_SITE("img2col_cbuf_to_ca"), (dst), PLAIDC_DT(dst), (src),            \
+                     PLAIDC_DT(src),                                                              \
+                     (const int64_t[]){(base), (imgStride), (rowStride), (pixStride), (fmH),     \
+                                       (fmW), (channels), (hStart), (wStart), (strideH),          \
+                                       (strideW), (dilH), (dilW), (outH), (outW), (mCount), (kW), \
+                                       (c1), (mFractals), (kFractals)},                           \
+                     (double)(padValue))
 
 /* Cube: C[m x n] (init ? = : +=) A[m x k] . B[k x n] on fractal layouts, fp16 x fp16 -> fp32. */
 #define mad(c, a, b, m, k, n, init)                                                               \
@@ -397,6 +418,8 @@ typedef struct plaidc_npu_machine {
   uint64_t latency[PLAIDC_NPATHS];         /* cycles per transfer instruction            */
   uint64_t bytes_per_cycle[PLAIDC_NPATHS]; /* bandwidth of each path                     */
   uint64_t cube_m, cube_k, cube_n;         /* Cube shape = fractal shape                 */
+  uint64_t img2col_latency;                /* cycles per img2col_cbuf_to_ca              */
+  uint64_t img2col_bytes_per_cycle;        /* L0A bytes it writes per cycle              */
   uint64_t vector_repeat_bytes;            /* bytes per vector repeat (<= 256)           */
   uint64_t vector_latency;                 /* cycles added to every vector instruction   */
   uint64_t cores;                          /* kernel instances, block_idx 0 .. cores-1   */

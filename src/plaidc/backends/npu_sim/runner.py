@@ -61,6 +61,8 @@ class _Machine(ctypes.Structure):
         ("cube_m", _U64),
         ("cube_k", _U64),
         ("cube_n", _U64),
+        ("img2col_latency", _U64),
+        ("img2col_bytes_per_cycle", _U64),
         ("vector_repeat_bytes", _U64),
         ("vector_latency", _U64),
         ("cores", _U64),
@@ -401,6 +403,8 @@ def _machine_struct(machine: NpuMachine) -> _Machine:
     s.latency[:] = machine.path_latencies()
     s.bytes_per_cycle[:] = machine.path_bandwidths()
     s.cube_m, s.cube_k, s.cube_n = machine.cube_m, machine.cube_k, machine.cube_n
+    s.img2col_latency = machine.img2col_latency
+    s.img2col_bytes_per_cycle = machine.img2col_bytes_per_cycle
     s.vector_repeat_bytes = machine.vector_repeat_bytes
     s.vector_latency = machine.vector_latency
     s.cores = machine.cores

@@ -37,11 +37,13 @@
  * any pipe of any core. Every number comes from the machine description.
  */
 #define _XOPEN_SOURCE 700 /* ucontext: each core runs on its own stack */
+#define _DEFAULT_SOURCE   /* mmap: MAP_ANONYMOUS, MAP_NORESERVE and MAP_STACK for the cores' stacks */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include "sim_internal.h"
@@ -446,6 +448,89 @@ static float load_f16(const uint8_t *p) {
   return npu_half_to_float(h);
 }
 
+/* ---- img2col (MTE1): a convolution window's fractals, L1 -> L0A ------------------------------ */
+
+enum {
+  I2C_BASE, I2C_IMG, I2C_ROW, I2C_PIX, I2C_FMH, I2C_FMW, I2C_CHANNELS, I2C_HSTART, I2C_WSTART,
+  I2C_SH, I2C_SW, I2C_DH, I2C_DW, I2C_OUTH, I2C_OUTW, I2C_MCOUNT, I2C_KW, I2C_C1, I2C_MFRACTALS,
+  I2C_KFRACTALS, I2C_NPARAMS
+};
+
+void plaidc_npu_img2col(plaidc_npu_site site, void *dst, int dst_dtype, const void *src,
+                        int src_dtype, const int64_t *p, double pad_value) {
+  static const char *const names[I2C_NPARAMS] = {
+      "base",    "imgStride", "rowStride", "pixStride", "fmH",  "fmW",      "channels",
+      "hStart",  "wStart",    "strideH",   "strideW",   "dilH", "dilW",     "outH",
+      "outW",    "mCount",    "kW",        "c1",        "mFractals", "kFractals"};
+  npu_sim *s = npu_current();
+  const plaidc_npu_machine *mc = s->machine;
+  need_dtype(s, site, "dst", dst_dtype, PLAIDC_DT_F16, "img2col writes fp16 fractals");
+  need_dtype(s, site, "src", src_dtype, PLAIDC_DT_F16, "img2col reads an fp16 feature map");
+  const int64_t big = INT32_MAX;
+  for (int i = 0; i < I2C_NPARAMS; i++) {
+    int signed_param = i == I2C_HSTART || i == I2C_WSTART;
+    int positive = i == I2C_FMH || i == I2C_FMW || i == I2C_CHANNELS || i == I2C_OUTH ||
+                   i == I2C_OUTW ||
+                   i == I2C_KW || i == I2C_C1 || i == I2C_MFRACTALS || i == I2C_KFRACTALS;
+    npu_check_range(s, site, names[i], p[i], signed_param ? -big : positive ? 1 : 0, big);
+  }
+  const int64_t fm = (int64_t)mc->cube_m, fk = (int64_t)mc->cube_k;
+  const uint64_t frac = (uint64_t)(fm * fk) * 2;
+  const uint64_t dst_bytes = (uint64_t)(p[I2C_MFRACTALS] * p[I2C_KFRACTALS]) * frac;
+  /* The feature maps the parameters describe: every element it may read lies in these bytes. */
+  const int64_t plane = p[I2C_OUTH] * p[I2C_OUTW];
+  const int64_t images = p[I2C_MCOUNT] > 0 ? (p[I2C_MCOUNT] - 1) / plane : 0;
+  const uint64_t map_bytes =
+      2 * (uint64_t)(p[I2C_BASE] + images * p[I2C_IMG] + (p[I2C_FMH] - 1) * p[I2C_ROW] +
+                     (p[I2C_FMW] - 1) * p[I2C_PIX] + p[I2C_CHANNELS]);
+  npu_addr sa = npu_operand(s, site, "src", src, PLAIDC_MEM_L1,
+                            "img2col_cbuf_to_ca (MTE1) reads only L1", map_bytes);
+  npu_addr da = npu_operand(s, site, "dst", dst, PLAIDC_MEM_L0A,
+                            "img2col_cbuf_to_ca (MTE1) writes only L0A", dst_bytes);
+  npu_check_align(s, site, "src", sa, map_bytes);
+  npu_check_align(s, site, "dst", da, dst_bytes);
+  if (sa.off < 0 || (uint64_t)sa.off + map_bytes > s->size[PLAIDC_MEM_L1]) {
+    char range[128];
+    fmt_range(s, range, sizeof range, sa.mem, sa.off, map_bytes);
+    npu_fail(s, site, "the feature map %s is outside L1 (capacity %" PRIu64 " bytes)", range,
+             s->size[PLAIDC_MEM_L1]);
+  }
+  uint32_t id = npu_issue(s, site, PIPE_MTE1);
+  uint8_t *out = npu_access(s, id, "dst", da.mem, da.off, dst_bytes, 1);
+  const uint16_t pad = npu_float_to_half((float)pad_value);
+  const int64_t c1 = p[I2C_C1], kw = p[I2C_KW], outw = p[I2C_OUTW];
+  for (int64_t mo = 0; mo < p[I2C_MFRACTALS]; mo++)
+    for (int64_t ko = 0; ko < p[I2C_KFRACTALS]; ko++) {
+      const int64_t window = ko / c1, c0 = (ko % c1) * fk;
+      const int64_t u = window / kw, v = window % kw;
+      int64_t nc = p[I2C_CHANNELS] - c0;
+      nc = nc < 0 ? 0 : nc > fk ? fk : nc;
+      uint8_t *fractal = out + (uint64_t)(mo * p[I2C_KFRACTALS] + ko) * frac;
+      for (int64_t r = 0; r < fm; r++) {
+        uint8_t *row = fractal + (uint64_t)(r * fk) * 2;
+        const int64_t m = mo * fm + r;
+        int64_t valid = 0;
+        if (m < p[I2C_MCOUNT] && nc > 0) {
+          const int64_t b = m / plane, in = m % plane;
+          const int64_t h = p[I2C_HSTART] + p[I2C_SH] * (in / outw) + p[I2C_DH] * u;
+          const int64_t w = p[I2C_WSTART] + p[I2C_SW] * (in % outw) + p[I2C_DW] * v;
+          if (h >= 0 && h < p[I2C_FMH] && w >= 0 && w < p[I2C_FMW]) {
+            const int64_t elem =
+                p[I2C_BASE] + b * p[I2C_IMG] + h * p[I2C_ROW] + w * p[I2C_PIX] + c0;
+            const uint8_t *from = npu_access(s, id, "src", sa.mem, sa.off + 2 * elem,
+                                             (uint64_t)nc * 2, 0);
+            memcpy(row, from, (size_t)nc * 2);
+            valid = nc;
+          }
+        }
+        for (int64_t e = valid; e < fk; e++) memcpy(row + 2 * e, &pad, 2);
+      }
+    }
+  s->report->bytes[PLAIDC_PATH_L1_L0A] += dst_bytes;
+  npu_retire(s, PIPE_MTE1,
+             mc->img2col_latency + ceil_div(dst_bytes, mc->img2col_bytes_per_cycle));
+}
+
 void plaidc_npu_mad(plaidc_npu_site site, void *c, int c_dtype, const void *a, int a_dtype,
                     const void *b, int b_dtype, int64_t m, int64_t k, int64_t n, int64_t init) {
   npu_sim *s = npu_current();
@@ -663,7 +748,29 @@ typedef struct npu_cores {
   uint64_t flows;    /* set_flags traced so far, over all cores */
 } npu_cores;
 
-#define NPU_CORE_STACK_BYTES ((size_t)8 << 20)
+/* Each simulated core runs the kernel on a stack of its own. A kernel is one straight-line C
+   function whose inlined helpers each get stack slots, so thousands of tiles need frames of
+   megabytes (9.4 MB for a 4096-tile matmul): reserve 1 GiB of address space per core (pages
+   are used only as touched, MAP_NORESERVE), with a guard page below it, as the Python runner
+   does for the thread that calls the kernel. */
+#define NPU_CORE_STACK_BYTES ((size_t)1 << 30)
+#define NPU_CORE_STACK_GUARD ((size_t)1 << 16)
+
+static void *new_core_stack(void) {
+  void *p = mmap(NULL, NPU_CORE_STACK_BYTES + NPU_CORE_STACK_GUARD, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  if (mprotect(p, NPU_CORE_STACK_GUARD, PROT_NONE) != 0) {
+    munmap(p, NPU_CORE_STACK_BYTES + NPU_CORE_STACK_GUARD);
+    return NULL;
+  }
+  return (char *)p + NPU_CORE_STACK_GUARD;
+}
+
+static void free_core_stack(void *stack) {
+  if (stack)
+    munmap((char *)stack - NPU_CORE_STACK_GUARD, NPU_CORE_STACK_BYTES + NPU_CORE_STACK_GUARD);
+}
 
 static uint64_t latest_clock(const npu_sim *s) {
   uint64_t t = 0;
@@ -739,6 +846,7 @@ static const char *check_machine(const plaidc_npu_machine *m) {
   for (int p = 0; p < PLAIDC_NPATHS; p++)
     if (m->bytes_per_cycle[p] == 0) return "every bandwidth must be > 0 bytes per cycle";
   if (!m->cube_m || !m->cube_k || !m->cube_n) return "the Cube's dimensions must be > 0";
+  if (m->img2col_bytes_per_cycle == 0) return "img2col_bytes_per_cycle must be > 0";
   if (m->vector_repeat_bytes < PLAIDC_NPU_BLOCK_BYTES || m->vector_repeat_bytes > 256 ||
       m->vector_repeat_bytes % PLAIDC_NPU_BLOCK_BYTES)
     return "vector_repeat_bytes must be a multiple of 32 in [32, 256] (128 mask lanes of fp16)";
@@ -897,7 +1005,7 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
   for (uint64_t c = 0; ok && c < all.n; c++) {
     npu_core *core = &all.core[c];
     ok = (core->sim = new_core(&shared, (int64_t)c)) != NULL &&
-         (core->stack = malloc(NPU_CORE_STACK_BYTES)) != NULL && getcontext(&core->context) == 0;
+         (core->stack = new_core_stack()) != NULL && getcontext(&core->context) == 0;
     if (!ok) break;
     core->context.uc_stack.ss_sp = core->stack;
     core->context.uc_stack.ss_size = NPU_CORE_STACK_BYTES;
@@ -915,7 +1023,7 @@ int plaidc_npu_run(const plaidc_npu_machine *machine, plaidc_npu_entry_fn entry,
     if (s && rc == 0)
       for (int p = 0; p < PLAIDC_NPIPES; p++) report->core_busy[c][p] = s->busy[p];
     free_sim(s);
-    free(all.core[c].stack);
+    free_core_stack(all.core[c].stack);
   }
   free(all.core);
   free(shared.gm_writer_core);
