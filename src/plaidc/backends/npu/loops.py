@@ -29,6 +29,7 @@ access, flag and hazard of every iteration, and the cycles are the same.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import re
@@ -102,7 +103,7 @@ def steady(boxes: Sequence[dict[str, tuple[int, int]]], forms: Sequence[Affine] 
 # Integer leaves of a statement: holes in its skeleton
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one per kind (`_HOLES`): compared by identity
 class _Hole:
     kind: str  # "int", "hex", "event" (an EVENT_IDn), "comment"
 
@@ -171,13 +172,19 @@ class _Memo:
         self.shapes: dict[int, tuple[Any, Any, list[Any]]] = {}
         # id(skeleton) -> (it, the kinds of its holes)
         self.kinds: dict[int, tuple[Any, list[str]]] = {}
+        # one object per distinct statement skeleton: alike statements compare (and find
+        # their hole kinds) by identity
+        self.interned: dict[Any, Any] = {}
 
     def shape(self, stmt: c.Stmt) -> tuple[Any, list[Any]]:
         """`stmt`'s skeleton and values (not to be modified: they are shared)."""
         known = self.shapes.get(id(stmt))
         if known is None or known[0] is not stmt:
             values: list[Any] = []
-            known = (stmt, _skeleton(stmt, values, self), values)
+            skel = _skeleton(stmt, values, self)
+            with contextlib.suppress(TypeError):  # an unhashable node: kept as it is
+                skel = self.interned.setdefault(skel, skel)
+            known = (stmt, skel, values)
             self.shapes[id(stmt)] = known
         return known[1], known[2]
 
@@ -427,7 +434,7 @@ class _Body:
             return None
         formulas, kinds = [], []
         for k, (skel, _, _) in enumerate(first):
-            if any(s[k][0] != skel for s in shapes[1:]):
+            if any(s[k][0] is not skel and s[k][0] != skel for s in shapes[1:]):
                 return None
             stmt_kinds = memo.kinds_of(skel) if memo is not None else _kinds(skel)
             stmt_formulas: list[Any] = []
@@ -451,7 +458,7 @@ class _Body:
         matched: list[int] = []
         j = 0
         for skel, _, _ in shape:
-            while j < len(self.skels) and self.skels[j] != skel:
+            while j < len(self.skels) and self.skels[j] is not skel and self.skels[j] != skel:
                 j += 1
             if j == len(self.skels):
                 return False
