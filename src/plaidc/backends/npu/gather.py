@@ -116,7 +116,7 @@ def _cheaper(ctx: Context, g: GatherKernel, whole_tiles: int) -> bool:
 def _tile(ctx: Context, g: GatherKernel, lo: int, count: int, parity: int) -> list[Op]:
     ops: list[Op] = []
     tiler = Tiler(ctx, ctx.arena("UB", parity), ops)
-    src, idx, out = g.source, g.index, g.out
+    src, idx = g.source, g.index
     p_names = [f"p{d}" for d in range(len(idx.shape.sizes))]
     e_names = [f"e{d}" for d in range(len(src.shape.sizes) - 1)]
     p_sizes = dict(zip(p_names, idx.shape.sizes, strict=True))
@@ -131,33 +131,13 @@ def _tile(ctx: Context, g: GatherKernel, lo: int, count: int, parity: int) -> li
     src_window = tiler.window(src_space, src.buffer, [src_access])
     src_buf = tiler.read_window(src_window)
     src_pos = src_window.to_ub(src_space.fold(src_access))
-    # The tile's indices.
-    idx_space = Space(dict(p_sizes))
-    idx_access = _access(idx, p_names, starts)
-    idx_window = tiler.window(idx_space, idx.buffer, [idx_access])
-    idx_buf = tiler.read_window(idx_window)
-    idx_pos = idx_window.to_ub(idx_space.fold(idx_access))
-    # The output window (read first when the tile writes only part of it).
-    out_space = Space({**p_sizes, **e_sizes})
-    out_access = _access(out, [*p_names, *e_names], starts)
-    out_window = tiler.window(out_space, out.buffer, [out_access])
-    out_pos = out_window.to_ub(out_space.fold(out_access))
-    lanes = tiler.lane_room(out.buffer, out_window.elements)
-    out_buf = tiler.arena.alloc(lanes * ctx.storage[out.buffer].byte_size, f"window {out.buffer}")
-    if not tiler.covers(out_space, out_window):
-        tiler.dma("in", out_window, out_buf)
+    # The tile's indices and its output window.
+    idx_at, out_at = _index_and_output(ctx, tiler, g, p_sizes, e_sizes, starts)
 
     ops.append(comment(f"{g.name}: rows picked by {idx.buffer}, copied by the scalar unit"))
-    ops.append(
-        _copy_op(
-            ctx,
-            Placed(src, src_buf, src_pos, src_window),
-            Placed(idx, idx_buf, idx_pos, idx_window),
-            Placed(out, out_buf, out_pos, out_window),
-            (p_names, e_names, {**p_sizes, **e_sizes}),
-        )
-    )
-    tiler.dma("out", out_window, out_buf)
+    src_at = Placed(src, src_buf, src_pos, src_window)
+    ops.append(_copy_op(ctx, src_at, idx_at, out_at, (p_names, e_names, {**p_sizes, **e_sizes})))
+    tiler.dma("out", out_at.window, out_at.buf)
     return ops
 
 
@@ -168,6 +148,34 @@ class Placed(NamedTuple):
     buf: Buf
     pos: Affine
     window: Window
+
+
+def _index_and_output(
+    ctx: Context,
+    tiler: Tiler,
+    g: GatherKernel,
+    p_sizes: dict[str, int],
+    e_sizes: dict[str, int],
+    starts: dict[str, int],
+) -> tuple[Placed, Placed]:
+    """A tile's index window (read) and output window (read first when the tile writes only
+    part of it) in UB, in that order."""
+    idx, out = g.index, g.out
+    p_names, e_names = list(p_sizes), list(e_sizes)
+    idx_space = Space(dict(p_sizes))
+    idx_access = _access(idx, p_names, starts)
+    idx_window = tiler.window(idx_space, idx.buffer, [idx_access])
+    idx_buf = tiler.read_window(idx_window)
+    idx_pos = idx_window.to_ub(idx_space.fold(idx_access))
+    out_space = Space({**p_sizes, **e_sizes})
+    out_access = _access(out, [*p_names, *e_names], starts)
+    out_window = tiler.window(out_space, out.buffer, [out_access])
+    out_pos = out_window.to_ub(out_space.fold(out_access))
+    lanes = tiler.lane_room(out.buffer, out_window.elements)
+    out_buf = tiler.arena.alloc(lanes * ctx.storage[out.buffer].byte_size, f"window {out.buffer}")
+    if not tiler.covers(out_space, out_window):
+        tiler.dma("in", out_window, out_buf)
+    return Placed(idx, idx_buf, idx_pos, idx_window), Placed(out, out_buf, out_pos, out_window)
 
 
 def _copy_op(
@@ -242,20 +250,10 @@ def _dma_tile(ctx: Context, g: GatherKernel, lo: int, count: int, parity: int) -
         p_sizes[p_names[0]] = count
     e_sizes = dict(zip(e_names, src.shape.sizes[1:], strict=True))
     starts = {p_names[0]: lo} if p_names else {}
-    # The tile's indices and its output window (read first when the tile writes only part).
-    idx_space = Space(dict(p_sizes))
-    idx_access = _access(idx, p_names, starts)
-    idx_window = tiler.window(idx_space, idx.buffer, [idx_access])
-    idx_buf = tiler.read_window(idx_window)
-    idx_pos = idx_window.to_ub(idx_space.fold(idx_access))
-    out_space = Space({**p_sizes, **e_sizes})
-    out_access = _access(out, [*p_names, *e_names], starts)
-    out_window = tiler.window(out_space, out.buffer, [out_access])
-    out_pos = out_window.to_ub(out_space.fold(out_access))
-    lanes = tiler.lane_room(out.buffer, out_window.elements)
-    out_buf = tiler.arena.alloc(lanes * ctx.storage[out.buffer].byte_size, f"window {out.buffer}")
-    if not tiler.covers(out_space, out_window):
-        tiler.dma("in", out_window, out_buf)
+    # The tile's indices and its output window.
+    idx_at, out_at = _index_and_output(ctx, tiler, g, p_sizes, e_sizes, starts)
+    idx_buf, idx_pos, idx_window = idx_at.buf, idx_at.pos, idx_at.window
+    out_buf, out_pos, out_window = out_at.buf, out_at.pos, out_at.window
     # A slot of whole blocks per index point for its row, in the source's GM type.
     gm_type = ctx.gm_type[src.buffer]
     size, per_block = gm_type.byte_size, elems_per_block(gm_type)
