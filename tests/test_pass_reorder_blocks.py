@@ -9,6 +9,8 @@ from plaidc.passes.reorder_blocks import ReorderBlocksOptions, reorder_blocks
 from plaidc.stripe.ir import Block
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.verify import verify
+from plaidc.targets import load_target
+from plaidc.tile import compile_tile
 
 DEFAULT = ReorderBlocksOptions()
 
@@ -157,3 +159,43 @@ def test_registered_and_idempotent() -> None:
     assert once != before
     assert info.run(once, make_options(info, {})) is once
     assert info.run(before, make_options(info, {"reqs": "[nothing]"})) is before
+
+
+BIASED_CONV = """function (I[N, C, H, W], K[M, C, KH, KW], B[M]) -> (O) {{
+  {first}
+  {second}
+  O = T + Bias;
+}}
+"""
+CONV = "T[n, m, y, x : N, M, H - KH + 1, W - KW + 1] = +(I[n, c, y + i, x + j] * K[m, c, i, j]);"
+BIAS = "Bias[m, 0, 0 : M, 1, 1] = =(B[m]);"
+
+
+def test_consumer_follows_the_producer_of_its_largest_operand() -> None:
+    """`O = T + Bias`: the small bias broadcast goes first whichever Tile order, so the
+    convolution sits next to the add (and `fuse` makes the add its epilogue)."""
+    dims = {"N": 1, "C": 3, "H": 6, "W": 7, "M": 4, "KH": 3, "KW": 3}
+    for first, second in ((CONV, BIAS), (BIAS, CONV)):
+        source = BIASED_CONV.format(first=first, second=second)
+        before = compile_tile(source, "biased.tile", dims=dims).program
+        after = reorder_blocks(before, DEFAULT)
+        main = after.stmts[0]
+        assert isinstance(main, Block)
+        blocks = [s for s in main.stmts if isinstance(s, Block)]
+        written = [next(r.from_ for r in b.refs if r.dir.writes) for b in blocks]
+        assert written == ["Bias", "T", "O"], source
+        assert_same_meaning(before, after)
+        assert reorder_blocks(after, DEFAULT) is after
+
+
+def test_biased_conv_fuses_the_add_into_the_convolution() -> None:
+    source = BIASED_CONV.format(first=CONV, second=BIAS)
+    dims = {"N": 1, "C": 3, "H": 6, "W": 7, "M": 4, "KH": 3, "KW": 3}
+    program = compile_tile(source, "biased.tile", dims=dims).program
+    cfg = load_target("c")
+    program = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    main = program.stmts[0]
+    assert isinstance(main, Block)
+    fused = [b for b in main.stmts if isinstance(b, Block) and b.tags.has_any(("fused",))]
+    assert len(fused) == 1
+    assert fused[0].tags.has_any(("comb_op_mul",)), "the add is fused with the convolution"

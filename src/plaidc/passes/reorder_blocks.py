@@ -13,7 +13,12 @@ rebuilds each matched block's statement list as a topological order of its depen
   order) block that reads a buffer the block just placed writes; if there is none, the earliest
   statement. So a program whose consumers already follow their producers keeps its order
   (the pass is stable and idempotent), and statement order changes only where it makes a
-  producer and its consumer adjacent.
+  producer and its consumer adjacent;
+* when no block reads what was just placed and the earliest ready block feeds a consumer whose
+  other producers are all ready too, those producers go first, the one writing the fewest
+  elements first: the consumer then follows the producer of its largest operand, so a
+  convolution `T` and its bias add `O = T + Bias` become adjacent (and fuse) rather than the
+  small `Bias` broadcast and the add.
 
 Dependency lists (`deps`) are renumbered for the new positions.
 
@@ -123,21 +128,56 @@ def reorder_statements(chain: Sequence[Block]) -> list[int]:
             users[i].append(j)
     ready = [k for k in range(count) if not waiting[k]]  # kept sorted by old position
     order: list[int] = []
+    placed: set[int] = set()
     while ready:
-        pick = ready[0]
+        pick = None
         if order and isinstance(block.stmts[order[-1]], Block):
             last = effects[order[-1]]
             for k in ready:
                 if isinstance(block.stmts[k], Block) and overlap(last.writes, effects[k].reads):
                     pick = k
                     break
+        if pick is None:
+            pick = _smallest_sibling_producer(block, ready[0], ready, preds, users, placed)
         ready.remove(pick)
+        placed.add(pick)
         order.append(pick)
         for j in users[pick]:
             waiting[j] -= 1
             if not waiting[j]:
                 bisect.insort(ready, j)
     return order
+
+
+def _smallest_sibling_producer(
+    block: Block,
+    pick: int,
+    ready: list[int],
+    preds: list[set[int]],
+    users: list[list[int]],
+    placed: set[int],
+) -> int:
+    """`pick`, or, where a block consumer of block `pick` waits only on ready blocks besides
+    it, the one of them writing the fewest elements (the earliest on a tie), so that the
+    producer of the consumer's largest operand is placed last, next to the consumer."""
+    stmts = block.stmts
+    if not isinstance(stmts[pick], Block):
+        return pick
+    for user in sorted(users[pick]):
+        if not isinstance(stmts[user], Block):
+            continue
+        waiting = [p for p in preds[user] if p not in placed]
+        if len(waiting) < 2 or not all(p in ready and isinstance(stmts[p], Block) for p in waiting):
+            continue
+        return min(waiting, key=lambda p: (_written_elements(block, stmts[p]), p))
+    return pick
+
+
+def _written_elements(parent: Block, stmt: Statement) -> int:
+    """Elements of the buffers (`parent`'s views) that block `stmt` writes."""
+    assert isinstance(stmt, Block)
+    sizes = {ref.into: ref.shape.elem_count for ref in parent.refs}
+    return sum(sizes.get(r.from_, 0) for r in stmt.refs if r.from_ is not None and r.dir.writes)
 
 
 def overlap(first: frozenset[Buffer], second: frozenset[Buffer]) -> bool:

@@ -74,12 +74,24 @@ _OFFSET = "%"
 
 
 @dataclass(frozen=True)
+class Bound:
+    """`value / div` (`div > 0`), rounded up as a lower bound and down as an upper one: a
+    strided access bounds its index by a fraction (`2*x + kx - 1 >= 0`: `x >= (1 - kx) / 2`)."""
+
+    value: Affine
+    div: int = 1
+
+    def bind(self, values: dict[str, Affine]) -> Bound:
+        return Bound(self.value.substitute(values), self.div)
+
+
+@dataclass(frozen=True)
 class TileBounds:
     """A role index's run-time bounds within its tile (offsets from the tile's first point,
     affine over plan variables): it runs over `max(0, lows) .. min(range - 1, highs)`."""
 
-    lows: tuple[Affine, ...] = ()
-    highs: tuple[Affine, ...] = ()
+    lows: tuple[Bound, ...] = ()
+    highs: tuple[Bound, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,8 +219,6 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     if not _rows_apart(lowering, row_dims, _widest(lowering, scope.chain, j, bool(constraints))):
         # rows of C overlap (`C[2*i + j]` with 3 columns): a row's register tile would
         # overwrite or lose another row's sums, so the generic loops aggregate them
-        return None
-    if len(k_dims) > 1 and fb[j] != 1:
         return None
     # Where the first point (every index at its start) places each view's element 0.
     local = scope.var_affine(scope.depth)
@@ -393,14 +403,15 @@ def _read_constraints(
     A constraint may also name indices run as loops around the call (`loops`, outermost
     first): their offsets are the loops' variables, so it bounds its one other index, or
     else its innermost loop, by the outer values (`x + k - 1 >= 0` with loop `k`: `x >= 1 -
-    k`)."""
+    k`). The bounded index may have any coefficient: a strided convolution's `2*x + k - 1 >=
+    0` reads `x >= ceil((1 - k) / 2)`."""
     ranges = {idx.name: idx.range for idx in block.idxs}
     values = {
         name: start + Affine.var(_OFFSET + name) if ranges[name] > 1 else start
         for name, start in starts.items()
     }
-    lows: dict[str, list[Affine]] = {}
-    highs: dict[str, list[Affine]] = {}
+    lows: dict[str, list[Bound]] = {}
+    highs: dict[str, list[Bound]] = {}
     guards: list[Affine] = []
     for constraint in constraints:
         if any(name not in values for name, _ in constraint.affine.terms):
@@ -416,17 +427,15 @@ def _read_constraints(
         if len(inner) > 1:
             return None
         bounded = inner[0] if inner else max(offsets, key=lambda t: depth[t[0]])
-        if abs(bounded[1]) != 1:
-            return None
         name, coeff = bounded
         rest = rest + Affine(tuple(t for t in offsets if t != bounded), 0)
         role = roles[name[len(_OFFSET) :]]
         if not role:  # an index of a role that several indices play
             return None
-        if coeff < 0:  # rest - offset >= 0
-            highs.setdefault(role, []).append(rest)
-        else:  # offset + rest >= 0
-            lows.setdefault(role, []).append(Affine.const_(0) - rest)
+        if coeff < 0:  # rest - |coeff| * offset >= 0: offset <= floor(rest / |coeff|)
+            highs.setdefault(role, []).append(Bound(rest, -coeff))
+        else:  # coeff * offset + rest >= 0: offset >= ceil(-rest / coeff)
+            lows.setdefault(role, []).append(Bound(Affine.const_(0) - rest, coeff))
     bounds = {
         role: TileBounds(tuple(lows.get(role, ())), tuple(highs.get(role, ())))
         for role in set(lows) | set(highs)
@@ -452,14 +461,27 @@ def _all(conds: list[IntExpr]) -> IntExpr:
     return out
 
 
+def _floor(bound: Bound) -> IntExpr:
+    """`floor(value / div)`."""
+    value = affine_expr(bound.value)
+    return value if bound.div == 1 else IBin("fdiv", value, IConst(bound.div))
+
+
+def _ceil(bound: Bound) -> IntExpr:
+    """`ceil(value / div)`, as `floor((value + div - 1) / div)`."""
+    if bound.div == 1:
+        return affine_expr(bound.value)
+    return _floor(Bound(bound.value + Affine.const_(bound.div - 1), bound.div))
+
+
 def _range(size: int, bounds: TileBounds) -> tuple[IntExpr, IntExpr]:
     """`[lo, hi)` of a role index within its tile: `0 .. size` cut to its bounds."""
     hi: IntExpr = IConst(size)
     for high in bounds.highs:
-        hi = IBin("min", hi, iadd(affine_expr(high), IConst(1)))
+        hi = IBin("min", hi, iadd(_floor(high), IConst(1)))
     lo: IntExpr = IConst(0)
     for low in bounds.lows:
-        lo = IBin("max", lo, affine_expr(low))
+        lo = IBin("max", lo, _ceil(low))
     return lo, hi
 
 
@@ -468,8 +490,8 @@ def _bind(bounds: TileBounds, values: dict[str, Affine]) -> TileBounds:
     if not values:
         return bounds
     return TileBounds(
-        tuple(b.substitute(values) for b in bounds.lows),
-        tuple(b.substitute(values) for b in bounds.highs),
+        tuple(b.bind(values) for b in bounds.lows),
+        tuple(b.bind(values) for b in bounds.highs),
     )
 
 
