@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -115,6 +117,44 @@ def test_polynomial_exp_is_within_its_stated_ulps_with_numpy_specials(target: st
     np.testing.assert_array_equal(y[special], ref[special])
 
 
+def test_c_polynomial_exp_on_avx512_gives_the_portable_bits() -> None:
+    """The AVX-512 code (vscalefps, SIMD clones) and the portable code round the same steps
+    once, so they agree bit for bit; `-mno-avx512f` makes gcc compile the portable one."""
+    x = exp_inputs()
+    program = pipelined(EXP, "c", X=x.shape)
+    config = load_target("c")
+    results = {}
+    for name, cflags in (("native", []), ("portable", ["-mno-avx512f"])):
+        codegen = {**config.codegen, "exp": "polynomial", "cflags": cflags}
+        artifact = get_backend("c").compile(program, dataclasses.replace(config, codegen=codegen))
+        assert "#if defined(__AVX512F__)" in artifact.source
+        assert "_ZGVeN16v_plaidc_exp_f32" in artifact.source
+        results[name] = artifact.run({"X": x})["Y"]
+    native, portable = results["native"], results["portable"]
+    same = (native.view(np.uint32) == portable.view(np.uint32)) | (
+        np.isnan(native) & np.isnan(portable)
+    )
+    assert same.all(), x[~same][:5]
+
+
+def test_c_polynomial_exp_calls_the_avx512_clone_on_an_avx512_host() -> None:
+    from plaidc.targets.host import host_facts
+
+    objdump = shutil.which("objdump")
+    if host_facts().values["vector_bytes"] < 64 or objdump is None:
+        pytest.skip("needs an AVX-512 host and objdump")
+    program = pipelined(EXP, "c", X=(4099,))
+    config = load_target("c")
+    config = dataclasses.replace(config, codegen={**config.codegen, "exp": "polynomial"})
+    artifact = get_backend("c").compile(program, config)
+    text = subprocess.run([objdump, "-d", str(artifact.library)], capture_output=True, text=True)
+    calls = [ln for ln in text.stdout.splitlines() if "call" in ln]
+    assert any("_ZGVeN16v_plaidc_exp_f32" in ln for ln in calls)
+    x = np.linspace(-110, 95, 4099, dtype=np.float32)
+    y = artifact.run({"X": x})["Y"]
+    assert float(exp_poly.ulp_errors(x, y).max()) <= exp_poly.MAX_ULP
+
+
 def test_polynomial_exp_is_inline_and_vectorised() -> None:
     from plaidc.backends.llvm import LLVMCodegen
     from plaidc.backends.llvm.emit import emit_llvm
@@ -131,6 +171,21 @@ def test_polynomial_exp_is_inline_and_vectorised() -> None:
     calls = [ln for ln in optimised.splitlines() if "call" in ln]
     assert not any(name in ln for ln in calls for name in ("@plaidc.exp", "@expf", "_ZGV"))
     assert "fma.v" in optimised  # the polynomial's multiply-adds on vectors
+    assert "llvm.ldexp.v" in optimised  # the scaling by 2^k on vectors (vscalefps on AVX-512)
+
+
+def test_llvm_and_c_polynomial_exps_give_the_same_bits() -> None:
+    """Both round the same steps once (llvm.ldexp, vscalefps or the portable two products)."""
+    x = exp_inputs()
+    results = []
+    for target in ("c", "llvm"):
+        program = pipelined(EXP, target, X=x.shape)
+        config = load_target(target)
+        config = dataclasses.replace(config, codegen={**config.codegen, "exp": "polynomial"})
+        results.append(get_backend(target).compile(program, config).run({"X": x})["Y"])
+    c_y, llvm_y = results
+    same = (c_y.view(np.uint32) == llvm_y.view(np.uint32)) | (np.isnan(c_y) & np.isnan(llvm_y))
+    assert same.all(), x[~same][:5]
 
 
 LAYERNORM = """function (X[B, N], Gamma[N], Beta[N]) -> (Y) {

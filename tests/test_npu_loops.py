@@ -4,6 +4,7 @@ building the simulator."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 from typing import Any
 
@@ -148,6 +149,39 @@ def test_sampled_iterations_that_differ_are_not_rolled() -> None:
         full.append(call("vadd", i * i, 1))
     full.append(LoopMark(1, -1, count))
     assert _expand(build(full), {}) == [("vadd", (i * i, 1)) for i in range(count)]
+
+
+def test_statements_shared_between_iterations_roll_like_fresh_ones() -> None:
+    """Skeletons are kept per statement object and interned (`loops._Memo`): one object met
+    in every iteration, and alike statements built apart, roll to the same program."""
+    count = 20
+    shared = call("barrier", 7)
+    items: list[c.Stmt | LoopMark] = []
+    for i in sample(count, True):
+        items.append(LoopMark(1, i, count))
+        items.extend((shared, call("vadd", c.Literal(hex(0x100 * i)), 3 * i + 1), shared))
+    items.append(LoopMark(1, -1, count))
+    want = [
+        stmt
+        for i in range(count)
+        for stmt in (("barrier", (7,)), ("vadd", (0x100 * i, 3 * i + 1)), ("barrier", (7,)))
+    ]
+    rolled = build(items)
+    assert any(isinstance(s, c.For) for s in rolled)
+    assert _expand(rolled, {}) == want
+
+
+def test_compile_leaves_the_cycle_collector_as_it_found_it() -> None:
+    _, compiled, target = _matmul(48, 256, 40)
+    assert gc.isenabled()
+    get_backend("npu").compile(compiled, target)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        get_backend("npu").compile(compiled, target)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_runs_of_alike_statements_become_loops() -> None:

@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#pragma omp declare simd notinbranch
-float expf(float x);
-
 static inline int32_t plaidc_max_i32(int32_t a, int32_t b) {
   return a > b ? a : b;
 }
@@ -16,6 +13,68 @@ static inline int32_t plaidc_max_i32(int32_t a, int32_t b) {
 static inline float plaidc_max_f32(float a, float b) {
   return a > b || a != a ? a : b;
 }
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+__attribute__((simd("notinbranch"), const, nothrow)) float plaidc_exp_f32(float);
+__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) __asm__("_ZGVeN16v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) {
+  /* vmaxps/vminps return their second operand when one is NaN: NaN passes. */
+  __m512 xc = _mm512_max_ps(_mm512_set1_ps(-0x1.a000000000000p+6f), x);
+  xc = _mm512_min_ps(_mm512_set1_ps(0x1.6400000000000p+6f), xc);
+  __m512 kf = _mm512_fmadd_ps(xc, _mm512_set1_ps(0x1.7154760000000p+0f), _mm512_set1_ps(0x1.8000000000000p+23f));
+  kf = _mm512_sub_ps(kf, _mm512_set1_ps(0x1.8000000000000p+23f));
+  __m512 r = _mm512_fmadd_ps(kf, _mm512_set1_ps(-0x1.6300000000000p-1f), xc);
+  r = _mm512_fmadd_ps(kf, _mm512_set1_ps(0x1.bd01060000000p-13f), r);
+  __m512 p = _mm512_set1_ps(0x1.6d10fc0000000p-10f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.120b620000000p-7f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.55551a0000000p-5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.5554de0000000p-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.0000000000000p-1f));
+  __m512 y = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r);
+  y = _mm512_add_ps(y, _mm512_set1_ps(0x1.0000000000000p+0f));
+  return _mm512_scalef_ps(y, kf);
+}
+__attribute__((visibility("hidden"), const, nothrow)) __m128 plaidc_exp_f32_bx4(__m128 x) __asm__("_ZGVbN4v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) __m128 plaidc_exp_f32_bx4(__m128 x) { return _mm512_castps512_ps128(plaidc_exp_f32_x16(_mm512_zextps128_ps512(x))); }
+__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_cx8(__m256 x) __asm__("_ZGVcN8v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_cx8(__m256 x) { return _mm512_castps512_ps256(plaidc_exp_f32_x16(_mm512_zextps256_ps512(x))); }
+__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_dx8(__m256 x) __asm__("_ZGVdN8v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_dx8(__m256 x) { return _mm512_castps512_ps256(plaidc_exp_f32_x16(_mm512_zextps256_ps512(x))); }
+__attribute__((visibility("hidden"), const, nothrow)) float plaidc_exp_f32_x1(float x) __asm__("plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) float plaidc_exp_f32_x1(float x) {
+  return _mm512_cvtss_f32(plaidc_exp_f32_x16(_mm512_set1_ps(x)));
+}
+#else
+
+static inline float plaidc_exp_f32(float x) {
+  float xc = x < -0x1.a000000000000p+6f ? -0x1.a000000000000p+6f : x;
+  xc = xc > 0x1.6400000000000p+6f ? 0x1.6400000000000p+6f : xc;
+  float kf = fmaf(xc, 0x1.7154760000000p+0f, 0x1.8000000000000p+23f);
+  int32_t ki;
+  memcpy(&ki, &kf, 4);
+  ki -= 0x4B400000;
+  kf -= 0x1.8000000000000p+23f;
+  float r = fmaf(kf, -0x1.6300000000000p-1f, xc);
+  r = fmaf(kf, 0x1.bd01060000000p-13f, r);
+  float p = 0x1.6d10fc0000000p-10f;
+  p = fmaf(p, r, 0x1.120b620000000p-7f);
+  p = fmaf(p, r, 0x1.55551a0000000p-5f);
+  p = fmaf(p, r, 0x1.5554de0000000p-3f);
+  p = fmaf(p, r, 0x1.0000000000000p-1f);
+  float y = fmaf(p * r, r, r) + 0x1.0000000000000p+0f;
+  int32_t k1 = ki >> 1;
+  int32_t b1 = k1 + 127 << 23;
+  int32_t b2 = ki - k1 + 127 << 23;
+  float s1;
+  float s2;
+  memcpy(&s1, &b1, 4);
+  memcpy(&s2, &b2, 4);
+  y = y * s1 * s2;
+  return x != x ? x : y;
+}
+
+#endif
 
 /* kernel_0 */
 static void kernel_0(float *restrict X_00, const float *restrict X_I_0) {
@@ -45,7 +104,7 @@ static void kernel_1(const float *restrict X_I_0, const float *restrict X_00, fl
       const float X_I_0_2 = X_I_0[i1 * 33 + i2];
       const float X_T1 = X_00[i1];
       const float X_T2 = X_I_0_2 - X_T1;
-      const float X_T3 = expf(X_T2);
+      const float X_T3 = plaidc_exp_f32(X_T2);
       X_02[i1 * 33 + i2] = X_T3;
     }
   }

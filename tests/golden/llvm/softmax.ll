@@ -87,7 +87,7 @@ i2.body:
   %".19" = getelementptr inbounds float, ptr %"X_00", i64 %"i1"
   %"X_T1" = load float, ptr %".19", align 4
   %"X_T2" = fsub float %"X_I_0_2", %"X_T1"
-  %"X_T3" = call float @"expf"(float %"X_T2")
+  %"X_T3" = call float @"plaidc.exp.f32"(float %"X_T2")
   %".23" = mul i64 %"i1", 33
   %".24" = add i64 %".23", %"i2"
   %".25" = getelementptr inbounds float, ptr %"X_02", i64 %".24"
@@ -218,13 +218,33 @@ start:
 
 declare float @"llvm.maximum.f32"(float %".1", float %".2")
 
-declare float @"expf"(float %".1") "vector-function-abi-variant"="_ZGV_LLVM_N4v_expf(_ZGVbN4v_expf),_ZGV_LLVM_N8v_expf(_ZGVdN8v_expf),_ZGV_LLVM_N16v_expf(_ZGVeN16v_expf)" memory(none) nounwind
+define internal float @"plaidc.exp.f32"(float %".1") alwaysinline memory(none) nounwind
+{
+entry:
+  %".3" = fcmp olt float %".1", 0xc05a000000000000
+  %".4" = select  i1 %".3", float 0xc05a000000000000, float %".1"
+  %".5" = fcmp ogt float %".4", 0x4056400000000000
+  %".6" = select  i1 %".5", float 0x4056400000000000, float %".4"
+  %".7" = call float @"llvm.fma.f32"(float %".6", float 0x3ff7154760000000, float 0x4168000000000000)
+  %".8" = bitcast float %".7" to i32
+  %".9" = sub i32 %".8", 1262485504
+  %".10" = fsub float %".7", 0x4168000000000000
+  %".11" = call float @"llvm.fma.f32"(float %".10", float 0xbfe6300000000000, float %".6")
+  %".12" = call float @"llvm.fma.f32"(float %".10", float 0x3f2bd01060000000, float %".11")
+  %".13" = call float @"llvm.fma.f32"(float 0x3f56d10fc0000000, float %".12", float 0x3f8120b620000000)
+  %".14" = call float @"llvm.fma.f32"(float %".13", float %".12", float 0x3fa55551a0000000)
+  %".15" = call float @"llvm.fma.f32"(float %".14", float %".12", float 0x3fc5554de0000000)
+  %".16" = call float @"llvm.fma.f32"(float %".15", float %".12", float 0x3fe0000000000000)
+  %".17" = fmul float %".16", %".12"
+  %".18" = call float @"llvm.fma.f32"(float %".17", float %".12", float %".12")
+  %".19" = fadd float %".18", 0x3ff0000000000000
+  %".20" = call float @"llvm.ldexp.f32.i32"(float %".19", i32 %".9")
+  ret float %".20"
+}
 
-declare <4 x float> @"_ZGVbN4v_expf"(<4 x float> %".1")
+declare float @"llvm.fma.f32"(float %".1", float %".2", float %".3")
 
-declare <8 x float> @"_ZGVdN8v_expf"(<8 x float> %".1")
-
-declare <16 x float> @"_ZGVeN16v_expf"(<16 x float> %".1")
+declare float @"llvm.ldexp.f32.i32"(float %".1", i32 %".2")
 
 define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {
@@ -239,7 +259,6 @@ entry:
   ret void
 }
 
-@"llvm.compiler.used" = appending global [3 x ptr] [ptr @"_ZGVbN4v_expf", ptr @"_ZGVdN8v_expf", ptr @"_ZGVeN16v_expf"], section "llvm.metadata"
 !0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
 !1 = !{ !"llvm.loop.unroll.disable" }
 !2 = distinct !{ !2, !0, !1 }

@@ -205,7 +205,14 @@ class FunctionDecl:
     pragmas: tuple[str, ...] = ()
 
 
-TopLevel = Union[Include, Typedef, FunctionDef, FunctionDecl, Comment]
+@dataclass(frozen=True)
+class Verbatim:
+    """Lines printed as they are: preprocessor conditionals, code written with intrinsics."""
+
+    text: str
+
+
+TopLevel = Union[Include, Typedef, FunctionDef, FunctionDecl, Comment, Verbatim]
 
 
 @dataclass(frozen=True)
@@ -383,6 +390,8 @@ def print_c(unit: TranslationUnit) -> str:
             out.append(f"typedef {item.base} {item.name}{attrs};")
         elif isinstance(item, Comment):
             out.append(_comment(item.text))
+        elif isinstance(item, Verbatim):
+            out.extend(item.text.rstrip("\n").split("\n"))
         elif isinstance(item, FunctionDecl):
             out.extend(f"#pragma {p}" for p in item.pragmas)
             out.append(f"{item.ret} {item.name}({_params(item.params)});")

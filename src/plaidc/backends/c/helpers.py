@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from plaidc.backends.c import ast as c
+from plaidc.backends.c import exp_avx512
 from plaidc.backends.loopnest import exp_poly
 from plaidc.backends.loopnest.plan import ScalarType
 from plaidc.stripe.ir import DType
@@ -275,7 +276,14 @@ class Helpers:
                 )
             )
         for name in self.needed:
-            out.append(self._define(name))
+            if name == exp_avx512.NAME:
+                # The AVX-512 code where the compiler targets AVX-512, else the portable one.
+                out.append(c.Verbatim("#if defined(__AVX512F__)\n" + exp_avx512.definitions()))
+                out.append(c.Verbatim("#else"))
+                out.append(self._define(name))
+                out.append(c.Verbatim("#endif"))
+            else:
+                out.append(self._define(name))
         return out
 
     def _define(self, name: str) -> c.FunctionDef:

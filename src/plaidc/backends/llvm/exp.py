@@ -11,6 +11,7 @@ from plaidc.backends.loopnest import exp_poly
 F32 = ir.FloatType()
 I32 = ir.IntType(32)
 NAME = "plaidc.exp.f32"
+LDEXP = "llvm.ldexp.f32.i32"
 
 
 def exp_f32_function(module: ir.Module) -> ir.Function:
@@ -50,9 +51,11 @@ def exp_f32_function(module: ir.Module) -> ir.Function:
     for coef in reversed(low):
         p = mad(p, r, f(coef))
     y = b.fadd(mad(b.fmul(p, r), r, r), f(1.0))
-    k1 = b.ashr(k, i(1))
-    for half in (k1, b.sub(k, k1)):
-        biased = b.shl(b.add(half, i(exp_poly.EXPONENT_BIAS)), i(exp_poly.MANTISSA_BITS))
-        y = b.fmul(y, b.bitcast(biased, F32))
-    b.ret(b.select(b.fcmp_unordered("uno", x, x), x, y))
+    # y * 2^k rounded once (to a subnormal, 0 or inf where it must): llvm.ldexp, which
+    # LLVM lowers to one vscalefps on AVX-512 and to integer steps elsewhere. NaN needs no
+    # select: it passed the clamps, so y is NaN.
+    ldexp = module.globals.get(LDEXP)
+    if not isinstance(ldexp, ir.Function):
+        ldexp = ir.Function(module, ir.FunctionType(F32, [F32, I32]), name=LDEXP)
+    b.ret(b.call(ldexp, [y, k]))
     return fn

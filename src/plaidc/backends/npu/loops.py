@@ -29,6 +29,7 @@ access, flag and hazard of every iteration, and the cycles are the same.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import re
@@ -102,7 +103,7 @@ def steady(boxes: Sequence[dict[str, tuple[int, int]]], forms: Sequence[Affine] 
 # Integer leaves of a statement: holes in its skeleton
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one per kind (`_HOLES`): compared by identity
 class _Hole:
     kind: str  # "int", "hex", "event" (an EVENT_IDn), "comment"
 
@@ -158,9 +159,41 @@ def _map(node: Any, fn: Callable[[Any], Any]) -> Any:
 
 
 _HOLES = {kind: _Hole(kind) for kind in ("int", "hex", "event", "comment")}
-# id(loop) -> (the loop, its skeleton, its values): a rolled loop is met again by each loop
-# around it, its skeleton computed once (per `build`)
-_Memo = dict[int, tuple[c.For, Any, list[Any]]]
+
+
+class _Memo:
+    """Skeletons computed once per `build`: a statement lowered in an inner loop, and a
+    rolled loop, are met again by each loop around them (a peeled iteration's statements,
+    the `for` itself), and a body's statements are the same objects in every instance.
+    Keyed by `id`, the node kept alongside so that a reused id is never mistaken."""
+
+    def __init__(self) -> None:
+        # id(statement or loop) -> (it, its skeleton, its values)
+        self.shapes: dict[int, tuple[Any, Any, list[Any]]] = {}
+        # id(skeleton) -> (it, the kinds of its holes)
+        self.kinds: dict[int, tuple[Any, list[str]]] = {}
+        # one object per distinct statement skeleton: alike statements compare (and find
+        # their hole kinds) by identity
+        self.interned: dict[Any, Any] = {}
+
+    def shape(self, stmt: c.Stmt) -> tuple[Any, list[Any]]:
+        """`stmt`'s skeleton and values (not to be modified: they are shared)."""
+        known = self.shapes.get(id(stmt))
+        if known is None or known[0] is not stmt:
+            values: list[Any] = []
+            skel = _skeleton(stmt, values, self)
+            with contextlib.suppress(TypeError):  # an unhashable node: kept as it is
+                skel = self.interned.setdefault(skel, skel)
+            known = (stmt, skel, values)
+            self.shapes[id(stmt)] = known
+        return known[1], known[2]
+
+    def kinds_of(self, skel: Any) -> list[str]:
+        known = self.kinds.get(id(skel))
+        if known is None or known[0] is not skel:
+            known = (skel, _kinds(skel))
+            self.kinds[id(skel)] = known
+        return known[1]
 
 
 def skeleton(
@@ -214,7 +247,7 @@ def _skeleton(node: Any, values: list[Any], memo: _Memo | None = None) -> Any:
         parts = (node.cond, node.then, node.orelse)
         return ("?", *(_skeleton(e, values, memo) for e in parts))
     if kind is c.For:
-        known = memo.get(id(node)) if memo is not None else None
+        known = memo.shapes.get(id(node)) if memo is not None else None
         if known is None or known[0] is not node:
             mine: list[Any] = []
             init, limit = _skeleton(node.init, mine, memo), _skeleton(node.limit, mine, memo)
@@ -222,7 +255,7 @@ def _skeleton(node: Any, values: list[Any], memo: _Memo | None = None) -> Any:
             shape = ("F", node.var, init, limit, body, node.step, node.type, node.pragmas)
             known = (node, shape, mine)
             if memo is not None:
-                memo[id(node)] = known
+                memo.shapes[id(node)] = known
         values.extend(known[2])
         return known[1]
     if kind is c.If:
@@ -352,7 +385,7 @@ def roll(
         middle = [i for i, _ in iterations if first <= i < count - PEEL]
         if len(middle) < 3:
             continue
-        body = _Body.fit(middle, [shapes[i] for i in middle])
+        body = _Body.fit(middle, [shapes[i] for i in middle], memo)
         if body is None:
             continue
         lo, hi = first, count - PEEL
@@ -376,12 +409,7 @@ _Shape = list[tuple[Any, list[Any], c.Stmt]]
 
 
 def _shapes(stmts: tuple[c.Stmt, ...], memo: _Memo) -> _Shape:
-    out: _Shape = []
-    for stmt in stmts:
-        if not isinstance(stmt, c.Comment):
-            (skel,), values = skeleton((stmt,), memo)
-            out.append((skel, values, stmt))
-    return out
+    return [(*memo.shape(stmt), stmt) for stmt in stmts if not isinstance(stmt, c.Comment)]
 
 
 class _Body:
@@ -400,15 +428,15 @@ class _Body:
         self.exceptions: list[list[dict[int, Any]]] = [[{} for _ in f] for f in formulas]
 
     @staticmethod
-    def fit(indices: list[int], shapes: list[_Shape]) -> _Body | None:
+    def fit(indices: list[int], shapes: list[_Shape], memo: _Memo | None = None) -> _Body | None:
         first = shapes[0]
         if any(len(s) != len(first) for s in shapes):
             return None
         formulas, kinds = [], []
         for k, (skel, _, _) in enumerate(first):
-            if any(s[k][0] != skel for s in shapes[1:]):
+            if any(s[k][0] is not skel and s[k][0] != skel for s in shapes[1:]):
                 return None
-            stmt_kinds = _kinds(skel)
+            stmt_kinds = memo.kinds_of(skel) if memo is not None else _kinds(skel)
             stmt_formulas: list[Any] = []
             for h, kind in enumerate(stmt_kinds):
                 column = [s[k][1][h] for s in shapes]
@@ -430,7 +458,7 @@ class _Body:
         matched: list[int] = []
         j = 0
         for skel, _, _ in shape:
-            while j < len(self.skels) and self.skels[j] != skel:
+            while j < len(self.skels) and self.skels[j] is not skel and self.skels[j] != skel:
                 j += 1
             if j == len(self.skels):
                 return False
@@ -532,7 +560,7 @@ def _kinds(skel: Any) -> list[str]:
 
 def build(items: Sequence[c.Stmt | LoopMark]) -> list[c.Stmt]:
     """Statements and loop marks -> statements with every marked loop rolled."""
-    return _build(items, 0, {})
+    return _build(items, 0, _Memo())
 
 
 def _build(items: Sequence[c.Stmt | LoopMark], depth: int, memo: _Memo) -> list[c.Stmt]:
@@ -569,7 +597,7 @@ def roll_cores(
     each iteration under `if (block_idx == k)`."""
     block = c.Ident("block_idx")
     shapes = [_shapes(stmts, memo) for _, stmts in iterations]
-    body = _Body.fit([i for i, _ in iterations], shapes) if count > 2 else None
+    body = _Body.fit([i for i, _ in iterations], shapes, memo) if count > 2 else None
     if body is None:
         return [
             c.If(c.Binary("==", block, _literal("int", i)), stmts)

@@ -305,15 +305,21 @@ class OpenCLEmitter(CEmitter):
     # ---- functions --------------------------------------------------------------------------
 
     def _params(self, f: p.Function, spaces: tuple[str, ...] | None) -> list[c.Param]:
-        """Buffer parameters (global for kernels, else the given spaces), noting the function's
-        address spaces and half buffers."""
+        """Buffer parameters (global for kernels, else the given spaces) and, for device
+        functions, integer ones (a micro-kernel's run-time extents and operand bounds), noting
+        the function's address spaces and half buffers."""
         self.spaces, self.half_buffers = {}, set()
         out = []
         buffers = [q for q in f.params if isinstance(q, p.BufferParam)]
-        if len(buffers) != len(f.params):
+        if spaces is None and len(buffers) != len(f.params):  # kernels take buffers only
             raise CompileError([Diagnostic(f"'{f.name}' has integer parameters")])
-        for k, param in enumerate(buffers):
+        k = 0
+        for param in f.params:
+            if not isinstance(param, p.BufferParam):  # a device function's run-time extent
+                out.append(c.Param("int64_t", param.name))
+                continue
             space = _GLOBAL if spaces is None else spaces[k]
+            k += 1
             self.spaces[param.name] = space
             if param.dtype is DType.FP16 and space == _GLOBAL:
                 self.half_buffers.add(param.name)
