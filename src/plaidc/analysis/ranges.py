@@ -215,3 +215,68 @@ def projection_constraints(space: IndexSpace, keep: Sequence[str]) -> list[Affin
         if con.is_equality():
             out.append(Affine.of({n: -c for n, c in aff.terms}, -aff.const))
     return out
+
+
+def reexpressed(
+    source: IndexSpace,
+    written: Affine,
+    target: IndexSpace,
+    read: Affine,
+    accesses: Sequence[Affine],
+) -> list[Affine] | None:
+    """`accesses` (affine forms of the `target` indices) as affine forms of the `source`
+    indices, when point `t` of the target reading element `read(t)` corresponds one-to-one to
+    the point `s` of the source writing it (`written(s) = read(t)`: every source point to one
+    target point, every target point from one source point); None when it does not, or when a
+    form is not affine in the source indices. Exact: isl decides the correspondence, and each
+    candidate form (from its values at the origin and one step along each index) is checked
+    against the whole correspondence.
+
+    E.g. a consumer that tiled `x` as `8*x0 + x1` reads `O[8*x0 + x1, y]` where the producer
+    writes `O[x, y]`: its store `R[8*x0 + x1, y]` is `R[x, y]` in the producer's indices."""
+    src, dst = source._vars("s"), target._vars("t")
+    s_tup = ", ".join(src[n] for n in source.names)
+    t_tup = ", ".join(dst[n] for n in target.names)
+    cond = " and ".join(
+        [
+            source._cond(source.constraints, src),
+            target._cond(target.constraints, dst),
+            f"{_affine_text(written, src)} = {_affine_text(read, dst)}",
+        ]
+    )
+    pairs = isl.Map(f"{{ [{s_tup}] -> [{t_tup}] : {cond} }}")
+    sources = isl.Set(f"{{ [{s_tup}] : {source._cond(source.constraints, src)} }}")
+    targets = isl.Set(f"{{ [{t_tup}] : {target._cond(target.constraints, dst)} }}")
+    if not (
+        pairs.is_single_valued()
+        and pairs.is_injective()
+        and pairs.domain().is_equal(sources)
+        and pairs.range().is_equal(targets)
+    ):
+        return None
+    origin = {n: 0 for n in source.names}
+    out: list[Affine] = []
+    for access in accesses:
+        value = pairs.apply_range(isl.Map(f"{{ [{t_tup}] -> [{_affine_text(access, dst)}] }}"))
+
+        def at(point: Mapping[str, int], value: isl.Map = value) -> int | None:
+            fixed = " and ".join(f"{src[n]} = {point[n]}" for n in source.names) or "true"
+            image = value.intersect_domain(isl.Set(f"{{ [{s_tup}] : {fixed} }}")).range()
+            if image.is_empty():
+                return None
+            return int(image.dim_min_val(0).to_python())
+
+        base = at(origin)
+        if base is None:
+            return None
+        terms: dict[str, int] = {}
+        for name in source.names:
+            step = at({**origin, name: 1})
+            if step is not None and step != base:
+                terms[name] = step - base
+        form = Affine.of(terms, base)
+        graph = isl.Map(f"{{ [{s_tup}] -> [{_affine_text(form, src)}] }}")
+        if not value.is_subset(graph):
+            return None
+        out.append(form)
+    return out

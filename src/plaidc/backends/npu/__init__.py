@@ -215,7 +215,7 @@ def _lower_next(
     reads: set[str],
     writes: set[str],
 ) -> list[Op]:
-    """The ops of `kernel` (and of the next one in `todo` when it fuses, popped: its GM
+    """The ops of `kernel` (and of the next ones in `todo` when they fuse, popped: their GM
     buffers join `reads` and `writes`)."""
     kops: list[Op] = []
     title = _title(kernel)
@@ -225,30 +225,42 @@ def _lower_next(
         kops.append(comment(f"{title} -- on the scalar unit"))
         kops.extend(lower_gather(ctx, kernel))
         return kops
-    # A contraction followed by an elementwise kernel on its result: both on one
-    # tile, the result staying in UB (the epilogue runs on the vector unit).
+    # A contraction whose fp32 result the next kernel only rounds to fp16: one kernel that
+    # rounds it as it leaves L0C.
     written = kernel.stores()[0].access.buffer if kernel.stores() else ""
     after = todo[0] if todo and isinstance(todo[0], Kernel) else None
     narrowed = converted_on_the_way_out(ctx, kernel, after, readers[written]) if after else None
-    cube = lower_contraction(ctx, narrowed) if narrowed is not None else None
-    if cube is not None and after is not None:
-        todo.pop(0)
-        approximate |= after.written_buffers()
-        reads |= after.read_buffers() - writes
-        writes |= after.written_buffers()
-        kops.append(
-            comment(f"{title}, then {_title(after)} as the result leaves L0C -- on the Cube")
-        )
-        kops.extend(cube)
-        return kops
-    fused = epilogue_for(ctx, kernel, after, readers[written]) if after else None
-    cube = lower_contraction(ctx, kernel, fused) if fused is not None else None
-    if cube is not None and fused is not None:
-        todo.pop(0)
-        reads |= fused.kernel.read_buffers() - writes
-        writes |= fused.kernel.written_buffers()
-        title += f", then {_title(fused.kernel)} on its result in UB"
-        approximate |= fused.kernel.written_buffers()
+    # Then (or else) an elementwise kernel on its result: both on one tile, the result
+    # staying in UB (the epilogue runs on the vector unit).
+    tries: list[tuple[Kernel, list[Kernel]]] = []
+    if narrowed is not None and after is not None:
+        tries.append((narrowed, [after]))
+    tries.append((kernel, []))
+    cube: list[Op] | None = None
+    for producer, merged in tries:
+        rest = todo[len(merged) :]
+        out = producer.stores()[0].access.buffer
+        then = rest[0] if rest and isinstance(rest[0], Kernel) else None
+        fused = epilogue_for(ctx, producer, then, readers[out]) if then else None
+        cube = lower_contraction(ctx, producer, fused) if fused is not None else None
+        if cube is not None and fused is not None:
+            merged = [*merged, fused.kernel]
+        else:
+            fused = None
+            cube = lower_contraction(ctx, producer) if merged else None
+        if cube is None:
+            continue
+        for done in merged:
+            todo.pop(0)
+            reads |= done.read_buffers() - writes
+            writes |= done.written_buffers()
+            approximate |= done.written_buffers()
+        if producer is narrowed:
+            title += f", then {_title(merged[0])} as the result leaves L0C"
+        if fused is not None:
+            title += f", then {_title(fused.kernel)} on its result in UB"
+        kernel = producer
+        break
     else:
         cube = lower_contraction(ctx, kernel)
     if cube is not None:

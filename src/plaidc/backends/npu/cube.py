@@ -48,7 +48,7 @@ from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
-from plaidc.backends.npu.cube_tiling import resident_step_bytes, tilings
+from plaidc.backends.npu.cube_tiling import CubeTiling, resident_step_bytes, tilings
 from plaidc.backends.npu.gemm import Gemm, NotCube
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
@@ -92,11 +92,15 @@ def _lower_tiled(
     con: Contraction,
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
+    only: CubeTiling | None = None,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
-    `pinned` indices one point per tile) whose tiles fit every buffer, or None."""
+    `pinned` indices one point per tile; `only` that one) whose tiles fit every buffer, or
+    None. None too when `epilogue` does not fit a tiling that fits the contraction alone: the
+    epilogue would cost the contraction finer tiles (more loads of its operands) than the
+    separate kernel's trip through GM saves."""
     ranges = kernel.ranges
-    for tiling in tilings(ctx, con, ranges, pinned):
+    for tiling in [only] if only is not None else tilings(ctx, con, ranges, pinned):
         first, groups = ctx.parity, ctx.groups
         outers = [
             {v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt
@@ -184,6 +188,11 @@ def _lower_tiled(
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
+            if epilogue is not None:
+                alone = _lower_tiled(ctx, kernel, con, None, pinned, tiling)
+                ctx.parity, ctx.groups = first, groups
+                if alone is not None:
+                    return None
             continue
         except NotCube:
             return None

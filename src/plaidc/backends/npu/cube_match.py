@@ -13,8 +13,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from plaidc.analysis.domain import point_count
+from plaidc.analysis.ranges import IndexSpace, reexpressed
 from plaidc.backends.npu.context import Context
-from plaidc.backends.npu.kernels import Access, KConst, Kernel, KLoad, KOp, KStore
+from plaidc.backends.npu.kernels import Access, KConst, Kernel, KLoad, KOp, KStmt, KStore
 from plaidc.backends.npu.vector import Plan, analyse
 from plaidc.backends.npu.vtypes import infer
 from plaidc.stripe.ir import Affine, DType
@@ -164,22 +166,40 @@ class Epilogue:
 
 def epilogue_for(ctx: Context, producer: Kernel, consumer: Kernel, readers: int) -> Epilogue | None:
     """`consumer` as an epilogue of the contraction `producer`, when it is one: it has no
-    reduction and no constraints, and reads the result (a temporary no other kernel reads)
-    at the very elements the contraction writes, through a renaming of the indices."""
+    reduction, and reads the result (a temporary no other kernel reads) at the very elements
+    the contraction writes, one point each: through a renaming of the indices, or through any
+    one-to-one correspondence of the points (the pipeline tiled the two differently), the
+    consumer then moved into the contraction's indices."""
     con = recognise(ctx, producer)
-    if con is None or con.out_cons or readers != 1:
+    if con is None or readers != 1:
         return None
     name = con.store.access.buffer
     buf = ctx.buffers[name]
     if buf.is_input or buf.is_output:
         return None
-    plan = analyse(ctx, consumer)
-    if plan is None or plan.red or consumer.constraints:
-        return None
     reads = {load.access.offset for load in consumer.loads() if load.access.buffer == name}
     if len(reads) != 1 or any(s.access.buffer == name for s in consumer.stores()):
         return None
-    read, written = reads.pop(), con.store.access.offset
+    outs = (*con.batch, *con.m, *con.n)
+    renamed = _renamed(producer, consumer, next(iter(reads)), con.store.access.offset, outs)
+    if renamed is not None and not con.out_cons:
+        plan = analyse(ctx, consumer)
+        if plan is None or plan.red or consumer.constraints:
+            return None
+        return Epilogue(consumer, plan, renamed, name)
+    # the pipeline tiled the two differently: the consumer in the contraction's indices
+    moved = _in_indices_of(producer, con, consumer, next(iter(reads)))
+    plan = analyse(ctx, moved) if moved is not None else None
+    if moved is None or plan is None or plan.red:
+        return None
+    return Epilogue(moved, plan, {v: v for v in outs}, name)
+
+
+def _renamed(
+    producer: Kernel, consumer: Kernel, read: Affine, written: Affine, outs: tuple[str, ...]
+) -> dict[str, str] | None:
+    """The contraction's output indices `outs` to the consumer's, when the consumer reads the
+    result through a renaming of the indices the contraction writes it with."""
     ranges, producer_ranges = consumer.ranges, producer.ranges
     if read.const != written.const or len(read.terms) != len(consumer.idxs):
         return None
@@ -189,10 +209,56 @@ def epilogue_for(ctx: Context, producer: Kernel, consumer: Kernel, readers: int)
         if len(match) != 1:
             return None
         names[var] = match[0]
-    outs = (*con.batch, *con.m, *con.n)
     if set(names) != set(outs) or len(set(names.values())) != len(names):
         return None
-    return Epilogue(consumer, plan, names, name)
+    return names
+
+
+def _in_indices_of(
+    producer: Kernel, con: Contraction, consumer: Kernel, read: Affine
+) -> Kernel | None:
+    """`consumer` over the contraction's output indices (their ranges and the constraints
+    on them: a ragged last tile's), each of its accesses re-expressed in them, when its points
+    and the contraction's output points correspond one-to-one through the element of the
+    result each reads and writes (isl decides it); None when they do not."""
+    outs, sizes = (*con.batch, *con.m, *con.n), producer.ranges
+    bounds = [
+        b for v, n in consumer.idxs for b in (Affine.var(v), Affine.const_(n - 1) - Affine.var(v))
+    ]
+    accesses = [s for s in consumer.body if isinstance(s, (KLoad, KStore))]
+    forms = reexpressed(
+        _output_space(outs, sizes, con.out_cons),
+        con.store.access.offset,
+        IndexSpace(tuple(v for v, _ in consumer.idxs), (*bounds, *consumer.constraints)),
+        read,
+        [s.access.offset for s in accesses],
+    )
+    if forms is None:
+        return None
+    moved = {id(s): f for s, f in zip(accesses, forms, strict=True)}
+
+    def at(stmt: KStmt) -> KStmt:
+        if isinstance(stmt, (KLoad, KStore)):
+            access = Access(stmt.access.buffer, moved[id(stmt)])
+            return dataclasses.replace(stmt, access=access)
+        return stmt
+
+    return dataclasses.replace(
+        consumer,
+        idxs=tuple((v, sizes[v]) for v, _ in producer.idxs if v in outs),
+        constraints=con.out_cons,
+        body=tuple(at(s) for s in consumer.body),
+        pinned=(),
+        placed=(),
+    )
+
+
+def _output_space(
+    outs: tuple[str, ...], sizes: dict[str, int], constraints: tuple[Affine, ...]
+) -> IndexSpace:
+    """The contraction's output points: indices `outs` in [0, size), under `constraints`."""
+    box = [b for v in outs for b in (Affine.var(v), Affine.const_(sizes[v] - 1) - Affine.var(v))]
+    return IndexSpace(outs, (*box, *constraints))
 
 
 def converted_on_the_way_out(
@@ -204,7 +270,7 @@ def converted_on_the_way_out(
     to fp16 once on its way out, exactly what the two kernels compute, without the fp32
     temporary going through GM. None when that is not the shape of the pair."""
     con = recognise(ctx, producer)
-    if con is None or con.out is not DType.FP32 or con.out_cons or readers != 1:
+    if con is None or con.out is not DType.FP32 or readers != 1:
         return None
     if consumer.constraints or len(consumer.body) != 4:
         return None
@@ -231,7 +297,8 @@ def converted_on_the_way_out(
     ):
         return None
     # every element of the temporary is written by the contraction and read by the consumer
-    written = count_points((*con.batch, *con.m, *con.n), producer.ranges)
+    outs = (*con.batch, *con.m, *con.n)
+    written = point_count(_output_space(outs, producer.ranges, con.out_cons).to_isl())
     visited = count_points(tuple(v for v, _ in consumer.idxs), consumer.ranges)
     if not written == visited == temp.shape.elem_count:
         return None

@@ -15,7 +15,7 @@ from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
-from plaidc.backends.npu.moves import Placement, Space
+from plaidc.backends.npu.moves import Placement, Space, as_one_run
 from plaidc.backends.npu.ops import (
     BLOCK,
     MASK_LANES,
@@ -747,6 +747,11 @@ class Gemm:
         live = [v for v in ep.plan.out if tile.sizes[v] > 1]
         src = Placement(result.buf, result.dtype, renamed)
         run = live[-1] if live else None
-        tiler.move(lowering.space, run, dst, src, (0, lowering.n), False, "to the epilogue")
+        space = lowering.space
+        flat = as_one_run(space, dst.pos, src.pos)
+        if flat is not None:  # one copy where the two lay the tile out alike
+            space, run, d, s = flat
+            dst, src = Placement(dst.buf, dst.dtype, d), Placement(src.buf, src.dtype, s)
+        tiler.move(space, run, dst, src, (0, lowering.n), False, "to the epilogue")
         lowering.bound = {ep.buffer: value}
         self.ops.extend(lowering.lower())

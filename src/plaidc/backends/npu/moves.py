@@ -387,3 +387,25 @@ class Mover:
         body = (call(fill, buf.ptr(dtype), start, scalar_literal(0, dtype), hi - lo),)
         loop = c.For("r", lit(0), lit(rows), body)
         return Op("PIPE_V", (loop,), (buf.region(),), (buf.region(),), "zero padding")
+
+
+def as_one_run(space: Space, dst: Affine, src: Affine) -> tuple[Space, str, Affine, Affine] | None:
+    """The move of every point of `space` from `src` to `dst` as one run over a single index,
+    when both positions lay the tile's (unconstrained) box out alike and densely, row-major in
+    some order of its indices: (that one-index space, its index, dst, src). None otherwise."""
+    if space.live_constraints:
+        return None
+    dst, src = space.fold(dst), space.fold(src)
+    live = [v for v, n in space.sizes.items() if n > 1]
+    if any(dst.coeff(v) != src.coeff(v) for v in live) or {*dst.names(), *src.names()} - {*live}:
+        return None
+    stride = 1
+    for v in sorted(live, key=lambda v: abs(dst.coeff(v))):
+        if dst.coeff(v) != stride:
+            return None
+        stride *= space.sizes[v]
+    flat = "flat"
+    while flat in space.sizes:
+        flat += "_"
+    one = Space({flat: stride})
+    return one, flat, Affine.var(flat) + dst.const, Affine.var(flat) + src.const
