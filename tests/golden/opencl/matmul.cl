@@ -19,21 +19,6 @@ static inline float8 plaidc_load_f32x8_global(__global const float *p) {
   return (float8)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 }
 
-static inline void plaidc_store_f32x8_private(float *p, float8 v) {
-  p[0] = v.s0;
-  p[1] = v.s1;
-  p[2] = v.s2;
-  p[3] = v.s3;
-  p[4] = v.s4;
-  p[5] = v.s5;
-  p[6] = v.s6;
-  p[7] = v.s7;
-}
-
-static inline float8 plaidc_load_f32x8_private(const float *p) {
-  return (float8)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
-}
-
 static inline void plaidc_store_f32x8_global(__global float *p, float8 v) {
   p[0] = v.s0;
   p[1] = v.s1;
@@ -46,14 +31,14 @@ static inline void plaidc_store_f32x8_global(__global float *p, float8 v) {
 }
 
 /* micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 4x16 register block */
-static void gemm(__global const float *restrict A, __global const float *restrict B, __global float *restrict C, float *restrict scratch) {
+static void gemm(__global const float *restrict A, __global const float *restrict B, __global float *restrict C, __global float *restrict scratch) {
   PLAIDC_CONTRACT_ON
   {
     float apack[192] __attribute__((aligned(64)));
     for (int64_t p = 0; p < 5; ++p) {
       for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
-        plaidc_store_f32x8_private(scratch + (k_1 * 16 + p * 768), plaidc_load_f32x8_global(B + (k_1 * 80 + p * 16)));
-        plaidc_store_f32x8_private(scratch + (k_1 * 16 + p * 768 + 8), plaidc_load_f32x8_global(B + (k_1 * 80 + p * 16 + 8)));
+        plaidc_store_f32x8_global(scratch + (k_1 * 16 + p * 768), plaidc_load_f32x8_global(B + (k_1 * 80 + p * 16)));
+        plaidc_store_f32x8_global(scratch + (k_1 * 16 + p * 768 + 8), plaidc_load_f32x8_global(B + (k_1 * 80 + p * 16 + 8)));
       }
     }
     for (int64_t i0 = 0; i0 < 32; i0 += 4) {
@@ -73,8 +58,8 @@ static void gemm(__global const float *restrict A, __global const float *restric
         float8 c3_0 = (float8)0.0f;
         float8 c3_1 = (float8)0.0f;
         for (int64_t k_3 = 0; k_3 < 48; ++k_3) {
-          const float8 b0 = plaidc_load_f32x8_private(scratch + (k_3 * 16 + p_1 * 768));
-          const float8 b1 = plaidc_load_f32x8_private(scratch + (k_3 * 16 + p_1 * 768 + 8));
+          const float8 b0 = plaidc_load_f32x8_global(scratch + (k_3 * 16 + p_1 * 768));
+          const float8 b1 = plaidc_load_f32x8_global(scratch + (k_3 * 16 + p_1 * 768 + 8));
           const float8 a0 = (float8)apack[k_3 * 4];
           c0_0 = a0 * b0 + c0_0;
           c0_1 = a0 * b1 + c0_1;
@@ -102,14 +87,15 @@ static void gemm(__global const float *restrict A, __global const float *restric
 }
 
 /* kernel_0 */
-__kernel void kernel_0(__global const float *restrict X_I_0, __global const float *restrict X_I_1, __global float *restrict X_T2) {
+__kernel void kernel_0(__global const float *restrict X_I_0, __global const float *restrict X_I_1, __global float *restrict X_T2, __global float *restrict gemm_scratch_slices) {
   const int64_t global_id0 = get_global_id(0);
+  const int64_t plaidc_work_item = get_global_id(0);
   /* kernel_0(X_I_0,X_I_1): X_T2[m, n : _T0, _T1] = +(X_I_0[m, k] * X_I_1[k, n]) */
   const int64_t m = global_id0;
   /* kernel_0(X_I_0,X_I_1) */
   /* #0 */
   {
-    float gemm_scratch[3840] __attribute__((aligned(64)));
+    __global float *restrict gemm_scratch = gemm_scratch_slices + plaidc_work_item * 3840;
     gemm(X_I_0 + m * 1536, X_I_1, X_T2 + m * 2560, gemm_scratch);
   }
 }

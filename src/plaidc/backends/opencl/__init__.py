@@ -13,7 +13,7 @@ opencl` needs no OpenCL runtime; running does, and says how to install one when 
 | `thread_tags` | list of tags | blocks spread over the work-items of a work-group |
 | `max_work_group` | int | largest work-group (e.g. `"${hardware.max_work_group}"`) |
 | `local_mem_bytes` | int | local memory a work-group may use |
-| `private_bytes` | int | largest temporary in private memory; larger ones use global slices |
+| `private_bytes` | int | a work-item's private temporaries, together; the rest use global slices |
 | `build_options` | list of strings | added to the OpenCL compiler's options |
 
 and the shared lowering's micro-kernel keys (`gemm_tags`: GEMM-like blocks below kernel blocks
@@ -68,8 +68,12 @@ class OpenCLCodegen:
         default=32768, metadata={"help": "local memory of one work-group", "min": 1}
     )
     private_bytes: int = field(
-        default=32768,
-        metadata={"help": "larger temporaries live in slices of a global buffer", "min": 1},
+        default=8192,
+        metadata={
+            "help": "a work-item's private temporaries, together; the rest live in slices of a"
+            " global buffer",
+            "min": 1,
+        },
     )
     build_options: tuple[str, ...] = field(
         default=(), metadata={"help": "options for the OpenCL C compiler (clBuildProgram)"}

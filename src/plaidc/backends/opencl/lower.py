@@ -404,11 +404,17 @@ class KernelLowering(Lowering):
             )
         word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", hint)
         fname = self.names.fresh(word.group(0) if word else "kernel")
-        scratch = []
+        # A work-item's private arrays share one budget (`private_bytes`); the rest live in
+        # global scratch, a slice per work-item. pocl's CPU device runs a work-group's items
+        # on one thread's stack: a grouped conv whose items kept 17 KB private (a 12.5 KB
+        # result and a 4.6 KB packing buffer, each under a per-array limit) crashed it.
+        scratch, private = [], 0
         for alloc in walk_stmts(tuple(stmts)):
             if not isinstance(alloc, Alloc) or alloc.buffer in kernel.local_buffers:
                 continue
-            if _bytes(alloc) > self.kernel_options.private_bytes:
+            private += _bytes(alloc)
+            if private > self.kernel_options.private_bytes:
+                private -= _bytes(alloc)
                 param = self.names.fresh(f"{alloc.buffer}_slices")
                 scratch.append(Scratch(alloc.buffer, param, alloc.dtype, max(alloc.size, 1)))
         params: list[BufferParam | IntParam] = []
