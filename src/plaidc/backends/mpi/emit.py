@@ -133,29 +133,30 @@ def _box_copies(t: Transfer, lay: Layout, copy: str) -> list[str] | None:
 
 
 def _pack(t: Transfer, lay: Layout, into: str) -> list[str]:
-    w = lay.itemsize
-    runs = _box_copies(t, lay, "COPY")
-    if runs is not None:
-        copy = (
-            f"#define COPY(o, len) memcpy({into} + n * {w}, {lay.var} + (o) * {w}, (len) * {w}),"
-            " n += (len)"
-        )
-        return ["{", "int64_t n = 0;", copy, *runs, "#undef COPY", _count_check(t, "pack"), "}"]
-    body = f"memcpy({into} + n * {w}, {lay.var} + ({_offset(lay)}) * {w}, {w}), ++n"
-    return ["{", "int64_t n = 0;", *_scan(t, lay, body), _count_check(t, "pack"), "}"]
+    return _copy(t, lay, into, "pack")
 
 
 def _unpack(t: Transfer, lay: Layout, source: str) -> list[str]:
+    return _copy(t, lay, source, "unpack")
+
+
+def _copy(t: Transfer, lay: Layout, message: str, way: str) -> list[str]:
+    """Copies between the buffer's elements of `t` and the contiguous `message` (`way`:
+    "pack" into the message, "unpack" out of it): one memcpy per contiguous run of a box,
+    else one per element of the set's scan; then the element count is checked."""
     w = lay.itemsize
+
+    def memcpy(offset: str, length: str) -> str:
+        buffer, packed = f"{lay.var} + ({offset}) * {w}", f"{message} + n * {w}"
+        dst, src = (packed, buffer) if way == "pack" else (buffer, packed)
+        return f"memcpy({dst}, {src}, ({length}) * {w})"
+
     runs = _box_copies(t, lay, "COPY")
     if runs is not None:
-        copy = (
-            f"#define COPY(o, len) memcpy({lay.var} + (o) * {w}, {source} + n * {w}, (len) * {w}),"
-            " n += (len)"
-        )
-        return ["{", "int64_t n = 0;", copy, *runs, "#undef COPY", _count_check(t, "unpack"), "}"]
-    body = f"memcpy({lay.var} + ({_offset(lay)}) * {w}, {source} + n * {w}, {w}), ++n"
-    return ["{", "int64_t n = 0;", *_scan(t, lay, body), _count_check(t, "unpack"), "}"]
+        copy = f"#define COPY(o, len) {memcpy('o', 'len')}, n += (len)"
+        return ["{", "int64_t n = 0;", copy, *runs, "#undef COPY", _count_check(t, way), "}"]
+    body = f"{memcpy(_offset(lay), '1')}, ++n"
+    return ["{", "int64_t n = 0;", *_scan(t, lay, body), _count_check(t, way), "}"]
 
 
 def _count_check(t: Transfer, what: str) -> str:
