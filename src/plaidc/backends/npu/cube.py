@@ -170,13 +170,19 @@ def _lower_tiled(
                                 ctx, kernel, con, previous, None, resident, placed, weights
                             )
                             skipped.defer = True
-                            skipped.lower(k_tiles, first + (k - 1) * steps)
+                            skipped.lower(
+                                k_tiles,
+                                first + (k - 1) * steps,
+                                _cube_parity(first, k - 1, len(k_tiles)),
+                            )
                             pending = skipped.deferred
                             if weights is not None:
                                 weights.block, weights.tile = nj, k
                         gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
                         gemm.defer = epilogue is None
-                        tile_ops = gemm.lower(k_tiles, first + k * steps)
+                        tile_ops = gemm.lower(
+                            k_tiles, first + k * steps, _cube_parity(first, k, len(k_tiles))
+                        )
                         ops.extend(defer_store(pending, tile_ops))
                         pending, done = gemm.deferred, nj
                         if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
@@ -199,6 +205,12 @@ def _lower_tiled(
         ctx.parity, ctx.groups = first + count * steps, groups + len(outers)
         return ops, cut
     return None
+
+
+def _cube_parity(first: int, k: int, k_steps: int) -> tuple[int, int]:
+    """Tile k's L0C half and its first K step's L1/L0A/L0B half (`Gemm.lower`): the tiles
+    alternate L0C halves and every K step, also across tiles, the other buffers' halves."""
+    return first + k, first + k * k_steps
 
 
 def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:

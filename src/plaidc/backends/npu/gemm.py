@@ -110,12 +110,19 @@ class Gemm:
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
 
-    def lower(self, k_tiles: list[dict], parity: int) -> list[Op]:
-        """The tile's ops: K step `s` in the buffer halves of `parity + s`, its store in
-        those of `parity + len(k_tiles)` (and its L0C accumulators in those of `parity`).
-        The K steps are a loop (`loops`)."""
+    def lower(
+        self, k_tiles: list[dict], parity: int, cube: tuple[int, int] | None = None
+    ) -> list[Op]:
+        """The tile's ops: K step `s` in the UB halves of `parity + s`, its store in those
+        of `parity + len(k_tiles)`. `cube` = (accumulator parity, first K step's parity):
+        the L0C half and the L1/L0A/L0B halves of K step `s` (`step + s`), which the caller
+        numbers across tiles so that consecutive K steps, also of consecutive tiles, take
+        alternate halves (the UB numbering gives the store a half of its own, so a tile's
+        first K step would take the half of the previous tile's last). None: `parity`, as
+        UB. The K steps are a loop (`loops`)."""
         con, ctx = self.con, self.ctx
-        l0c = ctx.arena("L0C", parity=parity)
+        acc_parity, step_parity = cube if cube is not None else (parity, parity)
+        l0c = ctx.arena("L0C", parity=acc_parity)
         c_bytes = self.rows_m * self.rows_n * 4
         parts = 2 if con.split else 1
         accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
@@ -124,7 +131,7 @@ class Gemm:
         loop = ctx.new_loop()
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
-            self._k_step(k_tiles[step], step, accumulators, parity + step)
+            self._k_step(k_tiles[step], step, accumulators, parity + step, step_parity + step)
         self.ops.append(end_loop(loop, len(k_tiles)))
         self._store(accumulators, parity + len(k_tiles))
         return self.ops
@@ -387,8 +394,40 @@ class Gemm:
         else:
             parts = self._cube_bufs(l1, name, sizes, f"{which} in L1")
         for part, buf in zip(fp16, parts, strict=True):
-            self.ops.append(self._to_l1(part, mat, buf))
+            self.ops.extend(self._fractals_to_l1(tiler, part, mat, buf))
         return parts
+
+    def _fractals_to_l1(self, tiler: Tiler, ub: Buf, mat: Matrix, l1: Buf) -> list[Op]:
+        """`_to_l1`, except for a `ko_major` matrix of more than two fractals whose fractal
+        rows are one 32-B block each: the vector unit first lays the fractals out in UB as
+        L1 takes them (`ko_major_image`: one block-strided copy per fractal column and 8
+        rows of a fractal, all K blocks at once), then one transfer copies them to L1,
+        rather than one transfer per fractal (each paying MTE3's latency)."""
+        fr, f = mat.frac
+        fractals = mat.rows // fr * (mat.cols // f)
+        if not mat.ko_major or f * 2 != BLOCK or fr % 8 or fractals <= 2:
+            return [self._to_l1(ub, mat, l1)]
+        nbytes = mat.rows * mat.cols * 2
+        try:
+            image = tiler.arena.alloc(nbytes, "fractals")
+        except OutOfMemory:
+            return [self._to_l1(ub, mat, l1)]
+        tiler.arena.release(image)  # read by the copy below, ordered by its flags
+        stmts = ko_major_image(image, ub, mat.rows, mat.cols, fr, f)
+        reads = (ub.region(0, nbytes),)
+        lay = Op("PIPE_V", tuple(stmts), reads, (image.region(0, nbytes),), "fractals")
+        stmt = call(
+            "copy_ubuf_to_cbuf",
+            l1.ptr(DType.FP16),
+            image.ptr(DType.FP16),
+            0,
+            1,
+            nbytes // BLOCK,
+            0,
+            0,
+        )
+        to_l1 = Op("PIPE_MTE3", (stmt,), (image.region(0, nbytes),), (l1.region(),), "to L1")
+        return [lay, to_l1]
 
     def _resident_a(self, tiler: Tiler, read: _Operand, step: int) -> None:
         """Step `step` of the left operand into its L1 residency."""
@@ -524,8 +563,11 @@ class Gemm:
             self.ops.append(Op("PIPE_MTE1", (stmt,), reads, writes, "a img2col"))
         return l0_parts
 
-    def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf], parity: int) -> None:
-        """K step `step` into `accumulators`, in the buffer halves of `parity`."""
+    def _k_step(
+        self, k_tile: dict, step: int, accumulators: list[Buf], parity: int, cube_parity: int
+    ) -> None:
+        """K step `step` into `accumulators`, in the UB half of `parity` and the L1, L0A and
+        L0B halves of `cube_parity`."""
         con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
         tiler = self._tiler(parity)
         cached = res.steps.get(step) if res is not None else None
@@ -533,11 +575,11 @@ class Gemm:
         hi = None
         if weights_l1 is not None:
             hi = weights_l1.windows if weights_l1.windows else weights_l1.base
-        l1 = ctx.arena("L1", parity, lo=res.streaming if res is not None else 0, hi=hi)
+        l1 = ctx.arena("L1", cube_parity, lo=res.streaming if res is not None else 0, hi=hi)
         # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
         # its window is what each tile loads).
         conv = self._conv_layout(k_tile) if cached is None else None
-        a_l0 = self._img2col_a(tiler, conv, k_tile, l1, parity) if conv is not None else None
+        a_l0 = self._img2col_a(tiler, conv, k_tile, l1, cube_parity) if conv is not None else None
         if a_l0 is None:
             conv = None
         # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
@@ -557,7 +599,7 @@ class Gemm:
             read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons, conv)
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
         mat_b = self._matrix(tiler, read_b) if read_b is not None else None
-        l0a, l0b = ctx.arena("L0A", parity), ctx.arena("L0B", parity)
+        l0a, l0b = ctx.arena("L0A", cube_parity), ctx.arena("L0B", cube_parity)
         l0: dict[str, list[Buf]] = {"a": a_l0 or [], "b": []}
         operands = (("a", mat_a, l0a, con.a.buffer), ("b", mat_b, l0b, con.b.buffer))
         for which, mat, arena, name in operands:
@@ -648,10 +690,13 @@ class Gemm:
         # for them elsewhere (an fp32 tile's two accumulators may need it).
         at = self._at(tiler, con.store.access.buffer) if self.epilogue is None else None
         kept = at is not None and tiler.arena.reserve(at.offset, at.size)
+        # An fp16 result of one accumulator converts on its way out of L0C (CC_MODE_F16)
+        on_move = out_t is DType.FP16 and len(accumulators) == 1
         fractals = []
         for acc in accumulators:
+            dtype = DType.FP16 if on_move else DType.FP32
             try:
-                ub = values.alloc_vec(DType.FP32, "C fractals")
+                ub = values.alloc_vec(dtype, "C fractals")
             except OutOfMemory:
                 if not kept or at is None:
                     raise
@@ -659,7 +704,7 @@ class Gemm:
                 assert freed is not None
                 tiler.arena.release(freed)
                 kept = False
-                ub = values.alloc_vec(DType.FP32, "C fractals")
+                ub = values.alloc_vec(dtype, "C fractals")
             stmt = call(
                 "copy_matrix_cc_to_ubuf",
                 ub.ptr(),
@@ -669,7 +714,7 @@ class Gemm:
                 mo * no,
                 0,
                 0,
-                "CC_MODE_F32",
+                "CC_MODE_F16" if on_move else "CC_MODE_F32",
             )
             self.ops.append(Op("PIPE_V", (stmt,), (acc.region(),), (values.region(ub),), "L0C"))
             fractals.append(ub)
@@ -678,35 +723,17 @@ class Gemm:
             values.with_scalar("vmuls", fractals[1], fractals[1], 2.0**-SPLIT_SHIFT)
             values.binary("vadd", result, result, fractals[1])
             tiler.arena.release(fractals[1].buf)  # type: ignore[arg-type]
-        if out_t is DType.FP16:
+        if out_t is DType.FP16 and not on_move:
             half = values.alloc_vec(DType.FP16, "C fp16")
             values.convert(half, result)
             tiler.arena.release(result.buf)  # type: ignore[arg-type]
             result = half
-        # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]: one masked copy per fractal column
+        # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]
         fits = at is not None and values.vec_bytes(out_t) <= at.size
         with values.preferring(at if fits else None):
             rows = values.alloc_vec(out_t, "C rows")
         assert rows.buf is not None and result.buf is not None
-        size = out_t.byte_size
-        stmts = [call("plaidc_mask", 0, f)]
-        for n in range(no):
-            for m0 in range(0, self.rows_m, MAX_REPEAT):
-                count = min(MAX_REPEAT, self.rows_m - m0)
-                stmts.append(
-                    call(
-                        "vmuls",
-                        rows.ptr((m0 * self.rows_n + n * f) * size),
-                        result.ptr((n * self.rows_m + m0) * f * size),
-                        lit(1),
-                        count,
-                        1,
-                        1,
-                        self.rows_n * size // BLOCK,
-                        f * size // BLOCK,
-                    )
-                )
-        stmts.append(call("plaidc_mask", 0, MASK_LANES))
+        stmts = fractal_rows(rows.buf, result.buf, out_t, self.rows_m, self.rows_n, f)
         self.ops.append(
             Op("PIPE_V", tuple(stmts), (values.region(result),), (values.region(rows),), "C rows")
         )
@@ -755,3 +782,80 @@ class Gemm:
         tiler.move(space, run, dst, src, (0, lowering.n), False, "to the epilogue")
         lowering.bound = {ep.buffer: value}
         self.ops.extend(lowering.lower())
+
+
+def fractal_rows(rows: Buf, fractals: Buf, dtype: DType, rows_m: int, rows_n: int, fn: int) -> list:
+    """Vector copies turning an L0C result in UB, `[No][Mo][fm][fn]` fractals of `dtype`,
+    into row-major `[rows_m][rows_n]` rows. A fractal row is `fn` elements: whole 32-B blocks
+    when `fn * size` is, and then each copy moves eight rows at once (a full mask of 8
+    blocks, one block stride apart in the source and a row apart in the destination), once
+    per block of a fractal row and fractal column; otherwise one masked copy per row."""
+    size = dtype.byte_size
+    row_blocks, frac_blocks = rows_n * size // BLOCK, fn * size // BLOCK
+    no = rows_n // fn
+    stmts = []
+    if fn * size % BLOCK == 0 and rows_n * size % BLOCK == 0 and rows_m % 8 == 0:
+        for n in range(no):
+            for b in range(frac_blocks):
+                for m0 in range(0, rows_m, 8 * MAX_REPEAT):
+                    count = min(MAX_REPEAT, (rows_m - m0) // 8)
+                    stmts.append(
+                        call(
+                            "vmuls",
+                            rows.ptr(dtype, (m0 * rows_n + n * fn) * size + b * BLOCK),
+                            fractals.ptr(dtype, (n * rows_m + m0) * fn * size + b * BLOCK),
+                            lit(1),
+                            count,
+                            row_blocks,
+                            frac_blocks,
+                            8 * row_blocks,
+                            8 * frac_blocks,
+                        )
+                    )
+        return stmts
+    stmts.append(call("plaidc_mask", 0, fn))
+    for n in range(no):
+        for m0 in range(0, rows_m, MAX_REPEAT):
+            count = min(MAX_REPEAT, rows_m - m0)
+            stmts.append(
+                call(
+                    "vmuls",
+                    rows.ptr(dtype, (m0 * rows_n + n * fn) * size),
+                    fractals.ptr(dtype, (n * rows_m + m0) * fn * size),
+                    lit(1),
+                    count,
+                    1,
+                    1,
+                    rows_n * size // BLOCK,
+                    fn * size // BLOCK,
+                )
+            )
+    stmts.append(call("plaidc_mask", 0, MASK_LANES))
+    return stmts
+
+
+def ko_major_image(image: Buf, ub: Buf, rows: int, cols: int, fr: int, f: int) -> list:
+    """Vector copies of a row-major fp16 `rows x cols` matrix in UB (`ub`; rows K, one 32-B
+    block per `f` columns) into `image` as L1 holds it `ko_major`: fractal (ko, no) at
+    `ko * cols/f + no`, its `fr` rows of one block each. Each copy moves one fractal column's
+    blocks of 8 rows of every fractal (a full mask: 8 blocks a repeat, a repeat a fractal)."""
+    strips = cols // f
+    stmts = []
+    for no in range(strips):
+        for h in range(0, fr, 8):
+            for ko in range(0, rows // fr, MAX_REPEAT):
+                count = min(MAX_REPEAT, rows // fr - ko)
+                stmts.append(
+                    call(
+                        "vmuls",
+                        image.ptr(DType.FP16, ((ko * strips + no) * fr + h) * BLOCK),
+                        ub.ptr(DType.FP16, ((ko * fr + h) * strips + no) * BLOCK),
+                        lit(1),
+                        count,
+                        1,
+                        strips,
+                        strips * fr,
+                        fr * strips,
+                    )
+                )
+    return stmts
