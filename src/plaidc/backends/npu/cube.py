@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import itertools
 
-from plaidc.backends.npu import img2col
+from plaidc.backends.npu import conv_weights, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
@@ -142,6 +142,7 @@ def _lower_tiled(
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
                 if weights is not None:
                     weights.loaded.clear()  # each core loads them into its own L1
+                    ops.extend(_preload(ctx, kernel, con, outers[lo], inners, k_tiles, weights))
                 part = outers[lo:hi]
                 outer_loop = ctx.new_loop()
                 for li in sample(len(part), ctx.sampling and steady(part, forms)):
@@ -266,6 +267,25 @@ def _weights(
     # the tiles' windows (`Weights.window_slot`) in the half below, for single-part operands
     windows = base // 2 // align * align if not con.split else 0
     return Weights(base, stride, len(k_tiles), align, windows=windows)
+
+
+def _preload(
+    ctx: Context,
+    kernel: Kernel,
+    con: Contraction,
+    outer: TileBox,
+    inners: list[TileBox],
+    k_tiles: list[TileBox],
+    weights: Weights,
+) -> list[Op]:
+    """A convolution's weights for every N block and K step into L1 before a core's first
+    output tile (`conv_weights`), where they are such; the tiles load the others."""
+    ops: list[Op] = []
+    for nj, inner in enumerate(inners):
+        weights.block = nj
+        gemm = Gemm(ctx, kernel, con, outer | inner, None, None, None, weights)
+        ops.extend(conv_weights.preload(gemm, k_tiles, ctx.parity) or [])
+    return ops
 
 
 def _resident(

@@ -13,12 +13,12 @@ from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
+from plaidc.backends.npu.fractal_layout import fractal_rows, ko_major_image
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.moves import Placement, Space, as_one_run
 from plaidc.backends.npu.ops import (
     BLOCK,
-    MASK_LANES,
     MAX_REPEAT,
     Arena,
     Buf,
@@ -28,7 +28,7 @@ from plaidc.backends.npu.ops import (
     call,
     elems_per_block,
     end_loop,
-    lit,
+    hoist_independent,
     offset_buf,
 )
 from plaidc.backends.npu.ops import round_up as up
@@ -436,7 +436,7 @@ class Gemm:
         parts = self._fp16_to_l1(tiler, "a", mat, self.resident.arena(step), None)
         self.resident.steps[step] = (mat, parts)
 
-    def _conv_layout(self, k_tile: dict) -> img2col.ConvLayout | None:
+    def conv_layout(self, k_tile: dict) -> img2col.ConvLayout | None:
         """The roles of the left operand's indices when it reads a feature map through a
         convolution window (`img2col`), else None."""
         if self.fk != self.fm:
@@ -451,7 +451,7 @@ class Gemm:
         reads its part of it, so MTE2 brings it once rather than once per K step."""
         con, weights = self.con, self.weights
         assert weights is not None
-        conv = self._conv_layout(k_tiles[0])
+        conv = self.conv_layout(k_tiles[0])
         if conv is None:
             return None
         box = {}
@@ -578,7 +578,8 @@ class Gemm:
         l1 = ctx.arena("L1", cube_parity, lo=res.streaming if res is not None else 0, hi=hi)
         # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
         # its window is what each tile loads).
-        conv = self._conv_layout(k_tile) if cached is None else None
+        conv = self.conv_layout(k_tile) if cached is None else None
+        before_a = len(self.ops)
         a_l0 = self._img2col_a(tiler, conv, k_tile, l1, cube_parity) if conv is not None else None
         if a_l0 is None:
             conv = None
@@ -621,7 +622,12 @@ class Gemm:
             assert use is not None
             l0_parts = self._cube_bufs(arena, name, [buf.size for buf in l1_parts], which)
             for l1_buf, dst in zip(l1_parts, l0_parts, strict=True):
-                self.ops.append(self._to_l0(which, use, l1_buf, dst))
+                load = self._to_l0(which, use, l1_buf, dst)
+                if which == "b" and kept is not None:  # ready before A's window: loaded first
+                    self.ops.insert(before_a, load)
+                    before_a += 1
+                else:
+                    self.ops.append(load)
                 l0[which].append(dst)
         if conv is not None:
             kp = conv.columns
@@ -693,6 +699,7 @@ class Gemm:
         # An fp16 result of one accumulator converts on its way out of L0C (CC_MODE_F16)
         on_move = out_t is DType.FP16 and len(accumulators) == 1
         fractals = []
+        start = len(self.ops)  # the first op that waits for the accumulators
         for acc in accumulators:
             dtype = DType.FP16 if on_move else DType.FP32
             try:
@@ -747,7 +754,10 @@ class Gemm:
         access = self.local(con.store.access.offset, self.starts)
         src = Placement(rows.buf, out_t, space.fold(pos))
         if self.epilogue is not None:
+            first = len(self.ops)
             self._epilogue(tiler, src, space)
+            # the epilogue's loads of its other inputs go before the result's way out of L0C
+            hoist_independent(self.ops, start, first)
             return
         if not space.is_empty():
             name = con.store.access.buffer
@@ -768,94 +778,24 @@ class Gemm:
         )
         lowering = TileLowering(self.ctx, ep.kernel, ep.plan, tile, tiler.arena, own_share=False)
         renamed = result.pos.substitute({v: Affine.var(names[v]) for v in space.sizes})
+        layout = lowering.space.fold(lowering.pos)
+        flat = as_one_run(lowering.space, layout, renamed)
+        room = lowering.values.vec_bytes(result.dtype)
+        if flat is not None and flat[2] == flat[3] and room <= result.buf.size:
+            # the result's rows are the epilogue's layout already: its input, as they are
+            lowering.bound = {ep.buffer: Val("vec", result.dtype, result.buf)}
+            self.ops.extend(lowering.lower())
+            return
         value = lowering.values.alloc_vec(result.dtype, "fused input")
         assert value.buf is not None
-        dst = Placement(value.buf, result.dtype, lowering.space.fold(lowering.pos))
+        dst = Placement(value.buf, result.dtype, layout)
         live = [v for v in ep.plan.out if tile.sizes[v] > 1]
         src = Placement(result.buf, result.dtype, renamed)
         run = live[-1] if live else None
         space = lowering.space
-        flat = as_one_run(space, dst.pos, src.pos)
         if flat is not None:  # one copy where the two lay the tile out alike
             space, run, d, s = flat
             dst, src = Placement(dst.buf, dst.dtype, d), Placement(src.buf, src.dtype, s)
         tiler.move(space, run, dst, src, (0, lowering.n), False, "to the epilogue")
         lowering.bound = {ep.buffer: value}
         self.ops.extend(lowering.lower())
-
-
-def fractal_rows(rows: Buf, fractals: Buf, dtype: DType, rows_m: int, rows_n: int, fn: int) -> list:
-    """Vector copies turning an L0C result in UB, `[No][Mo][fm][fn]` fractals of `dtype`,
-    into row-major `[rows_m][rows_n]` rows. A fractal row is `fn` elements: whole 32-B blocks
-    when `fn * size` is, and then each copy moves eight rows at once (a full mask of 8
-    blocks, one block stride apart in the source and a row apart in the destination), once
-    per block of a fractal row and fractal column; otherwise one masked copy per row."""
-    size = dtype.byte_size
-    row_blocks, frac_blocks = rows_n * size // BLOCK, fn * size // BLOCK
-    no = rows_n // fn
-    stmts = []
-    if fn * size % BLOCK == 0 and rows_n * size % BLOCK == 0 and rows_m % 8 == 0:
-        for n in range(no):
-            for b in range(frac_blocks):
-                for m0 in range(0, rows_m, 8 * MAX_REPEAT):
-                    count = min(MAX_REPEAT, (rows_m - m0) // 8)
-                    stmts.append(
-                        call(
-                            "vmuls",
-                            rows.ptr(dtype, (m0 * rows_n + n * fn) * size + b * BLOCK),
-                            fractals.ptr(dtype, (n * rows_m + m0) * fn * size + b * BLOCK),
-                            lit(1),
-                            count,
-                            row_blocks,
-                            frac_blocks,
-                            8 * row_blocks,
-                            8 * frac_blocks,
-                        )
-                    )
-        return stmts
-    stmts.append(call("plaidc_mask", 0, fn))
-    for n in range(no):
-        for m0 in range(0, rows_m, MAX_REPEAT):
-            count = min(MAX_REPEAT, rows_m - m0)
-            stmts.append(
-                call(
-                    "vmuls",
-                    rows.ptr(dtype, (m0 * rows_n + n * fn) * size),
-                    fractals.ptr(dtype, (n * rows_m + m0) * fn * size),
-                    lit(1),
-                    count,
-                    1,
-                    1,
-                    rows_n * size // BLOCK,
-                    fn * size // BLOCK,
-                )
-            )
-    stmts.append(call("plaidc_mask", 0, MASK_LANES))
-    return stmts
-
-
-def ko_major_image(image: Buf, ub: Buf, rows: int, cols: int, fr: int, f: int) -> list:
-    """Vector copies of a row-major fp16 `rows x cols` matrix in UB (`ub`; rows K, one 32-B
-    block per `f` columns) into `image` as L1 holds it `ko_major`: fractal (ko, no) at
-    `ko * cols/f + no`, its `fr` rows of one block each. Each copy moves one fractal column's
-    blocks of 8 rows of every fractal (a full mask: 8 blocks a repeat, a repeat a fractal)."""
-    strips = cols // f
-    stmts = []
-    for no in range(strips):
-        for h in range(0, fr, 8):
-            for ko in range(0, rows // fr, MAX_REPEAT):
-                count = min(MAX_REPEAT, rows // fr - ko)
-                stmts.append(
-                    call(
-                        "vmuls",
-                        image.ptr(DType.FP16, ((ko * strips + no) * fr + h) * BLOCK),
-                        ub.ptr(DType.FP16, ((ko * fr + h) * strips + no) * BLOCK),
-                        lit(1),
-                        count,
-                        1,
-                        strips,
-                        strips * fr,
-                        fr * strips,
-                    )
-                )
-    return stmts
