@@ -136,7 +136,7 @@ def _lower_tiled(
             core_loop = ctx.new_loop() if len(chunks) > 1 else None
             # a convolution's weights stay in L1 across its output tiles (`_weights`)
             conv = _conv(ctx, con, first_tile)
-            weights = _weights(ctx, con, conv, len(outers) // len(chunks), inners, k_tiles)
+            weights = _weights(ctx, con, conv, inners, k_tiles)
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
@@ -245,16 +245,16 @@ def _weights(
     ctx: Context,
     con: Contraction,
     conv: img2col.ConvLayout | None,
-    outers: int,
     inners: list[TileBox],
     k_tiles: list[TileBox],
 ) -> Weights | None:
     """L1 for a convolution's weights (every N block and K step, each in its padded
-    img2col row order), kept across the output tiles when `[codegen] reuse` is on, more
-    than one tile row (of a core) shares them and they fit a quarter of L1 (the top quarter;
-    the tiles' own buffers double-buffer below it). Not with batch indices (a grouped
+    img2col row order), kept across the output tiles when `[codegen] reuse` is on and they
+    fit a quarter of L1 (the top quarter; the tiles' own buffers double-buffer below it).
+    Also for a core's single row of tiles: the weights then come before it in one transfer
+    (`conv_weights`) rather than one per K step. Not with batch indices (a grouped
     convolution's groups): each batch point has weights of its own."""
-    if conv is None or not ctx.options.reuse or outers < 2 or con.batch:
+    if conv is None or not ctx.options.reuse or con.batch:
         return None
     size, align = ctx.capacity("L1")
     fn = ctx.machine.cube_n
