@@ -148,6 +148,59 @@ def needs_b_bound(shape: GemmShape, lay: Layout) -> bool:
     return reads_b_in_place(shape, lay) and shape.n % lay.nr != 0
 
 
+@dataclass(frozen=True)
+class Blocking:
+    """A large kernel's BLIS-style blocking: its rows split into `chunks` runs of `rows` (a
+    multiple of MR; one per thread, in one parallel loop), the reduction into blocks of `kc`
+    (the last one shorter). Per chunk and k block, B's `kc x n` block is packed once into the
+    chunk's own buffer and reused by every row block of the chunk; each row block's `MR x kc`
+    A panel is packed once and reused by every panel of B."""
+
+    chunks: int
+    rows: int
+    kc: int
+
+
+def blocking(lowering: Lowering, shape: GemmShape, lay: Layout) -> Blocking | None:
+    """How `shape`'s kernel is blocked, or None for the plain loop nest: a kernel of constant
+    sizes and simple strides that packs both operands, and either runs on threads (its rows
+    split into one chunk per thread) or has a reduction longer than the B block that fits
+    `gemm_block_bytes` (BLIS's kc: `kc x n` packed elements in that budget, the blocks evened
+    out)."""
+    opts = lowering.options
+    panels = math.ceil(shape.n / lay.nr)
+    if shape.runtime or shape.row_dims or shape.k_dims or shape.b_bound:
+        return None
+    if pack_b_size(shape, lay) == 0 or reads_b_in_place(shape, lay) or panels < 2 or shape.k < 2:
+        return None
+    blocks = math.ceil(shape.m / lay.mr)
+    chunks = min(opts.threads, blocks) if shape.parallel else 1
+    per = math.ceil(blocks / chunks)
+    chunks = math.ceil(blocks / per)
+    kc = shape.k
+    if opts.gemm_block_bytes > 0:
+        row_bytes = panels * lay.nr * shape.dtype.byte_size
+        kc = max(1, min(shape.k, opts.gemm_block_bytes // row_bytes))
+        kc = math.ceil(shape.k / math.ceil(shape.k / kc))
+    if chunks == 1 and kc == shape.k:
+        return None
+    return Blocking(chunks, per * lay.mr, kc)
+
+
+def scratch_size(lowering: Lowering, shape: GemmShape, lay: Layout) -> int:
+    """Elements of the scratch buffer the caller passes: the packed B panels, or a blocked
+    kernel's B block per chunk."""
+    b = blocking(lowering, shape, lay)
+    if b is None:
+        return pack_b_size(shape, lay)
+    return b.chunks * _block_size(shape, lay, b)
+
+
+def _block_size(shape: GemmShape, lay: Layout, b: Blocking) -> int:
+    """Elements of one packed `kc x n` block of B (padded to whole panels)."""
+    return math.ceil(shape.n / lay.nr) * lay.nr * b.kc
+
+
 def _pdiv(a: IntExpr, d: int) -> IntExpr:
     """`a / d` for a non-negative `a`, folding constants."""
     if isinstance(a, IConst):
@@ -222,6 +275,15 @@ class Kernel:
         self.a_step = _even_step([(size, a) for size, a, _ in shape.k_dims], shape.a_k)
         uneven = bool(shape.row_dims) or self.a_step is None
         self.pack_a = uneven or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
+        self.blocking = blocking(lowering, shape, lay)
+        # Where B is packed, how far apart its packed rows' panels are, the reduction's start
+        # and length in the current k block, and when the accumulators start at zero (True:
+        # always, as a kernel overwriting C; an IntExpr: in the first k block only).
+        self.b_base: IntExpr = IConst(0)
+        self.kstride = shape.k
+        self.k0: IntExpr = IConst(0)
+        self.kb: IntExpr = self.ext["k"]
+        self.fresh_c: bool | IntExpr = shape.overwrite
 
     def fresh(self, hint: str) -> str:
         return self.lw.names.fresh(hint)
@@ -249,8 +311,9 @@ class Kernel:
         s = self.s
         if not s.k_dims:
             var = IVar(k if k is not None else self.fresh("k"))
-            inner = body(var, imul(var, s.a_k), imul(var, s.b_k))
-            return [Loop(var.name, IConst(0), self.ext["k"], tuple(inner))]
+            at = iadd(var, self.k0)
+            inner = body(var, imul(at, s.a_k), imul(at, s.b_k))
+            return [Loop(var.name, IConst(0), self.kb, tuple(inner))]
         names = [self.fresh("k") for _ in s.k_dims]
         flat: IntExpr = IConst(0)
         a_off: IntExpr = IConst(0)
@@ -298,6 +361,10 @@ class Kernel:
             f"micro-kernel {what}: {sizes} {s.dtype}, {strides}, {rows}; {lay.mr}x{lay.nr}"
             " register block"
         )
+        if self.blocking is not None:
+            b = self.blocking
+            comment += f"; B packed in blocks of {b.kc} rows per chunk of {b.rows} rows"
+            comment += f" ({b.chunks} chunks)"
         return Function(name, tuple(params), hoist_scratch(tuple(body)), comment, contract=True)
 
     def _last_b_row(self) -> IntExpr:
@@ -311,6 +378,8 @@ class Kernel:
         """B's packing (when `pack_b`) and every row block."""
         s, lay = self.s, self.lay
         m = self.ext["m"]
+        if self.blocking is not None:
+            return self._blocked(self.blocking)
         body: list[Stmt] = []
         if self.pack_b:
             body += self._pack_b()
@@ -330,6 +399,37 @@ class Kernel:
                 body += self._row_block(full_rows, s.m % lay.mr)
         return body
 
+    def _blocked(self, b: Blocking) -> list[Stmt]:
+        """The kernel as chunks of rows (a parallel loop when it runs on threads), each
+        packing B's k blocks into its own part of the scratch and running all its row blocks
+        on them."""
+        s, lay = self.s, self.lay
+        chunk, block = IVar(self.fresh("chunk")), IVar(self.fresh("kblock"))
+        first = imul(chunk, b.rows)
+        full_rows = s.m // lay.mr * lay.mr
+        self.b_base = imul(chunk, _block_size(s, lay, b))
+        self.kstride = b.kc
+        self.k0 = IVar(self.fresh("k0"))
+        self.kb = IConst(b.kc) if s.k % b.kc == 0 else IVar(self.fresh("kc"))
+        if s.overwrite and b.kc < s.k:
+            self.fresh_c = ICmp("==", self.k0, IConst(0))
+        steps: list[Stmt] = [LetInt(self.k0.name, imul(block, b.kc))]
+        if isinstance(self.kb, IVar):
+            rest = _sub(IConst(s.k), self.k0)
+            steps.append(LetInt(self.kb.name, IBin("min", IConst(b.kc), rest)))
+        steps += self._pack_b()
+        if full_rows > 0:
+            row = self.fresh("i0")
+            last = IBin("min", iadd(first, IConst(b.rows)), IConst(full_rows))
+            rows = self._row_block(IVar(row), lay.mr)
+            steps.append(Loop(row, first, last, tuple(rows), step=lay.mr))
+        if s.m % lay.mr:
+            tail = self._row_block(IConst(full_rows), s.m % lay.mr)
+            steps.append(If(ICmp("==", chunk, IConst(full_rows // b.rows)), tuple(tail)))
+        k_blocks = Loop(block.name, IConst(0), IConst(math.ceil(s.k / b.kc)), tuple(steps))
+        parallel = s.parallel and b.chunks > 1
+        return [Loop(chunk.name, IConst(0), IConst(b.chunks), (k_blocks,), parallel=parallel)]
+
     def _pack_b(self) -> list[Stmt]:
         """B's row k of panel p goes to scratch[(p*K + k)*NR ...], zero-padded to NR columns
         (vector copies when B's columns are contiguous, element copies otherwise)."""
@@ -339,7 +439,7 @@ class Kernel:
         full = _pdiv(n, lay.nr)
 
         def dst(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
-            return iadd(imul(iadd(imul(p, s.k), k), lay.nr), j)
+            return iadd(self.b_base, iadd(imul(iadd(imul(p, self.kstride), k), lay.nr), j))
 
         def src(p: IntExpr, b_off: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(b_off, imul(iadd(imul(p, lay.nr), j), s.b_j))
@@ -398,9 +498,9 @@ class Kernel:
             out += _when_positive(width, self._panel(i0, rows, full, width, apack, None))
         if apack is None:
             return out
-        nbytes = rows * s.k * s.dtype.byte_size
+        nbytes = rows * self.kstride * s.dtype.byte_size
         heap = nbytes > self.lw.options.stack_bytes
-        return [Alloc(apack, s.dtype, rows * s.k, tuple(out), heap=heap, scratch=True)]
+        return [Alloc(apack, s.dtype, rows * self.kstride, tuple(out), heap=heap, scratch=True)]
 
     def _pack_a(self, pack: str, i0: IntExpr, rows: int, valid: IntExpr | None) -> list[Stmt]:
         """A rows i0..i0+rows-1, k-major ([k][r]), into `pack` (a buffer of the row block's
@@ -510,26 +610,40 @@ class Kernel:
             row = self.fresh("r")
             return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row)),))]
 
-        body: list[Stmt] = []
-        if tile is not None and not s.overwrite:
+        # C's current values: read unless the accumulators start at zero (`fresh_c`), and
+        # only after the first k block when that is decided at run time
+        reads_c: list[Stmt] = []
+        if tile is not None and self.fresh_c is not True:
             if valid is not None:
                 # rows past `valid` start at zero rather than undefined
                 e = self.fresh("e")
                 zero = Store(tile, IVar(e), SConst(0.0, self.t))
-                body.append(Loop(e, IConst(0), IConst(rows * lay.nr), (zero,), vector=True))
-            body += copy_rows(self.c, tile)
+                reads_c.append(Loop(e, IConst(0), IConst(rows * lay.nr), (zero,), vector=True))
+            reads_c += copy_rows(self.c, tile)
         accs = [[self.fresh(f"c{r}_{v}") for v in range(lay.nv)] for r in range(rows)]
+        zeros: list[Stmt] = []
         for r in range(rows):
             for v in range(lay.nv):
                 lane = IConst(v * lay.lanes)
-                init: SExpr
-                if s.overwrite:
-                    init = SCast(SConst(0.0, self.t), vt)
-                elif tile is not None:
-                    init = SLoad(tile, tile_element(IConst(r), lane), vt)
+                load: SExpr
+                if tile is not None:
+                    load = SLoad(tile, tile_element(IConst(r), lane), vt)
                 else:
-                    init = SLoad(self.c, c_element(IConst(r), lane), vt)
-                body.append(DeclVar(accs[r][v], vt, init))
+                    load = SLoad(self.c, c_element(IConst(r), lane), vt)
+                start = SCast(SConst(0.0, self.t), vt)
+                if isinstance(self.fresh_c, ICmp):
+                    zeros.append(DeclVar(accs[r][v], vt, start))
+                    reads_c.append(AssignVar(accs[r][v], load))
+                else:
+                    zeros.append(DeclVar(accs[r][v], vt, start if self.fresh_c else load))
+        body: list[Stmt] = []
+        if isinstance(self.fresh_c, ICmp):
+            later = ICmp("!=", self.fresh_c.a, self.fresh_c.b)
+            body += [*zeros, If(later, tuple(reads_c))]
+        elif self.fresh_c:
+            body += zeros
+        else:
+            body += [*reads_c, *zeros]
         body += self._k_loop(i0, rows, p, apack, accs)
         for r in range(rows):
             for v in range(lay.nv):
@@ -559,7 +673,7 @@ class Kernel:
                 name = self.fresh(f"b{v}")
                 lane = IConst(v * lay.lanes)
                 if self.pack_b:
-                    at = iadd(imul(iadd(imul(p, s.k), k), lay.nr), lane)
+                    at = iadd(self.b_base, iadd(imul(iadd(imul(p, self.kstride), k), lay.nr), lane))
                     load = SLoad(self.scratch, at, vt)
                 else:
                     load = SLoad(self.b, iadd(iadd(b_off, imul(p, lay.nr)), lane), vt)
@@ -582,4 +696,4 @@ class Kernel:
         if not self.pack_b and s.k_dims:
             return self._k_nest(step)
         k = IVar(self.fresh("k"))
-        return [Loop(k.name, IConst(0), self.ext["k"], tuple(step(k, k, imul(k, s.b_k))))]
+        return [Loop(k.name, IConst(0), self.kb, tuple(step(k, k, imul(k, s.b_k))))]

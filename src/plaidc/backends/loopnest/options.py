@@ -86,6 +86,15 @@ class LoopnestCodegen:
         default=2,
         metadata={"help": "micro-kernel width in vectors", "min": 1, "tune": (1, 2, 3, 4)},
     )
+    gemm_block_bytes: int = field(
+        default=0,
+        metadata={
+            "help": "bytes of cache a micro-kernel's packed B block may fill (kc x n, BLIS's "
+            "L2-resident operand): longer reductions run in kc-long blocks, each B block packed "
+            "once per thread and reused by all its row blocks; 0: one block",
+            "min": 0,
+        },
+    )
     vector_registers: int | None = field(
         default=None,
         metadata={

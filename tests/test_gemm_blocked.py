@@ -1,0 +1,159 @@
+"""The micro-kernel's BLIS-style blocking (`gemm_kernel.Blocking`), on c and llvm.
+
+A kernel of constant sizes that packs both operands runs its rows in chunks, one per thread
+(one parallel loop), and its reduction in blocks of kc rows of B, kc from the config's
+`gemm_block_bytes` (the packed `kc x n` block's budget). Each chunk packs each k block of B
+once into its own part of the scratch; the first k block starts the accumulators at zero when
+the kernel overwrites C, the later ones add to C. Each case is compared with numpy (float64)
+and the interpreter, and checks from the kernel's comment that the blocking it meant ran.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.interp import program_io, run_program
+from plaidc.stripe.parser import parse_stripe
+from plaidc.targets import load_target
+from plaidc.tile import compile_tile
+
+from .support import EXAMPLES
+from .support.backend_c import matmul_program
+from .test_gemm_ragged import tiled, with_codegen
+
+BACKENDS = ["c", "llvm"]
+BLOCKED = re.compile(r"B packed in blocks of (\d+) rows per chunk of (\d+) rows \((\d+) chunks\)")
+
+
+def whole(m: int, n: int, k: int, dtype: str = "fp32") -> str:
+    """`C[m, n] = A[m, k] * B[k, n]` as one untiled kernel block (the kernel overwrites C)."""
+    kernel = f"""\
+    0: #contraction #kernel
+    block [m:{m}, n:{n}, k:{k}] (
+        in A[m, k] {dtype}:I(1, 1):({k}, 1):1 B
+        in B[k, n] {dtype}:I(1, 1):({n}, 1):1 B
+        out C[m, n]:add {dtype}:I(1, 1):({n}, 1):1 B
+    ) {{
+      0: $a = load(A)
+      1: $b = load(B)
+      2: $c = mul($a, $b)
+      3: C = store($c)
+    }}
+"""
+    return matmul_program(m, n, k, dtype, kernel)
+
+
+def run_blocked(backend: str, text: str, seed: int, **codegen: object) -> tuple[dict, str]:
+    """(outputs, source) of `text` on `backend` with `codegen` keys, checked against numpy
+    (float64) and the interpreter."""
+    program = parse_stripe(text, "blocked.stripe")
+    inputs = driver.random_inputs(program_io(program).inputs, seed=seed)
+    cfg = with_codegen(backend, vector_bytes=64, **codegen)
+    artifact = get_backend(backend).compile(program, cfg)
+    got = artifact.run(inputs)
+    a, b = (inputs[name].astype(np.float64) for name in ("A", "B"))
+    np.testing.assert_allclose(got["C"], a @ b, rtol=1e-4, atol=1e-4)
+    assert not driver.compare_outputs(run_program(program, inputs), got)
+    return got, artifact.source
+
+
+def blockings(source: str) -> list[tuple[int, int, int]]:
+    """(kc, chunk rows, chunks) of each blocked kernel in `source`."""
+    return [tuple(map(int, found.groups())) for found in BLOCKED.finditer(source)]  # type: ignore[misc]
+
+
+# (M, N, K, gemm_block_bytes, threads, (kc, chunk rows, chunks) or None: unblocked), with
+# 64-byte vectors (8 x 32 register blocks): the budget holds 10 rows of two 32-wide panels
+# (N=70 pads to 96: 12 rows), evened out over the reduction; rows a multiple of the 8-row
+# block and not, a chunk per thread, more threads than row blocks; one thread and the whole
+# reduction within the budget: the plain kernel.
+CASES = [
+    (64, 64, 100, 64 * 4 * 10, 1, (10, 64, 1)),
+    (37, 70, 50, 96 * 4 * 12, 2, (10, 24, 2)),
+    (96, 64, 33, 64 * 4 * 8, 3, (7, 32, 3)),
+    (20, 40, 9, 0, 4, (9, 8, 3)),
+    (13, 100, 64, 128 * 4 * 64, 2, (64, 8, 2)),
+    (13, 100, 64, 128 * 4 * 64, 1, None),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "x".join(map(str, c[:3])))
+def test_blocked_kernel_matches(
+    backend: str, case: tuple[int, int, int, int, int, tuple[int, int, int] | None]
+) -> None:
+    m, n, k, budget, threads, want = case
+    _, source = run_blocked(
+        backend,
+        whole(m, n, k),
+        seed=m + n + k,
+        gemm_block_bytes=budget,
+        threads=threads,
+        parallel_min_work=1,
+    )
+    assert blockings(source) == ([want] if want else [])
+
+
+def test_threads_split_rows_in_one_parallel_loop() -> None:
+    """Two threads: the kernel's one parallel loop runs a chunk of rows per thread, each
+    packing its own B blocks; no parallel loop around the k blocks."""
+    _, source = run_blocked(
+        "c", whole(64, 64, 96), seed=1, gemm_block_bytes=64 * 4 * 32, threads=2, parallel_min_work=1
+    )
+    assert blockings(source) == [(32, 32, 2)]
+    assert source.count("#pragma omp parallel") == 1
+
+
+def test_unblocked_kernels_stay_as_they_were() -> None:
+    """One thread and a reduction within the budget: no blocking."""
+    _, source = run_blocked(
+        "c", whole(64, 64, 32), seed=2, gemm_block_bytes=1 << 20, threads=1, parallel_min_work=1
+    )
+    assert "micro-kernel" in source and not blockings(source)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_blocked_kernel_adds_to_c(backend: str) -> None:
+    """Tiles of a k-split tiling add to C: every k block of the kernel loads C (none starts at
+    zero), and the sum over the tiles is the product."""
+    _, source = run_blocked(
+        backend, tiled(64, 64, 96, (64, 64, 48)), seed=3, gemm_block_bytes=64 * 4 * 16, threads=1
+    )
+    assert blockings(source) == [(16, 64, 1)]
+    assert "C += A B" in source
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_blocked_fp64(backend: str) -> None:
+    program = whole(29, 45, 40, "fp64")
+    parsed = parse_stripe(program, "fp64.stripe")
+    inputs = driver.random_inputs(program_io(parsed).inputs, seed=7)
+    cfg = with_codegen(
+        backend, vector_bytes=64, gemm_block_bytes=48 * 8 * 8, threads=2, parallel_min_work=1
+    )
+    artifact = get_backend(backend).compile(parsed, cfg)
+    got = artifact.run(inputs)
+    np.testing.assert_allclose(got["C"], inputs["A"] @ inputs["B"], rtol=1e-12, atol=1e-12)
+    assert blockings(artifact.source) == [(8, 16, 2)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("size", [(300, 257, 270), (129, 100, 1030)], ids=str)
+def test_pipeline_matmul_blocked(backend: str, size: tuple[int, int, int]) -> None:
+    """The target's own pipeline and config on odd sizes, with a block budget small enough to
+    split the reduction."""
+    m, k, n = size
+    path = EXAMPLES / "matmul.tile"
+    program = compile_tile(path.read_text(), str(path), dims={"M": m, "K": k, "N": n}).program
+    steps = driver.resolve_steps(load_target(backend).stage("default"))
+    program = driver.run_pipeline(program, steps)
+    inputs = driver.random_inputs(program_io(program).inputs, seed=8)
+    cfg = with_codegen(backend, gemm_block_bytes=16384)
+    got = get_backend(backend).compile(program, cfg).run(inputs)
+    a, b = (inputs[name].astype(np.float64) for name in ("A", "B"))
+    np.testing.assert_allclose(got["C"], a @ b, rtol=1e-4, atol=1e-4)
