@@ -27,7 +27,7 @@ from .support.backend_c import matmul_program
 from .test_gemm_ragged import tiled, with_codegen
 
 BACKENDS = ["c", "llvm"]
-BLOCKED = re.compile(r"B packed in blocks of (\d+) rows per chunk of (\d+) rows \((\d+) chunks\)")
+BLOCKED = re.compile(r"B packed in blocks of (\d+) rows; (\d+) chunks of (\d+) (row blocks|panels)")
 
 
 def whole(m: int, n: int, k: int, dtype: str = "fp32") -> str:
@@ -62,22 +62,29 @@ def run_blocked(backend: str, text: str, seed: int, **codegen: object) -> tuple[
     return got, artifact.source
 
 
-def blockings(source: str) -> list[tuple[int, int, int]]:
-    """(kc, chunk rows, chunks) of each blocked kernel in `source`."""
-    return [tuple(map(int, found.groups())) for found in BLOCKED.finditer(source)]  # type: ignore[misc]
+Blocked = tuple[int, int, int, str]
 
 
-# (M, N, K, gemm_block_bytes, threads, (kc, chunk rows, chunks) or None: unblocked), with
-# 64-byte vectors (8 x 32 register blocks): the budget holds 10 rows of two 32-wide panels
-# (N=70 pads to 96: 12 rows), evened out over the reduction; rows a multiple of the 8-row
-# block and not, a chunk per thread, more threads than row blocks; one thread and the whole
-# reduction within the budget: the plain kernel.
+def blockings(source: str) -> list[Blocked]:
+    """(kc, chunks, per chunk, "row blocks" or "panels") of each blocked kernel in `source`."""
+    return [
+        (int(kc), int(chunks), int(per), unit) for kc, chunks, per, unit in BLOCKED.findall(source)
+    ]
+
+
+# (M, N, K, gemm_block_bytes, threads, blocking or None: unblocked), with 64-byte vectors
+# (8 x 32 register blocks). The budget holds 10 rows of two 32-wide panels (N=70 pads to 96:
+# 12 rows), evened out over the reduction. Threads split rows when M >= N (each chunk packs
+# all of B), else panels (each packs all of A): a row tail in the last chunk, a panel tail in
+# the chunk of the last panel (alone in it: 70 = 2 x 32 + 6), more threads than panels, one
+# thread with the reduction within the budget (the plain kernel).
 CASES = [
-    (64, 64, 100, 64 * 4 * 10, 1, (10, 64, 1)),
-    (37, 70, 50, 96 * 4 * 12, 2, (10, 24, 2)),
-    (96, 64, 33, 64 * 4 * 8, 3, (7, 32, 3)),
-    (20, 40, 9, 0, 4, (9, 8, 3)),
-    (13, 100, 64, 128 * 4 * 64, 2, (64, 8, 2)),
+    (64, 64, 100, 64 * 4 * 10, 1, (10, 1, 8, "row blocks")),
+    (37, 70, 50, 96 * 4 * 12, 2, (10, 2, 2, "panels")),
+    (96, 64, 33, 64 * 4 * 8, 3, (7, 3, 4, "row blocks")),
+    (70, 40, 30, 0, 2, (30, 2, 5, "row blocks")),
+    (20, 40, 9, 0, 4, (9, 2, 1, "panels")),
+    (13, 100, 64, 128 * 4 * 64, 2, (64, 2, 2, "panels")),
     (13, 100, 64, 128 * 4 * 64, 1, None),
 ]
 
@@ -85,7 +92,7 @@ CASES = [
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "x".join(map(str, c[:3])))
 def test_blocked_kernel_matches(
-    backend: str, case: tuple[int, int, int, int, int, tuple[int, int, int] | None]
+    backend: str, case: tuple[int, int, int, int, int, Blocked | None]
 ) -> None:
     m, n, k, budget, threads, want = case
     _, source = run_blocked(
@@ -105,7 +112,7 @@ def test_threads_split_rows_in_one_parallel_loop() -> None:
     _, source = run_blocked(
         "c", whole(64, 64, 96), seed=1, gemm_block_bytes=64 * 4 * 32, threads=2, parallel_min_work=1
     )
-    assert blockings(source) == [(32, 32, 2)]
+    assert blockings(source) == [(32, 2, 4, "row blocks")]
     assert source.count("#pragma omp parallel") == 1
 
 
@@ -124,7 +131,7 @@ def test_blocked_kernel_adds_to_c(backend: str) -> None:
     _, source = run_blocked(
         backend, tiled(64, 64, 96, (64, 64, 48)), seed=3, gemm_block_bytes=64 * 4 * 16, threads=1
     )
-    assert blockings(source) == [(16, 64, 1)]
+    assert blockings(source) == [(16, 1, 8, "row blocks")]
     assert "C += A B" in source
 
 
@@ -139,7 +146,18 @@ def test_blocked_fp64(backend: str) -> None:
     artifact = get_backend(backend).compile(parsed, cfg)
     got = artifact.run(inputs)
     np.testing.assert_allclose(got["C"], inputs["A"] @ inputs["B"], rtol=1e-12, atol=1e-12)
-    assert blockings(artifact.source) == [(8, 16, 2)]
+    assert blockings(artifact.source) == [(8, 2, 2, "panels")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_edge_tiles_block_their_reduction(backend: str) -> None:
+    """Edge tiles (run-time m, n and k: 37 x 53 x 29 in 16 x 64 x 16 tiles) run their
+    reduction in k blocks too, the last block and the last k tile's blocks shorter."""
+    _, source = run_blocked(
+        backend, tiled(37, 53, 29, (16, 64, 16)), seed=9, gemm_block_bytes=64 * 4 * 8, threads=1
+    )
+    assert blockings(source) == [(8, 1, 2, "row blocks")]
+    assert "m<=16xn<=64xk<=16" in source
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
