@@ -76,13 +76,15 @@ def blockings(source: str) -> list[Blocked]:
 # (8 x 32 register blocks). The budget holds 10 rows of two 32-wide panels (N=70 pads to 96:
 # 12 rows), evened out over the reduction. Threads split rows when M >= N (each chunk packs
 # all of B), else panels (each packs all of A): a row tail in the last chunk, a panel tail in
-# the chunk of the last panel (alone in it: 70 = 2 x 32 + 6), more threads than panels, one
-# thread with the reduction within the budget (the plain kernel).
+# the chunk of the last panel (alone in it: 70 = 2 x 32 + 6), more threads than panels; the
+# plain kernel (B packed once, row blocks on the threads) where rows would split a reduction
+# within the budget, and for one thread with the reduction within the budget.
 CASES = [
     (64, 64, 100, 64 * 4 * 10, 1, (10, 1, 8, "row blocks")),
     (37, 70, 50, 96 * 4 * 12, 2, (10, 2, 2, "panels")),
     (96, 64, 33, 64 * 4 * 8, 3, (7, 3, 4, "row blocks")),
-    (70, 40, 30, 0, 2, (30, 2, 5, "row blocks")),
+    (70, 40, 30, 64 * 4 * 10, 2, (10, 2, 5, "row blocks")),
+    (100, 70, 300, 0, 2, None),
     (20, 40, 9, 0, 4, (9, 2, 1, "panels")),
     (13, 100, 64, 128 * 4 * 64, 2, (64, 2, 2, "panels")),
     (13, 100, 64, 128 * 4 * 64, 1, None),
