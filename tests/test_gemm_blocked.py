@@ -73,15 +73,16 @@ def blockings(source: str) -> list[Blocked]:
 
 
 # (M, N, K, gemm_block_bytes, threads, blocking or None: unblocked), with 64-byte vectors
-# (8 x 32 register blocks). The budget holds 10 rows of two 32-wide panels (N=70 pads to 96:
-# 12 rows), evened out over the reduction. Threads split rows when M >= N (each chunk packs
-# all of B), else panels (each packs all of A): a row tail in the last chunk, a panel tail in
-# the chunk of the last panel (alone in it: 70 = 2 x 32 + 6), more threads than panels; the
-# plain kernel (B packed once, row blocks on the threads) where rows would split a reduction
-# within the budget, and for one thread with the reduction within the budget.
+# (8 x 32 register blocks). The budgets hold 10 rows of two 32-wide panels (all of B's, or a
+# chunk's share: 70 columns are 3 panels, 2 per chunk), evened out over the reduction.
+# Threads split rows when M >= N (each chunk packs all of B), else panels (each packs all of
+# A): a row tail in the last chunk, a panel tail in the chunk of the last panel (alone in it:
+# 70 = 2 x 32 + 6), more threads than panels; the plain kernel (B packed once, row blocks on
+# the threads) where rows would split a reduction within the budget, and for one thread with
+# the reduction within the budget.
 CASES = [
     (64, 64, 100, 64 * 4 * 10, 1, (10, 1, 8, "row blocks")),
-    (37, 70, 50, 96 * 4 * 12, 2, (10, 2, 2, "panels")),
+    (37, 70, 50, 64 * 4 * 10, 2, (10, 2, 2, "panels")),
     (96, 64, 33, 64 * 4 * 8, 3, (7, 3, 4, "row blocks")),
     (70, 40, 30, 64 * 4 * 10, 2, (10, 2, 5, "row blocks")),
     (100, 70, 300, 0, 2, None),
@@ -148,7 +149,8 @@ def test_blocked_fp64(backend: str) -> None:
     artifact = get_backend(backend).compile(parsed, cfg)
     got = artifact.run(inputs)
     np.testing.assert_allclose(got["C"], inputs["A"] @ inputs["B"], rtol=1e-12, atol=1e-12)
-    assert blockings(artifact.source) == [(8, 2, 2, "panels")]
+    # 3 panels of 16 doubles, 2 per chunk: 3072 bytes hold 12 rows, evened out to 10
+    assert blockings(artifact.source) == [(10, 2, 2, "panels")]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -195,7 +195,9 @@ def blocking(lowering: Lowering, shape: GemmShape, lay: Layout) -> Blocking | No
     chunks = math.ceil(units / per)
     kc = shape.k
     if opts.gemm_block_bytes > 0:
-        row_bytes = panels * lay.nr * shape.dtype.byte_size
+        # a chunk of panels packs only its own: its block is `kc x per * NR`
+        packed = per if split == "panels" and chunks > 1 else panels
+        row_bytes = packed * lay.nr * shape.dtype.byte_size
         kc = max(1, min(shape.k, opts.gemm_block_bytes // row_bytes))
         kc = math.ceil(shape.k / math.ceil(shape.k / kc))
     if split == "rows" and kc == shape.k:
