@@ -89,9 +89,9 @@ class LoopnestCodegen:
     gemm_block_bytes: int = field(
         default=0,
         metadata={
-            "help": "bytes of cache a micro-kernel's packed B block may fill (kc x n, BLIS's "
-            "L2-resident operand): longer reductions run in kc-long blocks, each B block packed "
-            "once per thread and reused by all its row blocks; 0: one block",
+            "help": "bytes of cache a micro-kernel's packed block of B may fill (BLIS's kc "
+            "rows of its columns): longer reductions run in blocks of kc, each packed once per "
+            "thread's chunk and reused by all its row blocks; 0: no limit",
             "min": 0,
         },
     )
