@@ -110,3 +110,13 @@ def test_epilogue_loads_go_before_the_result_leaves_l0c(tmp_path: Path) -> None:
     bias = re.search(r"copy_gm_to_ubuf\([^;]*\bB\b", source)
     out = source.find("copy_matrix_cc_to_ubuf(")
     assert bias is not None and 0 <= bias.start() < out
+
+
+def test_short_vector_repeats(tmp_path: Path) -> None:
+    """128-byte vector repeats (4 blocks): the block-strided copies move 4 rows a repeat."""
+    dims = dict(N=1, H=30, W=29, CI=32, KH=3, KW=3, CO=32)
+    artifact = _run(_conv(tmp_path, dims), vector_repeat_bytes=128)
+    assert _weight_loads(artifact.source) == 1
+    bindings = driver.Bindings(shapes={"A": (DType.FP16, (48, 40)), "B": (DType.FP16, (40, 32))})
+    program = driver.load_program(driver.Session(), str(EXAMPLES / "matmul.tile"), bindings)
+    assert "CC_MODE_F16" in _run(program, vector_repeat_bytes=128).source

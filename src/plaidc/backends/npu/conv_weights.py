@@ -7,8 +7,9 @@ queues behind them. Here every K step's weights of an N block come in one DMA (t
 of all of them, in UB), before the first tile's own feature-map load; the vector unit lays
 each K step's matrix out from it as the `[Ko][No]` fractals L1 holds (`ko_major`: rows in
 img2col's column order, `(u, v, c)`), one block-strided copy per window row, fractal column
-and 8 rows of a fractal, repeated over the window's columns; MTE3 copies each K step's
-fractals to its slot of `Weights` in one transfer. The tiles then find them `loaded`.
+and a vector repeat's worth of a fractal's rows, repeated over the window's columns; MTE3
+copies each K step's fractals to its slot of `Weights` in one transfer. The tiles then find
+them `loaded`.
 
 Only for fp16 weights whose img2col columns need no padding (channels a multiple of the
 fractal, every N column a real one) and whose rows are whole 32-B blocks in the window, when
@@ -52,6 +53,9 @@ def preload(gemm: Gemm, k_tiles: list[dict], parity: int) -> list[Op] | None:
     convs = [gemm.conv_layout(kt) for kt in k_tiles]
     if any(conv is None or conv.padded or conv.c is None for conv in convs):
         return None
+    per = ctx.repeat_bytes // BLOCK  # the blocks (fractal rows) a vector repeat moves
+    if gemm.fk % per:
+        return None
     n_count = count_points(con.n, gemm.sizes)
     if n_count % gemm.fn or len([v for v in con.n if gemm.sizes[v] > 1]) != 1:
         return None
@@ -87,7 +91,7 @@ def preload(gemm: Gemm, k_tiles: list[dict], parity: int) -> list[Op] | None:
             if len(images) < 2:  # two, alternating: a K step's copies overlap the last's
                 images.append(tiler.arena.alloc(nbytes, "weights as fractals"))
             image = images[step % 2]
-            stmts = _image(image, buf, conv, src.const, steps, cols, gemm.fk, gemm.fn)
+            stmts = _image(image, buf, conv, src.const, steps, cols, gemm.fk, gemm.fn, per)
             reads, writes = (buf.region(),), (image.region(0, nbytes),)
             ops.append(Op("PIPE_V", tuple(stmts), reads, writes, "weights as fractals"))
             l1 = weights.arena(step).alloc(nbytes, "b in L1")
@@ -130,12 +134,13 @@ def _image(
     cols: int,
     fk: int,
     fn: int,
+    per: int,
 ) -> list[c.Stmt]:
     """Vector copies of one K step's weights from their GM window in UB (the element of
     window position `(u, v)`, channel `c` and column `n` at `first + u*steps[u] + v*steps[v]
     + c*steps[c] + n`) into `image` as `ko_major` fractals: fractal `(ko, no)` at
     `ko * cols/fn + no`, `ko` the img2col column block `(u * kW + v) * c1 + cb`, its `fk`
-    rows (channels `cb * fk + r`) one block each. A copy moves 8 rows of one fractal column
+    rows (channels `cb * fk + r`) one block each. A copy moves `per` rows of one fractal column
     for each window column `v` (a repeat each)."""
     g = elems_per_block(DType.FP16)
     strips = cols // fn
@@ -147,7 +152,7 @@ def _image(
     for ui in range(ku):
         for cb in range(conv.c1):
             for no in range(strips):
-                for h in range(0, fk, 8):
+                for h in range(0, fk, per):
                     for v0 in range(0, kw, MAX_REPEAT):
                         ko = (ui * kw + v0) * conv.c1 + cb
                         src = first + ui * cu + v0 * cv + (cb * fk + h) * cc + no * fn

@@ -2,9 +2,10 @@
 
 `fractal_rows` turns a Cube result brought out of L0C (`[No][Mo][fm][fn]` fractals) into
 row-major rows; `ko_major_image` lays a row-major fp16 matrix out as the `[Ko][No]` fractals L1
-holds, so that one transfer copies it there. Both move whole 32-B blocks, eight a repeat under
-a full mask: a block stride one apart on one side and a row (or a fractal row) apart on the
-other, so one instruction moves eight rows where a masked copy moves one.
+holds, so that one transfer copies it there. Both move whole 32-B blocks, a repeat's worth
+(`rb`, the config's vector repeat bytes: 8 blocks by default) under a full mask: a block stride
+one apart on one side and a row (or a fractal row) apart on the other, so one instruction moves
+a repeat's blocks of rows where a masked copy moves one row.
 """
 
 from __future__ import annotations
@@ -15,22 +16,23 @@ from plaidc.stripe.ir import DType
 
 
 def fractal_rows(
-    rows: Buf, fractals: Buf, dtype: DType, rows_m: int, rows_n: int, fn: int
+    rows: Buf, fractals: Buf, dtype: DType, rows_m: int, rows_n: int, fn: int, rb: int
 ) -> list[c.Stmt]:
     """Vector copies turning an L0C result in UB, `[No][Mo][fm][fn]` fractals of `dtype`,
     into row-major `[rows_m][rows_n]` rows. A fractal row is `fn` elements: whole 32-B blocks
-    when `fn * size` is, and then each copy moves eight rows at once (a full mask of 8
-    blocks, one block stride apart in the source and a row apart in the destination), once
-    per block of a fractal row and fractal column; otherwise one masked copy per row."""
-    size = dtype.byte_size
+    when `fn * size` is, and then each copy moves a repeat's blocks of rows at once (a full
+    mask of `rb` bytes, one block stride apart in the source and a row apart in the
+    destination), once per block of a fractal row and fractal column; otherwise one masked
+    copy per row."""
+    size, per = dtype.byte_size, rb // BLOCK
     row_blocks, frac_blocks = rows_n * size // BLOCK, fn * size // BLOCK
     no = rows_n // fn
     stmts: list[c.Stmt] = []
-    if fn * size % BLOCK == 0 and rows_n * size % BLOCK == 0 and rows_m % 8 == 0:
+    if fn * size % BLOCK == 0 and rows_n * size % BLOCK == 0 and rows_m % per == 0:
         for n in range(no):
             for b in range(frac_blocks):
-                for m0 in range(0, rows_m, 8 * MAX_REPEAT):
-                    count = min(MAX_REPEAT, (rows_m - m0) // 8)
+                for m0 in range(0, rows_m, per * MAX_REPEAT):
+                    count = min(MAX_REPEAT, (rows_m - m0) // per)
                     stmts.append(
                         call(
                             "vmuls",
@@ -40,8 +42,8 @@ def fractal_rows(
                             count,
                             row_blocks,
                             frac_blocks,
-                            8 * row_blocks,
-                            8 * frac_blocks,
+                            per * row_blocks,
+                            per * frac_blocks,
                         )
                     )
         return stmts
@@ -66,15 +68,18 @@ def fractal_rows(
     return stmts
 
 
-def ko_major_image(image: Buf, ub: Buf, rows: int, cols: int, fr: int, f: int) -> list[c.Stmt]:
+def ko_major_image(
+    image: Buf, ub: Buf, rows: int, cols: int, fr: int, f: int, rb: int
+) -> list[c.Stmt]:
     """Vector copies of a row-major fp16 `rows x cols` matrix in UB (`ub`; rows K, one 32-B
     block per `f` columns) into `image` as L1 holds it `ko_major`: fractal (ko, no) at
     `ko * cols/f + no`, its `fr` rows of one block each. Each copy moves one fractal column's
-    blocks of 8 rows of every fractal (a full mask: 8 blocks a repeat, a repeat a fractal)."""
-    strips = cols // f
+    blocks of `rb` bytes' rows of every fractal (a full mask: a repeat a fractal; `fr` a
+    multiple of them)."""
+    strips, per = cols // f, rb // BLOCK
     stmts: list[c.Stmt] = []
     for no in range(strips):
-        for h in range(0, fr, 8):
+        for h in range(0, fr, per):
             for ko in range(0, rows // fr, MAX_REPEAT):
                 count = min(MAX_REPEAT, rows // fr - ko)
                 stmts.append(

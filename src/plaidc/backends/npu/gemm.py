@@ -405,7 +405,8 @@ class Gemm:
         rather than one transfer per fractal (each paying MTE3's latency)."""
         fr, f = mat.frac
         fractals = mat.rows // fr * (mat.cols // f)
-        if not mat.ko_major or f * 2 != BLOCK or fr % 8 or fractals <= 2:
+        per = self.ctx.repeat_bytes // BLOCK  # blocks a vector repeat moves
+        if not mat.ko_major or f * 2 != BLOCK or fr % per or fractals <= 2:
             return [self._to_l1(ub, mat, l1)]
         nbytes = mat.rows * mat.cols * 2
         try:
@@ -413,7 +414,7 @@ class Gemm:
         except OutOfMemory:
             return [self._to_l1(ub, mat, l1)]
         tiler.arena.release(image)  # read by the copy below, ordered by its flags
-        stmts = ko_major_image(image, ub, mat.rows, mat.cols, fr, f)
+        stmts = ko_major_image(image, ub, mat.rows, mat.cols, fr, f, self.ctx.repeat_bytes)
         reads = (ub.region(0, nbytes),)
         lay = Op("PIPE_V", tuple(stmts), reads, (image.region(0, nbytes),), "fractals")
         stmt = call(
@@ -740,7 +741,8 @@ class Gemm:
         with values.preferring(at if fits else None):
             rows = values.alloc_vec(out_t, "C rows")
         assert rows.buf is not None and result.buf is not None
-        stmts = fractal_rows(rows.buf, result.buf, out_t, self.rows_m, self.rows_n, f)
+        rb = ctx.repeat_bytes
+        stmts = fractal_rows(rows.buf, result.buf, out_t, self.rows_m, self.rows_n, f, rb)
         self.ops.append(
             Op("PIPE_V", tuple(stmts), (values.region(result),), (values.region(rows),), "C rows")
         )
