@@ -144,6 +144,61 @@ def send_points(plan: ExchangePlan) -> dict[int, int]:
     return points
 
 
+def _touches(acc: PartAccess | None, name: str, elements: isl.Set, writes_only: bool) -> bool:
+    if acc is None:
+        return False
+    tables = (acc.writes,) if writes_only else (acc.reads, acc.writes)
+    return any(name in table and not table[name].intersect(elements).is_empty() for table in tables)
+
+
+def untouched_before(plan: ExchangePlan, t: Transfer) -> bool:
+    """Whether the receiving rank of `t` leaves `t`'s elements alone before `t`'s phase: none of
+    its parts of earlier kernels reads or writes them and no earlier transfer sends or brings
+    them to it. Then the receive may write them into the rank's buffer at any time before the
+    phase (it is posted when the run starts, no copy through a message buffer)."""
+    for k in range(t.phase):
+        if _touches(plan.accesses[k][t.dst], t.buffer, t.elements, writes_only=False):
+            return False
+        for u in plan.phases[k]:
+            if (
+                u.buffer == t.buffer
+                and t.dst in (u.src, u.dst)
+                and not u.elements.intersect(t.elements).is_empty()
+            ):
+                return False
+    return True
+
+
+def send_done_points(plan: ExchangePlan, points: dict[int, int]) -> dict[int, int]:
+    """Per transfer (by tag), the position by which its send must be complete when it is sent
+    straight from the sender's buffer, `points` giving the position it is posted at: the first
+    kernel from there on whose part on the sender writes any of its elements, or the first
+    phase bringing the sender any of them (position `p`: before kernel `p`'s messages are
+    unpacked and the kernel runs; `len(plan.kernels)`: before the gather's are unpacked;
+    `len(plan.kernels) + 1`: at the end of the run)."""
+    done: dict[int, int] = {}
+    end = len(plan.kernels) + 1
+    for phase in plan.phases:
+        for t in phase:
+            point = points.get(t.tag, t.phase)
+            due = end
+            for p in range(point, end):
+                writes = p < len(plan.kernels) and _touches(
+                    plan.accesses[p][t.src], t.buffer, t.elements, writes_only=True
+                )
+                brought = any(
+                    u.dst == t.src
+                    and u.buffer == t.buffer
+                    and not u.elements.intersect(t.elements).is_empty()
+                    for u in plan.phases[p]
+                )
+                if writes or brought:
+                    due = p
+                    break
+            done[t.tag] = due
+    return done
+
+
 def offset_span(elements: isl.Set, strides: Sequence[int]) -> tuple[int, int]:
     """The least and the greatest offset `sum(c * stride)` of the (non-empty, bounded) set."""
     ctx = elements.get_ctx()

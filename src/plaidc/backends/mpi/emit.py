@@ -30,7 +30,9 @@ from plaidc.analysis.exchange import (
     boxes,
     collectives,
     scan_ast,
+    send_done_points,
     send_points,
+    untouched_before,
 )
 from plaidc.backends.loopnest.plan import FAILURES
 from plaidc.interp import numpy_dtype, poison_value
@@ -213,63 +215,107 @@ def _timed(lines: list[str]) -> list[str]:
     return ["{", "double t = MPI_Wtime();", *lines, "talk += MPI_Wtime() - t;", "}"]
 
 
-def _messages(phase: Sequence[Transfer], ranks: int) -> list[Transfer]:
-    """The point-to-point transfers of a phase (those no collective does)."""
-    covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
-    return [t for t in phase if id(t) not in covered]
+def _direct(t: Transfer, lay: Layout) -> str | None:
+    """The address of `t`'s elements in the buffer where they are one contiguous run of its
+    layout in the order the message carries them (a box whose rows are whole): the message is
+    sent from or received into the buffer itself. None: the elements are packed."""
+    pieces = boxes(t.elements)
+    if pieces is None or len(pieces) != 1:
+        return None
+    box = pieces[0]
+    first = _run_dim(box, lay)
+    if any(low != high for low, high in box[:first]):
+        return None
+    offset = sum(low * s for (low, _), s in zip(box, lay.strides, strict=True))
+    return f"({lay.var} + (int64_t){offset} * {lay.itemsize})"
 
 
-def _declare(k: int, messages: Sequence[Transfer]) -> list[str]:
+@dataclass(frozen=True)
+class _Message:
+    """A point-to-point transfer of phase `phase` (index `index` in it) as the code moves it:
+    `sent_from`/`received_into` the buffer's own bytes (None: through a packed message), the
+    positions its send is posted at and completed by (`post`, `done`) and whether its
+    receive is posted when the run starts (`early`)."""
+
+    phase: int
+    index: int
+    t: Transfer
+    sent_from: str | None
+    received_into: str | None
+    post: int
+    done: int
+    early: bool
+
+
+def _declare(k: int, messages: Sequence[_Message]) -> list[str]:
     """Phase `k`'s requests and message buffers, live from the receives to the wait."""
     if not messages:
         return []
     n = len(messages)
     return [
-        f"MPI_Request rq{k}[{n}];",
-        f"unsigned char *mg{k}[{n}] = {{0}};",
-        f"int rv{k}[{n}];",
+        f"MPI_Request rq{k}[{n}], sq{k}[{n}];",
+        f"unsigned char *mg{k}[{n}] = {{0}}, *sg{k}[{n}] = {{0}};",
         f"int nr{k} = 0;",
     ]
 
 
-def _post_receives(k: int, messages: Sequence[Transfer], ranks: int) -> list[str]:
+def _post_receives(messages: Sequence[_Message], ranks: int) -> list[str]:
     out: list[str] = []
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
+        mine = [m for m in messages if m.t.dst == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
-        for i, t in mine:
-            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
-            out.append(f"rv{k}[nr{k}] = {i};")
+        for m in mine:
+            k, i, t = m.phase, m.index, m.t
+            into = m.received_into
+            if into is None:
+                out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
+                into = f"mg{k}[{i}]"
             out.append(
-                f"MPI_Irecv(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
+                f"MPI_Irecv({into}, {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
                 f" &rq{k}[nr{k}++]);"
             )
         out.append("}")
     return out
 
 
-def _post_sends(
-    sends: Sequence[tuple[int, int, Transfer]], layouts: dict[str, Layout], ranks: int
-) -> list[str]:
-    """Pack and send each `(phase, index, transfer)` of `sends` on its sender."""
+def _post_sends(messages: Sequence[_Message], layouts: dict[str, Layout], ranks: int) -> list[str]:
+    """Pack (unless sent from the buffer) and send each of `messages` on its sender."""
     out: list[str] = []
     for r in range(ranks):
-        mine = [(k, i, t) for k, i, t in sends if t.src == r]
+        mine = [m for m in messages if m.t.src == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
-        for k, i, t in mine:
+        for m in mine:
+            k, i, t = m.phase, m.index, m.t
             out.append(f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */")
-            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
-            out.extend(_pack(t, layouts[t.buffer], f"mg{k}[{i}]"))
-            out.append(f"rv{k}[nr{k}] = -1;")
+            source = m.sent_from
+            if source is None:
+                out.append(f"sg{k}[{i}] = buffer({t.nbytes}, rank);")
+                out.extend(_pack(t, layouts[t.buffer], f"sg{k}[{i}]"))
+                source = f"sg{k}[{i}]"
             out.append(
-                f"MPI_Isend(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
-                f" &rq{k}[nr{k}++]);"
+                f"MPI_Isend({source}, {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
+                f" &sq{k}[{i}]);"
             )
             out.append(f"sent += {t.nbytes};")
+        out.append("}")
+    return out
+
+
+def _complete_sends(messages: Sequence[_Message], ranks: int) -> list[str]:
+    """Wait for each of `messages`' sends on its sender and free its packed message."""
+    out: list[str] = []
+    for r in range(ranks):
+        mine = [m for m in messages if m.t.src == r]
+        if not mine:
+            continue
+        out.append(f"if (rank == {r}) {{")
+        for m in mine:
+            k, i = m.phase, m.index
+            out.append(f"MPI_Wait(&sq{k}[{i}], MPI_STATUS_IGNORE); free(sg{k}[{i}]);")
         out.append("}")
     return out
 
@@ -277,12 +323,12 @@ def _post_sends(
 def _finish(
     k: int,
     phase: Sequence[Transfer],
-    messages: Sequence[Transfer],
+    messages: Sequence[_Message],
     layouts: dict[str, Layout],
     ranks: int,
 ) -> list[str]:
     """Phase `k` before its kernel: its collectives (in the same order on every rank), then the
-    wait for its messages, the count of the bytes received and the unpacking."""
+    wait for its receives, the count of the bytes received and the unpacking."""
     out: list[str] = []
     for c in collectives(phase, ranks):
         out.extend(_collective(c, layouts, ranks))
@@ -290,51 +336,108 @@ def _finish(
         return out
     n = len(messages)
     out += ["{", f"MPI_Status st[{n}];", f"MPI_Waitall(nr{k}, rq{k}, st);"]
-    out.append(f"for (int q = 0; q < nr{k}; ++q) if (rv{k}[q] >= 0) {{")
+    out.append(f"for (int q = 0; q < nr{k}; ++q) {{")
     out.append("int got = 0; MPI_Get_count(&st[q], MPI_BYTE, &got); received += got;")
     out.append("}")
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
+        mine = [m for m in messages if m.t.dst == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
-        for i, t in mine:
-            out.extend(_unpack(t, layouts[t.buffer], f"mg{k}[{i}]"))
+        for m in mine:
+            if m.received_into is None:
+                out.extend(_unpack(m.t, layouts[m.t.buffer], f"mg{k}[{m.index}]"))
+                out.append(f"free(mg{k}[{m.index}]);")
         out.append("}")
-    out.append(f"for (int q = 0; q < {n}; ++q) free(mg{k}[q]);")
     out.append("}")
+    return out
+
+
+def _plan_messages(
+    plan: ExchangePlan, layouts: dict[str, Layout], overlap: bool
+) -> list[list[_Message]]:
+    """Per phase, its point-to-point transfers as `_Message`s: sent from the buffer where the
+    elements are one contiguous run (completed before the sender changes them,
+    `send_done_points`), received into the buffer where they are one run and the receiver
+    leaves them alone before the phase (`untouched_before`), with `overlap` posted early."""
+    ranks = plan.ranks
+    points = send_points(plan) if overlap else {}
+    done = send_done_points(plan, points)
+    out: list[list[_Message]] = []
+    for k, phase in enumerate(plan.phases):
+        covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
+        msgs = []
+        for t in phase:
+            if id(t) in covered:
+                continue
+            address = _direct(t, layouts[t.buffer])
+            into = address if address is not None and untouched_before(plan, t) else None
+            post = points.get(t.tag, t.phase)
+            msgs.append(
+                _Message(
+                    k,
+                    len(msgs),
+                    t,
+                    address,
+                    into,
+                    post,
+                    done[t.tag] if address is not None else t.phase,
+                    overlap,
+                )
+            )
+        out.append(msgs)
     return out
 
 
 def _exchange(
     plan: ExchangePlan, layouts: dict[str, Layout], overlap: bool
-) -> tuple[list[str], list[list[str]]]:
+) -> tuple[list[str], list[list[str]], list[str]]:
     """The exchange's code: what opens an iteration (the requests, and with `overlap` every
-    receive of every phase), and per position `p` (before kernel `p`; the last, before the
-    gather's end) the sends posted there and phase `p`'s end. With `overlap` a message is sent as
-    soon as its sender has computed its elements (`send_points`), else at its phase."""
+    receive of every phase), per position `p` (before kernel `p`; the last, before the gather's
+    end) the sends posted there, the sends completed there and phase `p`'s end, and what closes
+    the iteration (the sends still pending). With `overlap` a message is sent as soon as its
+    sender has computed its elements (`send_points`), else at its phase."""
     ranks = plan.ranks
-    messages = [_messages(phase, ranks) for phase in plan.phases]
-    points = send_points(plan) if overlap else {}
+    messages = _plan_messages(plan, layouts, overlap)
+    every = [m for msgs in messages for m in msgs]
     opening: list[str] = []
-    receives: list[str] = []
     for k, msgs in enumerate(messages):
         opening.extend(_declare(k, msgs))
-        if overlap:
-            receives.extend(_post_receives(k, msgs, ranks))
-    opening.extend(_timed(receives))
+    opening.extend(_timed(_post_receives([m for m in every if m.early], ranks)))
     at: list[list[str]] = []
     for p, phase in enumerate(plan.phases):
-        sends = [
-            (k, i, t)
-            for k, msgs in enumerate(messages)
-            for i, t in enumerate(msgs)
-            if points.get(t.tag, t.phase) == p
-        ]
-        posted = [] if overlap else _post_receives(p, messages[p], ranks)
-        posted += _post_sends(sends, layouts, ranks)
+        posted = _post_receives([m for m in messages[p] if not m.early], ranks)
+        posted += _post_sends([m for m in every if m.post == p], layouts, ranks)
+        posted += _complete_sends([m for m in every if m.done == p], ranks)
         at.append(_timed([*posted, *_finish(p, phase, messages[p], layouts, ranks)]))
-    return opening, at
+    closing = _timed(_complete_sends([m for m in every if m.done > len(plan.kernels)], ranks))
+    return opening, at, closing
+
+
+def _warm_up(plan: ExchangePlan) -> list[str]:
+    """One byte along every pair of ranks the plan's messages join, before the timed runs: MPI
+    sets a connection up at its first message (~13 ms between two ranks here), start-up cost
+    like mpiexec's, not the program's."""
+    pairs = sorted({(t.src, t.dst) for phase in plan.phases for t in phase})
+    if not pairs:
+        return []
+    out = [
+        "{",
+        f"MPI_Request wq[{2 * len(pairs)}];",
+        "int nw = 0;",
+        f"unsigned char wb[{len(pairs)}] = {{0}}, wr[{len(pairs)}];",
+    ]
+    for n, (src, dst) in enumerate(pairs):
+        out.append(
+            f"if (rank == {src}) MPI_Isend(&wb[{n}], 1, MPI_BYTE, {dst}, 0, MPI_COMM_WORLD,"
+            " &wq[nw++]);"
+        )
+        out.append(
+            f"if (rank == {dst}) MPI_Irecv(&wr[{n}], 1, MPI_BYTE, {src}, 0, MPI_COMM_WORLD,"
+            " &wq[nw++]);"
+        )
+    out += ["MPI_Waitall(nw, wq, MPI_STATUSES_IGNORE);", "}"]
+    return out
 
 
 def _allocate(lay: Layout, ref: Refinement, spans: Sequence[Storage]) -> list[str]:
@@ -445,6 +548,7 @@ def emit_main(
                 f'file_io(dir, {_c_string(ref.into)}, "in", {lay.var}, {lay.nbytes}, rank, 0);'
             )
     lines.append("}")
+    lines.extend(_warm_up(plan))
     lines += [
         "int32_t status[1];",
         "double best_wall = 1e300, compute = 0, communicate = 0;",
@@ -455,7 +559,7 @@ def emit_main(
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double start = MPI_Wtime();",
     ]
-    opening, exchange_at = _exchange(plan, layouts, overlap)
+    opening, exchange_at, closing = _exchange(plan, layouts, overlap)
     lines.extend(opening)
     for k, name in enumerate(plan.kernels):
         lines.append(f"/* kernel {k}: {name.replace('*/', '* /')} */")
@@ -480,6 +584,7 @@ def emit_main(
             ]
     lines.append("/* gather the outputs */")
     lines.extend(exchange_at[-1])
+    lines.extend(closing)
     lines += [
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double wall = MPI_Wtime() - start;",
