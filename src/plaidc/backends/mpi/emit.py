@@ -366,7 +366,7 @@ def _plan_messages(
     out: list[list[_Message]] = []
     for k, phase in enumerate(plan.phases):
         covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
-        msgs = []
+        msgs: list[_Message] = []
         for t in phase:
             if id(t) in covered:
                 continue
