@@ -192,11 +192,12 @@ class MpiArtifact:
         wall = float(lines[0])
         ranks = []
         for rank, line in enumerate(lines[1 : 1 + self.exchange.ranks]):
-            compute, sent, received, communicate = line.split()
+            compute, sent, received, communicate, compute_cpu = line.split()
             ranks.append(
                 {
                     "rank": rank,
                     "compute_s": float(compute),
+                    "compute_cpu_s": float(compute_cpu),
                     "communicate_s": float(communicate),
                     "bytes_sent": int(float(sent)),
                     "bytes_received": int(float(received)),
@@ -228,12 +229,13 @@ class MpiArtifact:
         rows = [
             f"mpi: {self.exchange.ranks} ranks, wall {self.last['wall_s'] * 1e3:.3f} ms"
             + (f" (best {self.best_wall * 1e3:.3f} ms)" if self.best_wall is not None else ""),
-            "rank  compute ms  exchange ms  bytes sent  bytes received  minimum received"
-            "  bytes allocated  full size",
+            "rank  compute ms  compute cpu ms  exchange ms  bytes sent  bytes received"
+            "  minimum received  bytes allocated  full size",
         ]
         for r in self.last["per_rank"]:
             rows.append(
-                f"{r['rank']:>4}  {r['compute_s'] * 1e3:>10.3f}  {r['communicate_s'] * 1e3:>11.3f}"
+                f"{r['rank']:>4}  {r['compute_s'] * 1e3:>10.3f}  {r['compute_cpu_s'] * 1e3:>14.3f}"
+                f"  {r['communicate_s'] * 1e3:>11.3f}"
                 f"  {r['bytes_sent']:>10}"
                 f"  {r['bytes_received']:>14}  {r['bytes_received_minimum']:>16}"
                 f"  {r['bytes_allocated']:>15}  {r['bytes_full']:>9}"
