@@ -329,14 +329,21 @@ def _element(s: isl.Set) -> str:
 
 
 def plan_exchange(
-    program: Block, parts: Sequence[Sequence[Block | None]], root: int
+    program: Block,
+    parts: Sequence[Sequence[Block | None]],
+    root: int,
+    by_step: bool = False,
+    names: Sequence[str] | None = None,
 ) -> ExchangePlan:
     """The transfers that give every rank what its parts read (`parts[kernel][rank]`) and the
-    root rank the program's outputs; see the module docstring."""
+    root rank the program's outputs; see the module docstring. `by_step`: the elements one rank
+    sends another are split by the kernel that computed them (one message each, sent as soon as
+    that kernel ran: the chunks of a kernel's parts send their results while the next chunk
+    runs). `names`: the kernels' names (default: their parts' blocks')."""
     main = main_of(program)
     ranks = len(parts[0]) if parts else 1
     ctx = isl.DEFAULT_CONTEXT
-    state = _State(main, ranks, root, ctx)
+    state = _State(main, ranks, root, ctx, by_step)
     accesses: list[tuple[PartAccess | None, ...]] = []
     phases: list[tuple[Transfer, ...]] = []
     minimum = [0] * ranks
@@ -354,7 +361,7 @@ def plan_exchange(
         for r, a in enumerate(acc):
             if a is not None:
                 for name, elements in a.writes.items():
-                    state.wrote(r, name, elements)
+                    state.wrote(r, name, elements, k)
     gather: list[Transfer] = []
     for ref in main.refs:
         if ref.dir in (RefDir.OUT, RefDir.INOUT):
@@ -364,7 +371,9 @@ def plan_exchange(
         ranks=ranks,
         root=root,
         buffers=main.refs,
-        kernels=tuple(
+        kernels=tuple(names)
+        if names is not None
+        else tuple(
             next((p.name for p in kp if p is not None), f"kernel_{k}") for k, kp in enumerate(parts)
         ),
         runs=tuple(tuple(p is not None for p in kp) for kp in parts),
@@ -377,10 +386,16 @@ def plan_exchange(
 class _State:
     """Per rank and buffer: the elements held (`have`) and owned (`own`)."""
 
-    def __init__(self, main: Block, ranks: int, root: int, ctx: isl.Context) -> None:
+    def __init__(
+        self, main: Block, ranks: int, root: int, ctx: isl.Context, by_step: bool = False
+    ) -> None:
         self.refs = {ref.into: ref for ref in main.refs}
         self.have: list[dict[str, isl.Set]] = [{} for _ in range(ranks)]
         self.own: list[dict[str, isl.Set]] = [{} for _ in range(ranks)]
+        # with `by_step`: per rank and buffer, the elements it owns by the kernel that wrote
+        # them (in kernel order; what it owns from the start, the root's inputs, is in none)
+        self.by_step = by_step
+        self.made: list[dict[str, list[tuple[int, isl.Set]]]] = [{} for _ in range(ranks)]
         self.ranks = ranks
         self.tags = 0
         for ref in main.refs:
@@ -416,9 +431,10 @@ class _State:
             piece = missing.intersect(self._get(self.own, s, name, need)).coalesce()
             if piece.is_empty():
                 continue
-            count = point_count(piece)
-            self.tags += 1
-            out.append(Transfer(phase, s, r, name, piece, count, count * size, self.tags))
+            for part in self._by_step(s, name, piece):
+                count = point_count(part)
+                self.tags += 1
+                out.append(Transfer(phase, s, r, name, part, count, count * size, self.tags))
             missing = missing.subtract(piece).coalesce()
         if written is not None and not missing.is_empty():
             produced = missing.intersect(written)
@@ -434,13 +450,30 @@ class _State:
         self.have[r][name] = self._get(self.have, r, name, need).union(need).coalesce()
         return total
 
-    def wrote(self, r: int, name: str, elements: isl.Set) -> None:
+    def _by_step(self, s: int, name: str, piece: isl.Set) -> list[isl.Set]:
+        """`piece` (elements rank `s` owns) as one set, or with `by_step` split by the kernel
+        that computed them (what it owned from the start first)."""
+        if not self.by_step:
+            return [piece]
+        steps = [piece.intersect(made).coalesce() for _, made in self.made[s].get(name, [])]
+        steps = [part for part in steps if not part.is_empty()]
+        rest = piece
+        for part in steps:
+            rest = rest.subtract(part)
+        rest = rest.coalesce()
+        return [rest, *steps] if not rest.is_empty() else steps
+
+    def wrote(self, r: int, name: str, elements: isl.Set, step: int) -> None:
         for q in range(self.ranks):
+            made = self.made[q].get(name, [])
+            self.made[q][name] = [(k, e.subtract(elements).coalesce()) for k, e in made]
             if q == r:
                 continue
             for table in (self.have, self.own):
                 if name in table[q]:
                     table[q][name] = table[q][name].subtract(elements).coalesce()
+        if self.by_step:
+            self.made[r][name].append((step, elements))
         for table in (self.have, self.own):
             table[r][name] = self._get(table, r, name, elements).union(elements).coalesce()
 

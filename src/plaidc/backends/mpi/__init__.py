@@ -72,6 +72,14 @@ class MpiCodegen(CCodegen):
             "expects": '"part" or "whole"',
         },
     )
+    chunks: int = field(
+        default=1,
+        metadata={
+            "help": "pieces each rank's part of a kernel runs in, one after the other: a piece"
+            " waits only for its own inputs and sends its results as soon as it ran",
+            "expects": "a positive integer",
+        },
+    )
     overlap: bool = field(
         default=True,
         metadata={
@@ -146,6 +154,26 @@ def _special_kernel(special: Special, main: Block) -> Block:
         stmts=(dataclasses.replace(special, deps=()),),
         span=special.span,
     )
+
+
+def _steps(
+    kernels: list[Block], ranks: int, root: int, chunks: int
+) -> tuple[list[list[Block | None]], list[str]]:
+    """The program as steps every rank runs in order: per kernel, each rank's part, or with
+    `chunks` > 1 the pieces of the parts (`rank_part`'s chunks; a kernel not split is one
+    step), and the steps' names."""
+    parts: list[list[Block | None]] = []
+    names: list[str] = []
+    for k, kernel in enumerate(kernels):
+        count = chunks if kernel_ranks(kernel) is not None else 1
+        for c in range(count):
+            step = [rank_part(kernel, r, root, c, count) for r in range(ranks)]
+            if all(p is None for p in step):
+                continue
+            name = kernel.name or f"kernel_{k}"
+            parts.append(step)
+            names.append(name if count == 1 else f"{name} (chunk {c + 1} of {count})")
+    return parts, names
 
 
 def _layout_matches(ref: Refinement, plan: Plan, stripe_name: str) -> bool:
@@ -296,6 +324,10 @@ class MpiBackend:
             raise CompileError(
                 [Diagnostic(f"[codegen] 'root' = {own.root} is not a rank of {ranks}")]
             )
+        if type(own.chunks) is not int or own.chunks < 1:
+            raise CompileError(
+                [Diagnostic(f"[codegen] 'chunks' = {own.chunks!r} must be a positive integer")]
+            )
         if own.storage not in ("part", "whole"):
             raise CompileError(
                 [Diagnostic(f'[codegen] \'storage\' = {own.storage!r} must be "part" or "whole"')]
@@ -335,8 +367,8 @@ class MpiBackend:
                 raise CompileError(
                     [Diagnostic(f"the mpi target needs non-negative strides ('{ref.into}')")]
                 )
-        parts = [[rank_part(k, r, own.root) for r in range(ranks)] for k in kernels]
-        exchange = plan_exchange(program, parts, own.root)
+        parts, names = _steps(kernels, ranks, own.root, own.chunks)
+        exchange = plan_exchange(program, parts, own.root, by_step=own.chunks > 1, names=names)
         problems = check_plan(exchange, program)
         if problems:
             raise InternalError("the exchange plan is unsound: " + "; ".join(problems[:5]))

@@ -1,0 +1,215 @@
+"""The mpi target's overlap of messages and computation: transfers straight from and into the
+ranks' buffers, sends completed only before the sender changes the elements, and kernels run in
+chunks that wait only for their own inputs and send their results at once."""
+
+from __future__ import annotations
+
+import islpy as isl
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.analysis.exchange import (
+    ExchangePlan,
+    PartAccess,
+    Transfer,
+    check_plan,
+    send_done_points,
+    send_points,
+    untouched_before,
+)
+from plaidc.backends import get_backend
+from plaidc.backends.mpi import MpiArtifact
+from plaidc.diagnostics import CompileError
+from plaidc.interp import run_program as interpret
+from plaidc.stripe.ir import Block, DType, RefDir, Refinement, TensorShape
+from plaidc.targets import load_target, parse_config
+
+from .test_mpi import _tile, needs_mpi
+
+
+def _config(ranks: int, chunks: int = 1, overlap: bool = True) -> object:
+    cfg = load_target("mpi")
+    text = cfg.source.replace("chunks = 1", f"chunks = {chunks}")
+    if not overlap:
+        text = text.replace("overlap = true", "overlap = false")
+    return parse_config(text, cfg.path, {"ranks": ranks})
+
+
+def _build(program: Block, ranks: int, chunks: int = 1, overlap: bool = True) -> MpiArtifact:
+    cfg = _config(ranks, chunks, overlap)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))  # type: ignore[attr-defined]
+    artifact = get_backend("mpi").compile(compiled, cfg)  # type: ignore[arg-type]
+    assert isinstance(artifact, MpiArtifact)
+    return artifact
+
+
+def _matmul(m: int, k: int, n: int) -> Block:
+    return _tile("matmul", {"M": m, "K": k, "N": n}, {})
+
+
+def _messages(artifact: MpiArtifact) -> list[Transfer]:
+    return [t for phase in artifact.exchange.phases for t in phase]
+
+
+def test_chunks_wait_for_their_own_rows_and_send_theirs_at_once() -> None:
+    """3 ranks x 3 chunks of a matmul: each chunk receives only its rows of A (B once, before
+    the first), the root's inputs go at the start, each chunk's rows of C leave right after
+    that chunk; the bytes are those of the unchunked plan, the isl minimum."""
+    program = _matmul(150, 70, 90)
+    whole, chunked = _build(program, 3), _build(program, 3, chunks=3)
+    plan = chunked.exchange
+    assert len(plan.kernels) == 3 and all("chunk" in name for name in plan.kernels)
+    assert plan.minimum == whole.exchange.minimum
+    for r in range(3):
+        assert plan.received(r) == whole.exchange.received(r) == plan.minimum[r]
+    points = send_points(plan)
+    messages = _messages(chunked)
+    for r in (1, 2):
+        b = [t for t in messages if t.dst == r and t.buffer == "B"]
+        assert len(b) == 1 and b[0].phase == 0 and b[0].count == 70 * 90
+        a = [t for t in messages if t.dst == r and t.buffer == "A"]
+        assert sorted(t.phase for t in a) == [0, 1, 2]
+        assert all(points[t.tag] == 0 for t in a + b)
+        c = [t for t in messages if t.src == r and t.buffer == "C"]
+        assert sorted(points[t.tag] for t in c) == [1, 2, 3]  # after chunk 1, 2, 3
+        assert sum(t.count for t in c) == sum(t.count for t in _messages(whole) if t.src == r)
+    assert check_plan(plan, program) == []
+
+
+@needs_mpi
+@pytest.mark.parametrize("ranks,chunks", [(2, 2), (3, 3), (2, 5)])
+def test_chunked_runs_are_bit_equal_to_unchunked(ranks: int, chunks: int) -> None:
+    """A float matmul of odd sizes: the chunks run the same code on the same tiles, so the
+    bits are those of the unchunked run (and close to numpy); bytes = the isl minimum."""
+    m, k, n = 301, 77, 129
+    rng = np.random.default_rng(chunks)
+    inputs = {
+        "A": rng.standard_normal((m, k)).astype(np.float32),
+        "B": rng.standard_normal((k, n)).astype(np.float32),
+    }
+    program = _matmul(m, k, n)
+    plain = _build(program, ranks).run(inputs)["C"]
+    artifact = _build(program, ranks, chunks)
+    got = artifact.run(inputs)["C"]
+    np.testing.assert_array_equal(got, plain)
+    np.testing.assert_allclose(got, inputs["A"] @ inputs["B"], rtol=1e-4, atol=1e-4)
+    report = artifact.report_json()
+    assert report is not None
+    for row in report["per_rank"]:
+        assert row["bytes_received"] == row["bytes_received_minimum"]
+        assert row["compute_cpu_s"] >= 0
+
+
+@needs_mpi
+def test_chunked_conv_halo_is_bit_equal() -> None:
+    """An integer convolution split by output rows on 2 ranks in 3 chunks: each chunk receives
+    its input rows and halo; bits equal the interpreter's, bytes the minimum."""
+    shapes = {"I": ("i32", (1, 14, 9, 3)), "K": ("i32", (3, 3, 3, 4)), "B": ("i32", (4,))}
+    program = _tile(
+        "conv2d_bias_relu",
+        {"N": 1, "H": 14, "W": 9, "CI": 3, "KH": 3, "KW": 3, "CO": 4},
+        shapes,
+    )
+    rng = np.random.default_rng(3)
+    inputs = {k: rng.integers(-8, 8, s, dtype=np.int32) for k, (_, s) in shapes.items()}
+    artifact = _build(program, 2, chunks=3)
+    got = artifact.run(inputs)
+    for name, value in interpret(program, inputs).items():
+        np.testing.assert_array_equal(got[name], value)
+    report = artifact.report_json()
+    assert report is not None
+    assert all(r["bytes_received"] == r["bytes_received_minimum"] for r in report["per_rank"])
+
+
+@needs_mpi
+@pytest.mark.parametrize("overlap", [True, False])
+def test_contiguous_transfers_skip_the_copies(overlap: bool) -> None:
+    """Rows of a row-major matrix are one run of its layout: sent from the sender's buffer and
+    received into the receiver's (no message buffer, no packing), with and without overlap."""
+    program = _tile(
+        "matmul", {"M": 9, "K": 4, "N": 6}, {"A": ("i32", (9, 4)), "B": ("i32", (4, 6))}
+    )
+    artifact = _build(program, 2, overlap=overlap)
+    assert "MPI_Isend((b" in artifact.source and "MPI_Irecv((b" in artifact.source
+    assert "MPI_Isend(sg" not in artifact.source and "MPI_Irecv(mg" not in artifact.source
+    assert "#define COPY" not in artifact.source
+    rng = np.random.default_rng(2)
+    inputs = {
+        "A": rng.integers(-8, 8, (9, 4), dtype=np.int32),
+        "B": rng.integers(-8, 8, (4, 6), dtype=np.int32),
+    }
+    np.testing.assert_array_equal(artifact.run(inputs)["C"], interpret(program, inputs)["C"])
+
+
+def test_chunks_must_be_a_positive_integer() -> None:
+    cfg = load_target("mpi")
+    bad = parse_config(cfg.source.replace("chunks = 1", "chunks = 0"), cfg.path, {"ranks": 2})
+    program = _matmul(8, 4, 6)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(bad.stage("default")))
+    with pytest.raises(CompileError, match="'chunks' = 0 must be a positive integer"):
+        get_backend("mpi").compile(compiled, bad)
+
+
+# --------------------------------------------------------------------------------------------
+# When a buffer's bytes may be the message: a hand-made plan of one buffer X[8] on 2 ranks
+
+
+def _set(text: str) -> isl.Set:
+    return isl.Set(text)
+
+
+def _plan(phases: list[list[Transfer]], accesses: list[list[PartAccess | None]]) -> ExchangePlan:
+    ref = Refinement(
+        dir=RefDir.INOUT,
+        from_="X",
+        into="X",
+        access=(),
+        shape=TensorShape(DType("i32"), (8,), (1,)),
+    )
+    return ExchangePlan(
+        ranks=2,
+        root=0,
+        buffers=(ref,),
+        kernels=tuple(f"k{k}" for k in range(len(accesses))),
+        runs=tuple(tuple(a is not None for a in acc) for acc in accesses),
+        phases=tuple(tuple(p) for p in phases),
+        accesses=tuple(tuple(a) for a in accesses),
+        minimum=(0, 0),
+    )
+
+
+def _t(phase: int, src: int, dst: int, text: str, tag: int) -> Transfer:
+    s = _set(text)
+    n = s.count_val().to_python()
+    return Transfer(phase, src, dst, "X", s, n, 4 * n, tag)
+
+
+def test_a_receive_goes_into_the_buffer_only_where_the_rank_left_the_elements_alone() -> None:
+    """Rank 1 reads X[0..3] in kernel 0; a later receive of X[2..5] must not land in its buffer
+    while kernel 0 may still read them (it goes through a message), one of X[6..7] may."""
+    reads = PartAccess({"X": _set("{ [i] : 0 <= i <= 3 }")}, {})
+    early = _t(0, 0, 1, "{ [i] : 0 <= i <= 3 }", 1)
+    overlapping = _t(1, 0, 1, "{ [i] : 2 <= i <= 5 }", 2)
+    apart = _t(1, 0, 1, "{ [i] : 6 <= i <= 7 }", 3)
+    plan = _plan([[early], [overlapping, apart], []], [[None, reads], [None, None]])
+    assert untouched_before(plan, early) and untouched_before(plan, apart)
+    assert not untouched_before(plan, overlapping)
+    sent_before = _plan(
+        [[_t(0, 1, 0, "{ [i] : 6 <= i <= 7 }", 4)], [apart], []], [[None, None]] * 2
+    )
+    assert not untouched_before(sent_before, apart)  # rank 1 sent them: a pending send
+
+
+def test_a_send_from_the_buffer_completes_before_the_sender_changes_it() -> None:
+    """Rank 0 sends X[0..3] at the start (its input); its kernel 1 rewrites X[2]: the send must
+    be complete before kernel 1 (position 1); X[4..7], never changed, at the end of the run."""
+    first = _t(0, 0, 1, "{ [i] : 0 <= i <= 3 }", 1)
+    second = _t(0, 0, 1, "{ [i] : 4 <= i <= 7 }", 2)
+    rewrite = PartAccess({}, {"X": _set("{ [i] : i = 2 }")})
+    plan = _plan([[first, second], [], []], [[None, None], [rewrite, None]])
+    done = send_done_points(plan, send_points(plan))
+    assert done[first.tag] == 1 and done[second.tag] == len(plan.kernels) + 1
+    brought = _t(1, 1, 0, "{ [i] : i = 3 }", 3)
+    again = _plan([[first], [brought], []], [[None, None], [None, None]])
+    assert send_done_points(again, send_points(again))[first.tag] == 1
