@@ -15,10 +15,12 @@ of `reads - have` summed over kernels (`ExchangePlan.minimum`).
 
 `check_plan` verifies a plan independently of how it was made: every receive has its send of
 the same bytes, no rank sends to itself, and, replaying the transfers, every part finds every
-element it reads already on its rank (a removed transfer is caught here). Each phase posts all
-its receives and sends non-blocking and then waits for all of them, so a plan whose receives
-all have their sends cannot deadlock under MPI's ordering rules (messages of one pair of ranks
-are told apart by their tag).
+element it reads already on its rank (a removed transfer is caught here). Every receive and
+send is non-blocking; a phase waits for its receives, and a send is waited for at a phase no
+earlier than its receive's (`send_done_points`), so every wait depends only on messages both of
+whose ends every rank posts at that phase or before: a plan whose receives all have their sends
+cannot deadlock under MPI's ordering rules (messages of one pair of ranks are told apart by
+their tag).
 """
 
 from __future__ import annotations

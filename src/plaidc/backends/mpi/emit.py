@@ -7,14 +7,19 @@ buffer through a base pointer `start` elements before that allocation, so the C 
 of a part runs unchanged. The root rank holds the inputs and outputs whole: it reads the inputs
 from `DIR/NAME.in` and writes the outputs to `DIR/NAME.out` (raw bytes of that layout);
 everything else starts as the interpreter's poison. Each phase of the plan (one before each
-kernel, then the gather) posts every receive (`MPI_Irecv`) and send (`MPI_Isend`, of elements
-packed by a loop nest isl generates from the transfer's exact set) and waits for all of them,
-then unpacks with the same loop nest. A kernel's part is the C backend's code for that rank
-(`plaidc_rR_kK`). The run repeats `argv[2]` times; the root writes `DIR/report.txt`: the best
-wall time, then per rank its compute seconds, the bytes it sent and received (counted from the
-messages), its seconds in the phases (packing, messages, waiting, unpacking) and the CPU seconds
-of its process while it computed (all its threads; below the compute seconds where other
-programs take the cores).
+step: a kernel or a chunk of one; then the gather) has its receives (`MPI_Irecv`) and sends
+(`MPI_Isend`) posted (with overlap: the receives when a run starts, each send once its elements
+are computed) and waits for its receives before its step. A transfer that is one contiguous run
+of the layout goes straight from the sender's buffer into the receiver's (`_direct`; the send
+completed just before the sender changes the elements, the receive into the buffer only where
+the receiver leaves the elements alone until then); any other is packed into a message by
+memcpy of runs or a loop nest isl generates from its exact set, and unpacked the same way. A
+step's part is the C backend's code for that rank (`plaidc_rR_kK`). Before the timed runs,
+every pair of ranks that exchanges messages sends one byte (MPI's connection set-up). The run
+repeats `argv[2]` times; the root writes `DIR/report.txt`: the best wall time, then per rank
+its compute seconds, the bytes it sent and received (counted from the messages), its seconds
+in the phases (packing, messages, waiting, unpacking) and the CPU seconds of its process while
+it computed (all its threads; below the compute seconds where other programs take the cores).
 """
 
 from __future__ import annotations
