@@ -213,3 +213,20 @@ def test_a_send_from_the_buffer_completes_before_the_sender_changes_it() -> None
     brought = _t(1, 1, 0, "{ [i] : i = 3 }", 3)
     again = _plan([[first], [brought], []], [[None, None], [None, None]])
     assert send_done_points(again, send_points(again))[first.tag] == 1
+
+
+def test_a_config_on_the_mpi_target_gets_the_c_targets_passes_too() -> None:
+    """`base = "mpi"`: mpi builds on c, so the stage is c's passes then distribute (one level
+    of bases dropped c's passes: an fp16 matmul lost its fp32 accumulator's pass and asked for
+    it as an input)."""
+    text = '[target]\nname = "mine"\nbackend = "mpi"\nbase = "mpi"\n[codegen]\nchunks = 2\n'
+    cfg = parse_config(text, "mine.toml", {"ranks": 3})
+    mpi = _config(3)
+    assert [s.pass_name for s in cfg.stage("default")] == [
+        s.pass_name
+        for s in mpi.stage("default")  # type: ignore[attr-defined]
+    ]
+    assert (
+        cfg.codegen["chunks"] == 2
+        and cfg.codegen["gemm_vectors"] == load_target("c").codegen["gemm_vectors"]
+    )
