@@ -347,14 +347,13 @@ def _finish(
     out.append("int got = 0; MPI_Get_count(&st[q], MPI_BYTE, &got); received += got;")
     out.append("}")
     for r in range(ranks):
-        mine = [m for m in messages if m.t.dst == r]
-        if not mine:
+        packed = [m for m in messages if m.t.dst == r and m.received_into is None]
+        if not packed:
             continue
         out.append(f"if (rank == {r}) {{")
-        for m in mine:
-            if m.received_into is None:
-                out.extend(_unpack(m.t, layouts[m.t.buffer], f"mg{k}[{m.index}]"))
-                out.append(f"free(mg{k}[{m.index}]);")
+        for m in packed:
+            out.extend(_unpack(m.t, layouts[m.t.buffer], f"mg{k}[{m.index}]"))
+            out.append(f"free(mg{k}[{m.index}]);")
         out.append("}")
     out.append("}")
     return out
