@@ -441,10 +441,16 @@ def test_each_rank_allocates_only_its_part() -> None:
     full = (m * k + k * n + m * n) * 4
     assert artifact.full_size() == full
     assert artifact.allocated(0) == full
+    # what the rank reads of A extends by the GEMM's reach (a register row of vectors) where
+    # the buffer goes on: ranks 1 and 2, not 3 (its rows end A)
+    cfg = load_target("mpi")
+    reach = cfg.codegen["gemm_vectors"] * cfg.hardware["vector_bytes"] // 4
     for r in (1, 2, 3):
         assert artifact.storage[r]["C"].elements == m // 4 * n
         assert artifact.storage[r]["C"].start == r * (m // 4) * n
-        assert artifact.allocated(r) == (m // 4 * k + k * n + m // 4 * n) * 4
+        assert artifact.storage[r]["A"].start == r * (m // 4) * k
+        extra = reach if r < 3 else 0
+        assert artifact.allocated(r) == (m // 4 * k + extra + k * n + m // 4 * n) * 4
     report = artifact.report_json()
     assert report is not None
     assert [row["bytes_allocated"] for row in report["per_rank"]] == [

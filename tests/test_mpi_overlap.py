@@ -230,3 +230,29 @@ def test_a_config_on_the_mpi_target_gets_the_c_targets_passes_too() -> None:
         cfg.codegen["chunks"] == 2
         and cfg.codegen["gemm_vectors"] == load_target("c").codegen["gemm_vectors"]
     )
+
+
+@needs_mpi
+def test_a_gemm_reading_a_narrow_b_in_place_stays_in_the_ranks_storage(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """tc_gconv's GEMM reads its 3-column B in place with whole vectors, past the elements it
+    uses: a rank's span of a buffer it reads reaches that far (AddressSanitizer caught a 64-byte
+    load past a rank's 720-byte span when the spans were exact)."""
+    monkeypatch.setenv("ASAN_OPTIONS", "detect_leaks=0")  # Open MPI's own leaks at exit
+    dims = {"N": 2, "G": 2, "C": 3, "H": 6, "W": 5, "F": 4, "KH": 3, "KW": 3}
+    shapes = {"I": (2, 2, 3, 6, 5), "W1": (2, 4, 3, 3, 3), "B": (2, 4)}
+    program = _tile("tc_gconv", dims, {})
+    rng = np.random.default_rng(4)
+    inputs = {k: rng.uniform(-1, 1, s).astype(np.float32) for k, s in shapes.items()}
+    text = (
+        '[target]\nname = "asan"\nbackend = "mpi"\nbase = "mpi"\n[codegen]\n'
+        'cflags = ["-fsanitize=address", "-fno-omit-frame-pointer"]\n'
+    )
+    cfg = parse_config(text, "asan.toml", {"ranks": 3})
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    artifact = get_backend("mpi").compile(compiled, cfg)
+    assert isinstance(artifact, MpiArtifact)
+    got = artifact.run(inputs)
+    for name, value in interpret(program, inputs).items():
+        np.testing.assert_allclose(got[name], value, rtol=1e-5, atol=1e-5)

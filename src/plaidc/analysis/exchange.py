@@ -91,11 +91,19 @@ class Storage:
     elements: int
 
 
-def rank_storage(plan: ExchangePlan) -> tuple[dict[str, Storage], ...]:
+def rank_storage(plan: ExchangePlan, read_reach: int = 0) -> tuple[dict[str, Storage], ...]:
     """Per rank and buffer of `main`, the span of the layout the rank touches: the offsets of
     its footprint (every element its parts read or write, that it sends or receives; the root:
-    the whole of the program's inputs and outputs), from isl's exact sets."""
+    the whole of the program's inputs and outputs), from isl's exact sets. A buffer the rank's
+    parts read extends `read_reach` bytes further, within the buffer: compiled code may load a
+    whole vector past the last element it uses (the GEMM reads a narrow B in place, its lanes
+    past B's columns unused)."""
     touched: list[dict[str, isl.Set]] = [{} for _ in range(plan.ranks)]
+    read: list[set[str]] = [set() for _ in range(plan.ranks)]
+    for kernel in plan.accesses:
+        for r, acc in enumerate(kernel):
+            if acc is not None:
+                read[r].update(acc.reads)
 
     def add(r: int, name: str, elements: isl.Set) -> None:
         mine = touched[r]
@@ -123,6 +131,10 @@ def rank_storage(plan: ExchangePlan) -> tuple[dict[str, Storage], ...]:
                 spans[ref.into] = Storage(0, 0)
                 continue
             low, high = offset_span(used.coalesce(), ref.shape.strides)
+            if ref.into in read[r]:
+                itemsize = ref.shape.dtype.byte_size
+                last = max(ref.shape.extent, 1) - 1
+                high = max(high, min(last, high + -(-read_reach // itemsize)))
             spans[ref.into] = Storage(low, high - low + 1)
         out.append(spans)
     return tuple(out)

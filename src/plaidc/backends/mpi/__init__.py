@@ -408,7 +408,8 @@ class MpiBackend:
                 units.append(f"#define plaidc_entry {function}\n" + emit_c(plan, vector_math))
                 calls.append(KernelCall(k, r, function, tuple(args)))
         if own.storage == "part":
-            storage = rank_storage(exchange)
+            # a register row of vectors: what the GEMM may load past a B it reads in place
+            storage = rank_storage(exchange, options.gemm_vectors * options.vector_bytes)
         else:
             storage = tuple(
                 {ref.into: Storage(0, max(ref.shape.extent, 1)) for ref in exchange.buffers}
