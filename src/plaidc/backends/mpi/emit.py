@@ -177,6 +177,13 @@ def _collective(c: Collective, layouts: dict[str, Layout], ranks: int) -> list[s
     lay = layouts[c.buffer]
     if c.kind == "bcast":
         t = c.transfers[0]
+        address = _direct(t, lay)
+        if address is not None:  # one run of the layout: broadcast in place
+            return [
+                f"MPI_Bcast({address}, {t.nbytes}, MPI_BYTE, {t.src}, MPI_COMM_WORLD);",
+                f"if (rank == {t.src}) sent += {t.nbytes * (ranks - 1)};",
+                f"else received += {t.nbytes};",
+            ]
         out = ["{", f"unsigned char *m = buffer({t.nbytes}, rank);"]
         out.append(f"if (rank == {t.src}) {{")
         out.extend(_pack(t, lay, "m"))
