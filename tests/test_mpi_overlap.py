@@ -276,3 +276,28 @@ def test_a_broadcast_of_a_whole_matrix_goes_in_place() -> None:
     report = artifact.report_json()
     assert report is not None
     assert all(r["bytes_received"] == r["bytes_received_minimum"] for r in report["per_rank"])
+
+
+def test_a_kernel_whose_pieces_conflict_runs_as_whole_parts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pieces of a kernel are legal only where no piece reads what another writes (checked like
+    the ranks' parts; a kernel's temporaries live in one call): else the kernel is one step."""
+    import plaidc.backends.mpi as backend
+    from plaidc.analysis.exchange import main_of
+
+    program = _matmul(40, 8, 8)
+    cfg = _config(2, chunks=2)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))  # type: ignore[attr-defined]
+    kernels = [s for s in main_of(compiled).stmts if isinstance(s, Block)]
+    steps, names = backend._steps(compiled, kernels, 2, 0, 2)
+    assert len(steps) == 2 and names[1].endswith("(chunk 2 of 2)")
+    calls: list[int] = []
+
+    def conflict(program: Block, parts: list[Block | None]) -> tuple[int, int, str, str]:
+        calls.append(len(parts))
+        return 0, 1, "T", "[0]"
+
+    monkeypatch.setattr(backend, "inner_conflict", conflict)
+    steps, names = backend._steps(compiled, kernels, 2, 0, 2)
+    assert calls == [4] and len(steps) == 1 and "chunk" not in names[0]

@@ -33,6 +33,7 @@ from plaidc.analysis.exchange import (
     ExchangePlan,
     Storage,
     check_plan,
+    inner_conflict,
     main_of,
     plan_exchange,
     rank_storage,
@@ -157,15 +158,23 @@ def _special_kernel(special: Special, main: Block) -> Block:
 
 
 def _steps(
-    kernels: list[Block], ranks: int, root: int, chunks: int
+    program: Block, kernels: list[Block], ranks: int, root: int, chunks: int
 ) -> tuple[list[list[Block | None]], list[str]]:
     """The program as steps every rank runs in order: per kernel, each rank's part, or with
     `chunks` > 1 the pieces of the parts (`rank_part`'s chunks; a kernel not split is one
-    step), and the steps' names."""
+    step), and the steps' names. A kernel whose pieces would read what another piece writes
+    (`inner_conflict`: a fused kernel's blocks split unevenly; its temporaries live in one call)
+    runs as whole parts."""
     parts: list[list[Block | None]] = []
     names: list[str] = []
     for k, kernel in enumerate(kernels):
         count = chunks if kernel_ranks(kernel) is not None else 1
+        if count > 1:
+            pieces = [
+                rank_part(kernel, r, root, c, count) for r in range(ranks) for c in range(count)
+            ]
+            if inner_conflict(program, pieces) is not None:
+                count = 1
         for c in range(count):
             step = [rank_part(kernel, r, root, c, count) for r in range(ranks)]
             if all(p is None for p in step):
@@ -367,7 +376,7 @@ class MpiBackend:
                 raise CompileError(
                     [Diagnostic(f"the mpi target needs non-negative strides ('{ref.into}')")]
                 )
-        parts, names = _steps(kernels, ranks, own.root, own.chunks)
+        parts, names = _steps(program, kernels, ranks, own.root, own.chunks)
         exchange = plan_exchange(program, parts, own.root, by_step=own.chunks > 1, names=names)
         problems = check_plan(exchange, program)
         if problems:
