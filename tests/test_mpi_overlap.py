@@ -56,15 +56,25 @@ def test_chunks_wait_for_their_own_rows_and_send_theirs_at_once() -> None:
     """3 ranks x 3 chunks of a matmul: each chunk receives only its rows of A (B once, before
     the first), the root's inputs go at the start, each chunk's rows of C leave right after
     that chunk; the bytes are those of the unchunked plan, the isl minimum."""
+    import plaidc.backends.mpi as backend
+    from plaidc.analysis.exchange import main_of, plan_exchange
+
     program = _matmul(150, 70, 90)
-    whole, chunked = _build(program, 3), _build(program, 3, chunks=3)
-    plan = chunked.exchange
+    cfg = _config(3)
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))  # type: ignore[attr-defined]
+    kernels = [s for s in main_of(compiled).stmts if isinstance(s, Block)]
+    plans = []
+    for chunks in (1, 3):
+        steps, names = backend._steps(compiled, kernels, 3, 0, chunks)
+        plans.append(plan_exchange(compiled, steps, 0, by_step=chunks > 1, names=names))
+    whole, plan = plans
     assert len(plan.kernels) == 3 and all("chunk" in name for name in plan.kernels)
-    assert plan.minimum == whole.exchange.minimum
+    assert plan.minimum == whole.minimum
     for r in range(3):
-        assert plan.received(r) == whole.exchange.received(r) == plan.minimum[r]
+        assert plan.received(r) == whole.received(r) == plan.minimum[r]
     points = send_points(plan)
-    messages = _messages(chunked)
+    messages = [t for phase in plan.phases for t in phase]
+    before = [t for phase in whole.phases for t in phase]
     for r in (1, 2):
         b = [t for t in messages if t.dst == r and t.buffer == "B"]
         assert len(b) == 1 and b[0].phase == 0 and b[0].count == 70 * 90
@@ -73,8 +83,8 @@ def test_chunks_wait_for_their_own_rows_and_send_theirs_at_once() -> None:
         assert all(points[t.tag] == 0 for t in a + b)
         c = [t for t in messages if t.src == r and t.buffer == "C"]
         assert sorted(points[t.tag] for t in c) == [1, 2, 3]  # after chunk 1, 2, 3
-        assert sum(t.count for t in c) == sum(t.count for t in _messages(whole) if t.src == r)
-    assert check_plan(plan, program) == []
+        assert sum(t.count for t in c) == sum(t.count for t in before if t.src == r)
+    assert check_plan(plan, compiled) == []
 
 
 @needs_mpi
