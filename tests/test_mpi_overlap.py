@@ -48,10 +48,6 @@ def _matmul(m: int, k: int, n: int) -> Block:
     return _tile("matmul", {"M": m, "K": k, "N": n}, {})
 
 
-def _messages(artifact: MpiArtifact) -> list[Transfer]:
-    return [t for phase in artifact.exchange.phases for t in phase]
-
-
 def test_chunks_wait_for_their_own_rows_and_send_theirs_at_once() -> None:
     """3 ranks x 3 chunks of a matmul: each chunk receives only its rows of A (B once, before
     the first), the root's inputs go at the start, each chunk's rows of C leave right after
