@@ -428,13 +428,31 @@ def _exchange(
 
 
 def _warm_up(plan: ExchangePlan) -> list[str]:
-    """One byte along every pair of ranks the plan's messages join, before the timed runs: MPI
-    sets a connection up at its first message (~13 ms between two ranks here), start-up cost
-    like mpiexec's, not the program's."""
+    """One byte along every pair of ranks the plan's messages join, and each of its collectives
+    once on one byte, before the timed runs: MPI sets a connection up at its first message (~13
+    ms between two ranks here), start-up cost like mpiexec's, not the program's."""
+    out: list[str] = []
+    done: set[tuple[str, int]] = set()
+    for phase in plan.phases:
+        for c in collectives(phase, plan.ranks):
+            root = c.transfers[0].src if c.kind == "bcast" else 0
+            if (c.kind, root) in done:
+                continue
+            done.add((c.kind, root))
+            if c.kind == "bcast":
+                out.append(
+                    "{ unsigned char w = 0;"
+                    f" MPI_Bcast(&w, 1, MPI_BYTE, {root}, MPI_COMM_WORLD); }}"
+                )
+            else:
+                out.append(
+                    f"{{ unsigned char w = 0, all[{plan.ranks}]; MPI_Allgather(&w, 1, MPI_BYTE,"
+                    " all, 1, MPI_BYTE, MPI_COMM_WORLD); }"
+                )
     pairs = sorted({(t.src, t.dst) for phase in plan.phases for t in phase})
     if not pairs:
-        return []
-    out = [
+        return out
+    out += [
         "{",
         f"MPI_Request wq[{2 * len(pairs)}];",
         "int nw = 0;",
