@@ -13,7 +13,9 @@ Every decision here is checked against the semantics, so it only changes speed:
   iterations write distinct elements of every buffer it stores at offsets that move with it;
   an accumulation into an element that does not depend on the innermost index becomes a scalar
   reduction (an accumulator, one combine after the loop), which compilers vectorise, also
-  beside such stores (a fused `E[i] = exp(..); S += E[i]`).
+  beside such stores (a fused `E[i] = exp(..); S += E[i]`). With `divide_by_reciprocal`, its
+  divisions by loop-invariant values become multiplications by their reciprocals
+  (`plaidc.backends.loopnest.reciprocal`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from plaidc.backends.loopnest.plan import (
     int_vars,
     scalar_loads,
 )
+from plaidc.backends.loopnest.reciprocal import divide_by_reciprocal
 from plaidc.backends.loopnest.scalars import aggregate, identity
 from plaidc.backends.loopnest.scope import Scope
 from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, LoadIndex
@@ -233,7 +236,10 @@ def _vectorise(stmt: Stmt, var: str, shared: set[str] | None, lowering: Lowering
         reductions.append(Reduction(acc, s.agg, t))
         after.append(Store(s.buffer, s.offset, SVar(acc, t), s.agg))
     loop = replace(stmt, body=tuple(new_body), vector=True, reductions=tuple(reductions))
-    return [*hoisted, *before, loop, *after]
+    versions: list[Stmt] = [loop]
+    if lowering.options.divide_by_reciprocal:
+        versions = divide_by_reciprocal(loop, lowering.names.fresh)
+    return [*hoisted, *before, *versions, *after]
 
 
 _FLAG = ScalarType(DType.I32)

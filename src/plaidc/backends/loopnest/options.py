@@ -99,6 +99,14 @@ class LoopnestCodegen:
         default=65536,
         metadata={"help": "largest per-point temporary on the stack (larger: heap)", "min": 1},
     )
+    divide_by_reciprocal: bool = field(
+        default=False,
+        metadata={
+            "help": "vector loops divide by a loop-invariant float as a multiply by its "
+            "reciprocal (within ~1 ulp; a versioned loop keeps the division where 1/x is not "
+            "normal)"
+        },
+    )
 
 
 def codegen_error(where: str, err: OptionError) -> CompileError:

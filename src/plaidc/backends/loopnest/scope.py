@@ -35,6 +35,9 @@ class LoweringOptions:
     # GEMM tiles cut short by constraints (edge tiles) as micro-kernels with run-time extents
     # (integer parameters of a function other than a kernel, which the backend must support).
     ragged_gemm: bool = False
+    # Vectorised loops divide by a loop-invariant fp32/fp64 value as a multiplication by its
+    # reciprocal where that is accurate (`plaidc.backends.loopnest.reciprocal`).
+    divide_by_reciprocal: bool = False
 
 
 @dataclass(frozen=True)
