@@ -15,7 +15,9 @@ Every decision here is checked against the semantics, so it only changes speed:
   reduction (an accumulator, one combine after the loop), which compilers vectorise, also
   beside such stores (a fused `E[i] = exp(..); S += E[i]`). With `divide_by_reciprocal`, its
   divisions by loop-invariant values become multiplications by their reciprocals
-  (`plaidc.backends.loopnest.reciprocal`).
+  (`plaidc.backends.loopnest.reciprocal`); with `minmax_accumulators` above 1, a reduction
+  loop runs as that many interleaved parts with their own accumulators
+  (`plaidc.backends.loopnest.interleave`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from plaidc.backends.loopnest.aggregation import (
     distinct_writers_differ_in,
     loop_is_independent,
 )
+from plaidc.backends.loopnest.interleave import split_reductions
 from plaidc.backends.loopnest.plan import (
     Alloc,
     AssignVar,
@@ -236,9 +239,17 @@ def _vectorise(stmt: Stmt, var: str, shared: set[str] | None, lowering: Lowering
         reductions.append(Reduction(acc, s.agg, t))
         after.append(Store(s.buffer, s.offset, SVar(acc, t), s.agg))
     loop = replace(stmt, body=tuple(new_body), vector=True, reductions=tuple(reductions))
-    versions: list[Stmt] = [loop]
-    if lowering.options.divide_by_reciprocal:
-        versions = divide_by_reciprocal(loop, lowering.names.fresh)
+    opts = lowering.options
+    size = min((r.type.dtype.byte_size for r in reductions), default=4)
+    parts = split_reductions(
+        loop, opts.minmax_accumulators, max(opts.vector_bytes // size, 1), lowering.names.fresh
+    )
+    versions: list[Stmt] = []
+    for part in parts:
+        if opts.divide_by_reciprocal and isinstance(part, Loop):
+            versions += divide_by_reciprocal(part, lowering.names.fresh)
+        else:
+            versions.append(part)
     return [*hoisted, *before, *versions, *after]
 
 

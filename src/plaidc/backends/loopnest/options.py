@@ -99,6 +99,15 @@ class LoopnestCodegen:
         default=65536,
         metadata={"help": "largest per-point temporary on the stack (larger: heap)", "min": 1},
     )
+    minmax_accumulators: int = field(
+        default=1,
+        metadata={
+            "help": "vector max/min reduction loops run as this many interleaved parts with "
+            "their own accumulators (independent dependence chains)",
+            "min": 1,
+            "tune": (1, 2, 4, 8),
+        },
+    )
     divide_by_reciprocal: bool = field(
         default=False,
         metadata={

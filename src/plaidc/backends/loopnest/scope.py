@@ -38,6 +38,9 @@ class LoweringOptions:
     # Vectorised loops divide by a loop-invariant fp32/fp64 value as a multiplication by its
     # reciprocal where that is accurate (`plaidc.backends.loopnest.reciprocal`).
     divide_by_reciprocal: bool = False
+    # Vectorised max/min reduction loops run as this many interleaved parts, each with its own
+    # accumulators (`plaidc.backends.loopnest.interleave`).
+    minmax_accumulators: int = 1
 
 
 @dataclass(frozen=True)
