@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from plaidc.backends import content_digest
 from plaidc.backends.c.build import find_compiler, openmp_wait_policy
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
@@ -94,17 +95,29 @@ class LLVMBackend:
     name = "llvm"
 
     def compile(self, program: Block, target: TargetConfig) -> LLVMArtifact:
-        where = target.path or target.name
-        options, own = lowering_options(target.codegen, where, LLVMCodegen, pinned_threads(target))
-        opt = own.opt_level
+        plan, source, uses_threads, own = _emit(program, target)
         mvec = own.vector_math == "libmvec"
-        plan = lower_program(program, replace(options, ragged_gemm=True))
-        bits = options.vector_bytes * 8 if own.prefer_vector_width else None
-        module, uses_threads = emit_llvm(plan, mvec, own.exp == "polynomial", bits)
-        source = str(module)
         openmp_wait_policy(own.omp_wait_policy)
-        jitted = jit(source, uses_threads, opt, mvec)
-        return LLVMArtifact(plan, source, jitted, uses_threads, opt, mvec)
+        jitted = jit(source, uses_threads, own.opt_level, mvec)
+        return LLVMArtifact(plan, source, jitted, uses_threads, own.opt_level, mvec)
+
+    def fingerprint(self, program: Block, target: TargetConfig) -> str:
+        """What the JIT-compiled code depends on: the IR and the backend's own keys."""
+        _, source, _, own = _emit(program, target)
+        return content_digest(source, own)
+
+
+def _emit(program: Block, target: TargetConfig) -> tuple[Plan, str, bool, LLVMCodegen]:
+    """The program's plan and LLVM IR under `target`, whether it uses OpenMP, and the backend's
+    own `[codegen]`."""
+    where = target.path or target.name
+    options, own = lowering_options(target.codegen, where, LLVMCodegen, pinned_threads(target))
+    plan = lower_program(program, replace(options, ragged_gemm=True))
+    bits = options.vector_bytes * 8 if own.prefer_vector_width else None
+    module, uses_threads = emit_llvm(
+        plan, own.vector_math == "libmvec", own.exp == "polynomial", bits
+    )
+    return plan, str(module), uses_threads, own
 
 
 BACKEND = LLVMBackend()

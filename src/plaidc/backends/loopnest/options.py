@@ -86,6 +86,15 @@ class LoopnestCodegen:
         default=2,
         metadata={"help": "micro-kernel width in vectors", "min": 1, "tune": (1, 2, 3, 4)},
     )
+    gemm_block_bytes: int = field(
+        default=0,
+        metadata={
+            "help": "bytes of cache a micro-kernel's packed block of B may fill (BLIS's kc "
+            "rows of its columns): longer reductions run in blocks of kc, each packed once per "
+            "thread's chunk and reused by all its row blocks; 0: no limit",
+            "min": 0,
+        },
+    )
     vector_registers: int | None = field(
         default=None,
         metadata={

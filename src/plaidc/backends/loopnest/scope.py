@@ -22,6 +22,9 @@ class LoweringOptions:
     gemm_vectors: int = 2
     # registers the micro-kernel's register block must fit in (see `gemm_kernel.layout`)
     vector_registers: int = 32
+    # bytes the micro-kernel's packed B block (kc rows of all its columns) may fill: the
+    # reduction runs in blocks of kc (see `gemm_kernel.Blocking`); 0: unblocked
+    gemm_block_bytes: int = 0
     threads: int = 1
     # threads fixed in the generated code; False: the OpenMP runtime's count at run time
     # (`threads` is then this machine's count, which the lowering plans for)
