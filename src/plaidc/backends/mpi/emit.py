@@ -42,6 +42,7 @@ from plaidc.analysis.exchange import (
     untouched_before,
 )
 from plaidc.backends.loopnest.plan import FAILURES
+from plaidc.backends.loopnest.runtime import ALIGNMENT
 from plaidc.interp import numpy_dtype, poison_value
 from plaidc.stripe.ir import RefDir, Refinement
 
@@ -484,11 +485,14 @@ def _allocate(lay: Layout, ref: Refinement, spans: Sequence[Storage]) -> list[st
         f"static const int64_t starts[{len(spans)}] = {{{starts}}};",
         f"static const int64_t counts[{len(spans)}] = {{{counts}}};",
         f"static const unsigned char pattern[] = {{{data}}};",
-        f"{mem} = buffer((size_t)counts[rank] * {lay.itemsize}, rank);",
-        f"fill({mem}, (size_t)counts[rank], pattern, {lay.itemsize});",
-        # the base: `starts[rank]` elements before the span (never dereferenced there)
-        f"{lay.var} = (unsigned char *)((uintptr_t){mem}"
-        f" - (uintptr_t)starts[rank] * {lay.itemsize});",
+        f"const uintptr_t before = (uintptr_t)starts[rank] * {lay.itemsize};",
+        f"{mem} = buffer((size_t)counts[rank] * {lay.itemsize} + {ALIGNMENT}, rank);",
+        # the base, `starts[rank]` elements before the span (never dereferenced there), on an
+        # ALIGNMENT boundary as the runtime puts whole buffers: rows of the layout start on
+        # cache lines where they do on one rank
+        f"{lay.var} = (unsigned char *)((((uintptr_t){mem} - before) + {ALIGNMENT - 1})"
+        f" & ~(uintptr_t){ALIGNMENT - 1});",
+        f"fill({lay.var} + before, (size_t)counts[rank], pattern, {lay.itemsize});",
         "}",
     ]
 
