@@ -108,6 +108,23 @@ class LoopnestCodegen:
         default=65536,
         metadata={"help": "largest per-point temporary on the stack (larger: heap)", "min": 1},
     )
+    minmax_accumulators: int = field(
+        default=1,
+        metadata={
+            "help": "vector max/min reduction loops run as this many interleaved parts with "
+            "their own accumulators (independent dependence chains)",
+            "min": 1,
+            "tune": (1, 2, 4, 8),
+        },
+    )
+    divide_by_reciprocal: bool = field(
+        default=False,
+        metadata={
+            "help": "vector loops divide by a loop-invariant float as a multiply by its "
+            "reciprocal (within ~1 ulp; a versioned loop keeps the division where 1/x is not "
+            "normal)"
+        },
+    )
 
 
 def codegen_error(where: str, err: OptionError) -> CompileError:

@@ -38,6 +38,12 @@ class LoweringOptions:
     # GEMM tiles cut short by constraints (edge tiles) as micro-kernels with run-time extents
     # (integer parameters of a function other than a kernel, which the backend must support).
     ragged_gemm: bool = False
+    # Vectorised loops divide by a loop-invariant fp32/fp64 value as a multiplication by its
+    # reciprocal where that is accurate (`plaidc.backends.loopnest.reciprocal`).
+    divide_by_reciprocal: bool = False
+    # Vectorised max/min reduction loops run as this many interleaved parts, each with its own
+    # accumulators (`plaidc.backends.loopnest.interleave`).
+    minmax_accumulators: int = 1
 
 
 @dataclass(frozen=True)
