@@ -213,6 +213,13 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
             outer.append(name)
         else:
             return None
+    if len(rows) > 1 and coupled & set(rows):
+        # a padded channels-last convolution bounds each of its row indices (`x0 + k0 - 1
+        # >= 0`, `x1 + k1 - 1 >= 0`): bounds name one index each, so the innermost row
+        # (least C stride) stays the kernel's rows and the others become loops around it
+        keep = min(rows, key=lambda n: abs(fc[n]))
+        outer.extend(n for n in rows if n != keep)
+        rows = [keep]
     ranges = {idx.name: idx.range for idx in block.idxs}
     row_dims = _merge([(ranges[n], fa[n], fc[n], n) for n in rows])
     k_dims = _merge([(ranges[n], fa[n], fb[n], n) for n in sums])
