@@ -17,8 +17,11 @@ from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import DType
+from plaidc.stripe.parser import parse_stripe
 from plaidc.targets import load_target
 from plaidc.tile import compile_tile
+
+from .support.backend_c import matmul_program
 
 
 def nhwc_conv(stride: int, pad: int) -> str:
@@ -77,3 +80,53 @@ def test_padded_nhwc_conv_runs_on_the_micro_kernel(
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(got, run_program(program, inputs)["O"], rtol=1e-4, atol=1e-4)
     assert "micro-kernel" in artifact.source, "the padded convolution should run on the kernel"
+
+
+def _row_tiled_pointwise(h: int, w: int, k: int, n: int, ty: int, low: int) -> str:
+    """A channels-last 1x1 convolution `C[y*w + x, m] += A[y*w + x, c] * B[c, m]` tiled over
+    image rows `y` by `ty` (the last tile ragged: `h - 1 - y - yo >= 0`), as autotile leaves
+    a fused kernel's; `low` rows skipped at the start (`y + yo - low >= 0`). The rows `(y, x)`
+    merge into one run of the kernel's rows, bounded through `y` alone."""
+    bounds = [f"{h - 1} - y - yo >= 0"] + ([f"y + yo - {low} >= 0"] if low else [])
+    constraints = "\n".join(f"          {c}" for c in bounds)
+    kernel = f"""\
+    0: #contract_outer #kernel
+    block [y:{-(-h // ty)}] (
+        in A[{ty * w}*y, 0] fp32:I({ty * w}, {k}):({k}, 1):1 B
+        in B[0, 0] fp32:I({k}, {n}):({n}, 1):1 B
+        out C[{ty * w}*y, 0]:add fp32:I({ty * w}, {n}):({n}, 1):1 B
+    ) {{
+      0: #contract_inner
+      block [c:{k}, y:{ty}, x:{w}, m:{n}, yo = {ty}*y] (
+{constraints}
+          in A[{w}*y + x, c] fp32:I(1, 1):({k}, 1):1 B
+          in B[c, m] fp32:I(1, 1):({n}, 1):1 B
+          out C[{w}*y + x, m]:add fp32:I(1, 1):({n}, 1):1 B
+      ) {{
+        0: $a = load(A)
+        1: $b = load(B)
+        2: $c = mul($a, $b)
+        3: C = store($c)
+      }}
+    }}
+"""
+    return matmul_program(h * w, n, k, "fp32", kernel)
+
+
+@pytest.mark.parametrize("backend", ["c", "llvm"])
+@pytest.mark.parametrize("case", [(28, 28, 32, 40, 8, 0), (13, 7, 5, 19, 4, 3)], ids=str)
+def test_ragged_tile_of_merged_rows_runs_on_the_micro_kernel(
+    backend: str, case: tuple[int, int, int, int, int, int]
+) -> None:
+    h, w, k, n, ty, low = case
+    program = parse_stripe(_row_tiled_pointwise(h, w, k, n, ty, low), "rows.stripe")
+    inputs = driver.random_inputs(program_io(program).inputs, seed=4)
+    artifact = get_backend(backend).compile(program, load_target(backend))
+    got = artifact.run(inputs)["C"]
+    want = inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)
+    done = slice(low * w, None)  # the rows before `low` are not computed
+    np.testing.assert_allclose(got[done], want[done], rtol=1e-4, atol=1e-4)
+    interp = run_program(program, inputs)["C"]
+    np.testing.assert_allclose(got[done], interp[done], rtol=1e-4, atol=1e-4)
+    ragged = [line for line in artifact.source.splitlines() if "micro-kernel" in line]
+    assert ragged and f"m<={ty * w}x" in ragged[0], ragged
