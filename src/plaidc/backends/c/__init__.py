@@ -37,6 +37,7 @@ from plaidc.backends.loopnest.options import (
     pinned_threads,
 )
 from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
@@ -63,8 +64,12 @@ class CArtifact:
     source: str
     library: Path
     entry: Any
+    # with `compile(..., profile=True)`: times each kernel call (`loopnest.profile`)
+    profiler: Recorder | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        if self.profiler is not None:
+            return self.profiler.run(self.entry, inputs)
         return run_plan(self.plan, self.entry, inputs)
 
     def report(self) -> str | None:
@@ -80,7 +85,7 @@ class CArtifact:
 class CBackend:
     name = "c"
 
-    def compile(self, program: Block, target: TargetConfig) -> CArtifact:
+    def compile(self, program: Block, target: TargetConfig, profile: bool = False) -> CArtifact:
         where = target.path or target.name
         options, own = lowering_options(target.codegen, where, CCodegen, pinned_threads(target))
         flags = [*DEFAULT_FLAGS, *own.cflags]
@@ -89,12 +94,15 @@ class CBackend:
         # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
         # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
         plan = lower_program(program, replace(options, nan_flagged_minmax=True, ragged_gemm=True))
+        profiler = Recorder(instrument(plan)) if profile else None
         source = emit_c(
-            plan, vector_math=own.vector_math == "libmvec", polynomial_exp=own.exp == "polynomial"
+            profiler.profiled.plan if profiler else plan,
+            vector_math=own.vector_math == "libmvec",
+            polynomial_exp=own.exp == "polynomial",
         )
         libs = ["-lmvec"] if own.vector_math == "libmvec" else []
         library = build_library(source, compiler, flags, libs)
-        return CArtifact(plan, source, library, load_entry(library))
+        return CArtifact(plan, source, library, load_entry(library), profiler)
 
 
 BACKEND = CBackend()

@@ -31,6 +31,7 @@ from plaidc.backends.loopnest.options import (
     pinned_threads,
 )
 from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
@@ -63,8 +64,12 @@ class LLVMArtifact:
     uses_threads: bool
     opt_level: int
     vector_math: bool = False
+    # with `compile(..., profile=True)`: times each kernel call (`loopnest.profile`)
+    profiler: Recorder | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        if self.profiler is not None:
+            return self.profiler.run(self.jitted.entry, inputs)
         return run_plan(self.plan, self.jitted.entry, inputs)
 
     def report(self) -> str | None:
@@ -93,18 +98,20 @@ class LLVMArtifact:
 class LLVMBackend:
     name = "llvm"
 
-    def compile(self, program: Block, target: TargetConfig) -> LLVMArtifact:
+    def compile(self, program: Block, target: TargetConfig, profile: bool = False) -> LLVMArtifact:
         where = target.path or target.name
         options, own = lowering_options(target.codegen, where, LLVMCodegen, pinned_threads(target))
         opt = own.opt_level
         mvec = own.vector_math == "libmvec"
         plan = lower_program(program, replace(options, ragged_gemm=True))
         bits = options.vector_bytes * 8 if own.prefer_vector_width else None
-        module, uses_threads = emit_llvm(plan, mvec, own.exp == "polynomial", bits)
+        profiler = Recorder(instrument(plan)) if profile else None
+        emitted = profiler.profiled.plan if profiler else plan
+        module, uses_threads = emit_llvm(emitted, mvec, own.exp == "polynomial", bits)
         source = str(module)
         openmp_wait_policy(own.omp_wait_policy)
         jitted = jit(source, uses_threads, opt, mvec)
-        return LLVMArtifact(plan, source, jitted, uses_threads, opt, mvec)
+        return LLVMArtifact(plan, source, jitted, uses_threads, opt, mvec, profiler)
 
 
 BACKEND = LLVMBackend()
