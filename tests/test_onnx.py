@@ -20,6 +20,8 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from plaidc.onnx import import_model  # noqa: E402
 from plaidc.onnx.runner import run_onnx  # noqa: E402
 
+from .support.onnx_models import model_of  # noqa: E402
+
 RNG = np.random.default_rng(7)
 
 
@@ -45,7 +47,7 @@ def save(
     tmp_path: Path, nodes: list, inputs: list, outputs: list, inits: list, opset: int = 17
 ) -> Path:
     graph = helper.make_graph(nodes, "g", inputs, outputs, inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model = model_of(graph, opset)
     path = tmp_path / "model.onnx"
     onnx.save(model, str(path))
     return path
@@ -279,7 +281,7 @@ def test_bert_size_graph_imports_fast() -> None:
     inits += [numpy_helper.from_array(np.ones(hidden, np.float32), n) for n in ("g", "b")]
     nodes.append(helper.make_node("Identity", [last], ["y"]))
     graph = helper.make_graph(nodes, "bert_size", [x], [y], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model = model_of(graph, 17)
     result = import_model("bert.onnx", model=model)
     assert result.seconds < 5.0
     assert len(result.weights) == layers * 8 + 2
@@ -319,7 +321,7 @@ def test_empty_tensors_are_known_at_import(target: str) -> None:
              int_const("axes", [1]), int_const("sizes", [0, 4])]  # fmt: skip
     x_val = RNG.standard_normal((2, 4)).astype(np.float32)
     graph = helper.make_graph(nodes, "g", [x, e], outs, inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model = model_of(graph, 18)
     feeds = {"x": x_val, "e": np.zeros((2, 0), np.float32)}
     got = run_onnx("m.onnx", feeds, target, model=model)
     assert got["a"].shape == (0, 4) and got["b"].shape == (2, 0)

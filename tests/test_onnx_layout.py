@@ -22,6 +22,8 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from plaidc.onnx import import_model  # noqa: E402
 from plaidc.onnx.runner import run_onnx  # noqa: E402
 
+from .support.onnx_models import model_of  # noqa: E402
+
 RNG = np.random.default_rng(11)
 
 
@@ -35,7 +37,7 @@ def _positive(name: str, *shape: int) -> object:
 
 def _save(tmp_path: Path, nodes: list, inputs: list, outputs: list, inits: list) -> Path:
     graph = helper.make_graph(nodes, "g", inputs, outputs, inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model = model_of(graph, 17)
     path = tmp_path / "model.onnx"
     onnx.save(model, str(path))
     return path

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import statistics
 import sys
 import textwrap
@@ -108,12 +109,23 @@ def guarded(fn: F) -> F:
             _fail(EXIT_INTERNAL, _internal_message(err))
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
+        except BrokenPipeError:
+            _reader_went_away()
         except Exception as err:
             if debug:
                 traceback.print_exc()
             _fail(EXIT_INTERNAL, _internal_message(err))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _reader_went_away() -> None:
+    """The reader of standard output closed it (`plaidc targets | head`): stop quietly, as `cat`
+    would, instead of reporting an internal error; Python's own flush at exit would fail too, so
+    the rest of the output goes to /dev/null."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_USER)
 
 
 def _user_runtime_errors() -> tuple[type[BaseException], ...]:
@@ -622,11 +634,13 @@ def targets_cmd(name: str | None, session: driver.Session) -> None:
         _show_target(check_target(load_target(name)))
         return
     aliases = {v: k for k, v in TARGET_ALIASES.items()}
-    for target in builtin_target_names():
+    names = builtin_target_names()
+    width = max(len(target) for target in names)
+    for target in names:
         cfg = load_target(target)
         alias = f" (alias {aliases[target]})" if target in aliases else ""
         stages = ", ".join(f"{s}: {len(p)} passes" for s, p in cfg.stages.items())
-        click.echo(f"{target:8} {cfg.description}{alias}  [backend {cfg.backend}; {stages}]")
+        click.echo(f"{target:{width}} {cfg.description}{alias}  [backend {cfg.backend}; {stages}]")
     facts = host_facts()
     click.echo("\nthis machine (what CPU configs leave out of [hardware]):")
     for key, value in facts.values.items():
