@@ -150,6 +150,8 @@ def test_one_transposing_copy_per_channels_last_tensor(tmp_path: Path) -> None:
     assert "Conv[n, x0, x1, m : 2, 9, 8, 13]" in text
     assert "W1[k0, k1, c, m]" in text
     assert "MaxPool[n, x0, x1, c : 2, 5, 4, 13]" in text
+    # Gemm's known transB weights are transposed at import: output columns contiguous
+    assert "Gemm_ab[m, n : 2, 7] = +(R[m, k] * Wf[k, n])" in text
     # the ONNX-order copies: r1 for Transpose and ReduceSum together, the residual sum
     # (Mul with a run-time ONNX-order input), the pooled vector (Flatten), the graph output
     copies = [line for line in text.splitlines() if line.lstrip().startswith("Ordered")]
