@@ -149,6 +149,9 @@ def test_one_transposing_copy_per_channels_last_tensor(tmp_path: Path) -> None:
     # every convolution writes channels-last, with weights (ky, kx, c, m)
     assert "Conv[n, x0, x1, m : 2, 9, 8, 13]" in text
     assert "W1[k0, k1, c, m]" in text
+    # a padded convolution reads a zero-padded channels-last copy, with no padding bounds
+    assert "Padded[n, y0, y1, c : 2, 19, 17, 5] = =(X[n, c, y0 - 1, y1 - 1])" in text
+    assert "+(Padded[n, 2 * x0 + k0, 2 * x1 + k1, c] * W1[k0, k1, c, m])" in text
     assert "MaxPool[n, x0, x1, c : 2, 5, 4, 13]" in text
     # Gemm's known transB weights are transposed at import: output columns contiguous
     assert "Gemm_ab[m, n : 2, 7] = +(R[m, k] * Wf[k, n])" in text
