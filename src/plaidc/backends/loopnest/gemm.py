@@ -39,7 +39,7 @@ from plaidc.backends.loopnest.gemm_kernel import (
     Kernel,
     layout,
     needs_b_bound,
-    pack_b_size,
+    scratch_size,
 )
 from plaidc.backends.loopnest.optimise import work
 from plaidc.backends.loopnest.plan import (
@@ -592,7 +592,7 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
         pre = []
     for var_name, lo, hi in reversed(loops):
         body = [Loop(var_name, lo, hi, tuple(body))]
-    size = pack_b_size(kernel, layout(lowering, kernel))
+    size = scratch_size(lowering, kernel, layout(lowering, kernel))
     if call.guards:
         body = [If(_all([ICmp(">=", affine_expr(g), IConst(0)) for g in call.guards]), tuple(body))]
     nbytes = max(size, 1) * shape.dtype.byte_size
