@@ -170,7 +170,9 @@ def test_import_writes_tile_and_weights(tmp_path: Path) -> None:
     assert "Gpu_0_data_0[N, 4, 12, 12]: fp32" in text
     assert "reshape(" in text and "Shape" not in text.split("{", 1)[1]  # folded shape chain
     weights = np.load(tmp_path / "cnn.weights.npz")
-    assert "W1" in weights and weights["W1"].shape == (8, 4, 3, 3)
+    # convolution weights are stored (ky, kx, input channel, output channel)
+    w1 = numpy_helper.to_array(next(i for i in onnx.load(path).graph.initializer if i.name == "w1"))
+    assert "W1" in weights and np.array_equal(weights["W1"], w1.transpose(2, 3, 1, 0))
     # the Tile file runs with its weights as inputs
     for name in weights.files:
         np.save(tmp_path / f"{name}.npy", weights[name])
@@ -242,7 +244,8 @@ def test_shape_option_names_onnx_inputs(tmp_path: Path) -> None:
     small_cnn(tmp_path)
     result = plaidc("import", "model.onnx", "--shape", "gpu_0/data_0=fp32[5,4,12,12]", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "MaxPool[n, c, x0, x1 : 5, 6, 3, 3]" in (tmp_path / "model.tile").read_text()
+    # (activations after a convolution are channels-last: plaidc.onnx.layout)
+    assert "MaxPool[n, x0, x1, c : 5, 3, 3, 6]" in (tmp_path / "model.tile").read_text()
 
 
 def test_erf_approximation_is_accurate(tmp_path: Path) -> None:

@@ -41,6 +41,9 @@ from plaidc.cli_inputs import (
     parse_input_options,
     parse_shapes,
     pipeline_stage,
+    print_profile,
+    profile_option,
+    profiled_artifact,
     ranks_option,
     request_trace,
     shape_option,
@@ -343,6 +346,7 @@ def _write_text(output: str, text: str) -> None:
     help="Write the target's run report (the NPU's cycles) as JSON.",
 )
 @trace_option
+@profile_option
 @entry_option
 @db_option
 @no_tuning_option
@@ -364,6 +368,7 @@ def run_cmd(
     bench: int | None,
     report_file: str | None,
     trace_file: str | None,
+    profile: bool,
     entry: str | None,
     db: str | None,
     no_tuning: bool,
@@ -398,7 +403,10 @@ def run_cmd(
     # `--input` names the Tile input (bound by that name above), which Stripe may spell otherwise
     arrays = {session.renamed.get(name, name): array for name, array in arrays.items()}
     feed = _complete_inputs(io.inputs, arrays, random_inputs)
-    artifact = None if cfg.backend == "interp" else get_backend(cfg.backend).compile(compiled, cfg)
+    profiled = profiled_artifact(cfg, compiled) if profile else None
+    artifact = profiled
+    if artifact is None and cfg.backend != "interp":
+        artifact = get_backend(cfg.backend).compile(compiled, cfg)
 
     def execute() -> dict[str, np.ndarray]:
         return run_program(compiled, feed) if artifact is None else artifact.run(feed)
@@ -408,8 +416,12 @@ def run_cmd(
     outputs = execute()
     if trace_file is not None:
         write_trace(artifact, trace_file)
+    if profiled is not None:  # the first run (cold caches, fresh pages) is not profiled
+        profiled.profiler.reset()
     if bench:
         _bench(execute, bench)
+    if profiled is not None:
+        print_profile(profiled, compiled, execute, bench)
     report = artifact.report() if artifact is not None else None
     if report and report_file is None:  # the report goes to the file instead (NPU.md)
         click.echo(report)
