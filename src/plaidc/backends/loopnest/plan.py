@@ -14,8 +14,8 @@ Stripe `DType` (never bf16, whose values live in float32) optionally widened to 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Union
 
 from plaidc.stripe.ir import Affine, DType
@@ -539,6 +539,20 @@ def scalar_children(expr: SExpr) -> tuple[SExpr, ...]:
     if isinstance(expr, SSelect):
         return (expr.cond, expr.a, expr.b)
     return ()
+
+
+def map_scalar_children(expr: SExpr, fn: Callable[[SExpr], SExpr]) -> SExpr:
+    """`expr` with `fn` applied to each of its scalar children (`scalar_children`); leaves
+    (variables, constants, loads, indices) are returned as they are."""
+    if isinstance(expr, (SCast, SUnary)):
+        return replace(expr, arg=fn(expr.arg))
+    if isinstance(expr, (SBinary, SCompare)):
+        return replace(expr, a=fn(expr.a), b=fn(expr.b))
+    if isinstance(expr, SFma):
+        return replace(expr, a=fn(expr.a), b=fn(expr.b), c=fn(expr.c))
+    if isinstance(expr, SSelect):
+        return replace(expr, cond=fn(expr.cond), a=fn(expr.a), b=fn(expr.b))
+    return expr
 
 
 def scalar_int_exprs(expr: SExpr) -> Iterator[IntExpr]:

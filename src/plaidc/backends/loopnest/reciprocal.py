@@ -37,13 +37,10 @@ from plaidc.backends.loopnest.plan import (
     LetScalar,
     Loop,
     SBinary,
-    SCast,
     SCompare,
     SConst,
     SExpr,
-    SFma,
     SIndex,
-    SLoad,
     SSelect,
     Stmt,
     Store,
@@ -51,6 +48,7 @@ from plaidc.backends.loopnest.plan import (
     SVar,
     int_scalars,
     int_vars,
+    map_scalar_children,
     scalar_children,
     scalar_loads,
     scalar_vars,
@@ -205,28 +203,6 @@ def _rewrite_stmt(stmt: Stmt, reciprocals: dict[SExpr, SVar]) -> Stmt:
 
 
 def _rewrite(expr: SExpr, reciprocals: dict[SExpr, SVar]) -> SExpr:
-    if isinstance(expr, SBinary):
-        a, b = _rewrite(expr.a, reciprocals), _rewrite(expr.b, reciprocals)
-        if expr.op == "div" and expr.b in reciprocals:
-            return SBinary("mul", a, reciprocals[expr.b], expr.type)
-        return replace(expr, a=a, b=b)
-    if isinstance(expr, (SCast, SUnary)):
-        return replace(expr, arg=_rewrite(expr.arg, reciprocals))
-    if isinstance(expr, SCompare):
-        return replace(expr, a=_rewrite(expr.a, reciprocals), b=_rewrite(expr.b, reciprocals))
-    if isinstance(expr, SFma):
-        return replace(
-            expr,
-            a=_rewrite(expr.a, reciprocals),
-            b=_rewrite(expr.b, reciprocals),
-            c=_rewrite(expr.c, reciprocals),
-        )
-    if isinstance(expr, SSelect):
-        return replace(
-            expr,
-            cond=_rewrite(expr.cond, reciprocals),
-            a=_rewrite(expr.a, reciprocals),
-            b=_rewrite(expr.b, reciprocals),
-        )
-    assert isinstance(expr, (SVar, SConst, SLoad, SIndex))
-    return expr
+    if isinstance(expr, SBinary) and expr.op == "div" and expr.b in reciprocals:
+        return SBinary("mul", _rewrite(expr.a, reciprocals), reciprocals[expr.b], expr.type)
+    return map_scalar_children(expr, lambda child: _rewrite(child, reciprocals))

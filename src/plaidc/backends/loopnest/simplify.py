@@ -27,20 +27,15 @@ from plaidc.backends.loopnest.plan import (
     LetInt,
     LetScalar,
     Loop,
-    SBinary,
-    SCast,
-    SCompare,
     SExpr,
-    SFma,
     SIndex,
     SLoad,
-    SSelect,
     Stmt,
     Store,
-    SUnary,
     affine_expr,
     int_scalars,
     int_vars,
+    map_scalar_children,
     scalar_int_exprs,
     scalar_vars,
     walk_stmts,
@@ -99,25 +94,7 @@ def _fold_scalar(expr: SExpr, consts: dict[str, int]) -> SExpr:
         return replace(expr, offset=fold(expr.offset, consts))
     if isinstance(expr, SIndex):
         return replace(expr, expr=fold(expr.expr, consts))
-    if isinstance(expr, (SCast, SUnary)):
-        return replace(expr, arg=_fold_scalar(expr.arg, consts))
-    if isinstance(expr, (SBinary, SCompare)):
-        return replace(expr, a=_fold_scalar(expr.a, consts), b=_fold_scalar(expr.b, consts))
-    if isinstance(expr, SFma):
-        return replace(
-            expr,
-            a=_fold_scalar(expr.a, consts),
-            b=_fold_scalar(expr.b, consts),
-            c=_fold_scalar(expr.c, consts),
-        )
-    if isinstance(expr, SSelect):
-        return replace(
-            expr,
-            cond=_fold_scalar(expr.cond, consts),
-            a=_fold_scalar(expr.a, consts),
-            b=_fold_scalar(expr.b, consts),
-        )
-    return expr
+    return map_scalar_children(expr, lambda child: _fold_scalar(child, consts))
 
 
 def _fold_stmts(stmts: tuple[Stmt, ...], consts: dict[str, int]) -> tuple[Stmt, ...]:
