@@ -21,7 +21,14 @@ from plaidc.stripe.ir import Affine, DType
 
 
 def fractal_columns_window(
-    tiler: Tiler, space: Space, name: str, access: Affine, rows_pos: Affine, dtype: DType, fn: int
+    tiler: Tiler,
+    space: Space,
+    name: str,
+    access: Affine,
+    rows_pos: Affine,
+    dtype: DType,
+    rows_n: int,
+    fn: int,
 ) -> Window | None:
     """The window of buffer `name` a tile's result (`dtype`, over `space`, stored at
     `access`) goes to by fractal columns, or None when the window is not the tile's rows laid
@@ -36,37 +43,47 @@ def fractal_columns_window(
     pos = space.fold(rows_pos)
     if not tiler.covers(space, window) or ub_pos.const != 0 or pos.const != 0:
         return None
-    if any(ub_pos.coeff(v) != pos.coeff(v) for v in space.sizes) or window.width % fn:
+    if any(ub_pos.coeff(v) != pos.coeff(v) for v in space.sizes):
         return None
-    stride = window.stride if window.rows > 1 else window.width
-    if window.rows > ENCODING["MAX_NBURST"] or (stride - fn) * size // BLOCK > ENCODING["MAX_GAP"]:
+    rows, stride = _rows(window, rows_n)
+    if rows * rows_n != window.elements or rows_n % fn:
+        return None
+    if rows > ENCODING["MAX_NBURST"] or (stride - fn) * size // BLOCK > ENCODING["MAX_GAP"]:
         return None
     return window
 
 
+def _rows(window: Window, rows_n: int) -> tuple[int, int]:
+    """The tile's rows in `window` (laid out as the tile's `rows_n`-element rows) and their
+    stride in GM: the window's rows, or (one contiguous run) runs of `rows_n` elements."""
+    if window.rows > 1:
+        return window.rows, window.stride
+    return window.width // rows_n, rows_n
+
+
 def fractal_columns_store(
-    ctx: Context, window: Window, result: Buf, dtype: DType, rows_m: int, fn: int
+    ctx: Context, window: Window, result: Buf, dtype: DType, rows_m: int, rows_n: int, fn: int
 ) -> Op:
     """The DMAs (MTE3) storing the `[No][rows_m][fn]` fractals in `result` (`dtype`) to
     `window` (from `fractal_columns_window`): one per fractal column."""
     size = dtype.byte_size
-    stride = window.stride if window.rows > 1 else window.width
-    gap = (stride - fn) * size // BLOCK if window.rows > 1 else 0
+    rows, stride = _rows(window, rows_n)
+    gap = (stride - fn) * size // BLOCK if rows > 1 else 0
     stmts = tuple(
         call(
             "copy_ubuf_to_gm",
             ctx.gm(window.name, window.first + no * fn),
             result.ptr(dtype, no * rows_m * fn * size),
             0,
-            window.rows,
+            rows,
             fn * size // BLOCK,
             0,
             gap,
         )
-        for no in range(window.width // fn)
+        for no in range(rows_n // fn)
     )
     lo = window.first * size
-    hi = (window.first + (window.rows - 1) * stride + window.width) * size
-    reads = (Region(result.mem, result.offset, result.offset + window.width * rows_m * size),)
+    hi = (window.first + (rows - 1) * stride + rows_n) * size
+    reads = (Region(result.mem, result.offset, result.offset + rows_n * rows_m * size),)
     writes = (Region(f"GM:{window.name}", lo, hi),)
     return Op("PIPE_MTE3", stmts, reads, writes, f"store {window.name}")

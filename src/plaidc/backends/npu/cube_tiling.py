@@ -183,8 +183,25 @@ def estimated_cycles(ctx: Context, con: Contraction, tiling: CubeTiling) -> int:
     mte3 = steps * ub_l1(parts * no, no * fn * ko * frac) + a_loads * ub_l1(
         parts * ko, mo * fm * ko * frac
     )
-    mte3 += rows * tiles * gm(mo * fm * no * fn * con.out.byte_size)
-    return max(cube, mte2, mte1, mte3)
+    store = gm(mo * fm * no * fn * con.out.byte_size)
+    mte3 += rows * tiles * store
+    # the vector unit: each tile's result out of L0C; with the split, each operand's hi and
+    # lo parts (five passes over it) and the two accumulators' sum (two)
+    lanes = mach.vector_repeat_bytes // 4
+
+    def vec(passes: int, elements: int) -> int:
+        return passes * (-(-elements // lanes) + mach.vector_latency)
+
+    out = mo * fm * no * fn
+    vector = (
+        rows * tiles * (mach.l0c_ub_latency + -(-out * 4 * parts // mach.l0c_ub_bytes_per_cycle))
+    )
+    if con.split:
+        vector += steps * vec(5, k * n) + a_loads * vec(5, m * k) + rows * tiles * vec(2, out)
+    # before the pipes overlap: the first K step's operands come in, and after: the last
+    # tile's store goes out
+    ramp = gm(m * k * size) + gm(k * n * size) + mo * ko * no + store
+    return max(cube, mte2, mte1, mte3, vector) + ramp
 
 
 def _extent(tiling: list[TileBox]) -> int:

@@ -603,6 +603,7 @@ class Gemm:
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
         mat_b = self._matrix(tiler, read_b) if read_b is not None else None
         in_l1: dict[str, tuple[Matrix, list[Buf], str]] = {}
+        whole: dict[str, list[Buf]] = {}  # without sub-steps or M parts: each in L0 whole
         operands = (("a", mat_a, con.a.buffer), ("b", mat_b, con.b.buffer))
         for which, mat, name in operands:
             if which == "a" and a_l0 is not None:
@@ -622,6 +623,9 @@ class Gemm:
             use = mat_a if which == "a" else mat_b
             assert use is not None
             in_l1[which] = (use, l1_parts, name)
+            if (self.sub, self.m_parts) == (1, 1):  # into L0 at once, whole
+                ks = (0, (use.rows if use.k_rows else use.cols) // self.fk)
+                whole[which] = self._l0_parts(in_l1[which], which, parity, ks)
         if conv is not None:
             kp = conv.columns
         else:
@@ -635,6 +639,10 @@ class Gemm:
         per = -(-ko // self.sub)
         if a_l0 is not None and (per < ko or self.m_parts > 1):
             raise OutOfMemory("L0A: an img2col K step takes a whole L0A share")
+        if (self.sub, self.m_parts) == (1, 1):
+            l0 = {"a": a_l0 or whole["a"], "b": whole["b"]}
+            self._mads(accumulators, l0, kp, self.rows_m, init)
+            return
         for j, k0 in enumerate(range(0, ko, per)):
             k1 = min(k0 + per, ko)
             b_l0 = self._l0_parts(in_l1.get("b"), "b", parity * self.sub + j, (k0, k1))
@@ -750,8 +758,8 @@ class Gemm:
         access = self.local(con.store.access.offset, self.starts)
         name = con.store.access.buffer
         columns = None
-        if self.epilogue is None and not space.is_empty():
-            columns = fractal_columns_window(tiler, space, name, access, pos, out_t, f)
+        if self.epilogue is None and not space.is_empty() and self._rows_crowd(tiler, values):
+            columns = fractal_columns_window(tiler, space, name, access, pos, out_t, self.rows_n, f)
         # stored by fractal columns, the result stays in UB until the next tile's K steps
         # are under way (the store is deferred): at the top of the share, clear of their
         # windows (taken from the bottom)
@@ -819,7 +827,9 @@ class Gemm:
             result = half
         if columns is not None:  # the fractal columns straight to GM (`cube_store`)
             assert result.buf is not None
-            store = fractal_columns_store(ctx, columns, result.buf, out_t, self.rows_m, f)
+            store = fractal_columns_store(
+                ctx, columns, result.buf, out_t, self.rows_m, self.rows_n, f
+            )
             if self.defer:
                 self.deferred = store
             else:
@@ -863,6 +873,19 @@ class Gemm:
             # the result is the window: one transfer, which may be issued later
             if self.defer and len(self.ops) == before + 1 and self.ops[-1].pipe == "PIPE_MTE3":
                 self.deferred = self.ops.pop()
+
+    def _rows_crowd(self, tiler: Tiler, values: ValueEmitter) -> bool:
+        """Whether the result's fractals and its row-major rows, beside the largest K step's
+        windows, overflow the UB share: then the next tile's windows would wait for the
+        store, and the result goes to GM by fractal columns (`cube_store`: no rows in UB)
+        instead. Not for the split's two accumulators: their sum takes the vector unit
+        anyway, and MTE3, busy with both parts' strips, is better off with one transfer."""
+        if self.con.split:
+            return False
+        out_t = self.con.out
+        rows = values.vec_bytes(out_t) * 2  # fp16 fractals out of L0C (or fp32's), the rows
+        windows = max((t.arena.peak for t in self.tilers[:-1]), default=0)
+        return rows + windows > tiler.arena.size
 
     def _epilogue(self, tiler: Tiler, result: Placement, space: Space) -> None:
         """Run the fused elementwise kernel on this tile's result, still in UB."""
