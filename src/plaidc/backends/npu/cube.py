@@ -101,15 +101,17 @@ def lower_contraction(
         )
     # A GEMM: the backend's tilings by estimated cycles; the pass pipeline's tiles first
     # unless the best of those is estimated clearly faster (`ESTIMATE_MARGIN`).
-    own = ranked(ctx, con, tilings(ctx, con, ranges, ()))
+    own = ranked(ctx, con, tilings(ctx, con, ranges, (), gemm=True))
     pipeline = next(tilings(ctx, con, ranges, kernel.pinned), None) if kernel.pinned else None
-    tries: list[tuple[tuple[str, ...], list[CubeTiling] | None]] = [((), own)]
+    # last, the tilings without L0 parts, fewest tiles first (more of them plausibly fit)
+    plain = list(tilings(ctx, con, ranges, ()))
+    tries: list[tuple[tuple[str, ...], list[CubeTiling] | None]] = [((), own), ((), plain)]
     if pipeline is not None:
         pipeline_first = not own or estimated_cycles(ctx, con, own[0]) > ESTIMATE_MARGIN * (
             estimated_cycles(ctx, con, pipeline)
         )
         pinned_try = (kernel.pinned, None)
-        tries = [pinned_try, *tries] if pipeline_first else [*tries, pinned_try]
+        tries = [pinned_try, *tries] if pipeline_first else [tries[0], pinned_try, tries[1]]
     for pinned, order in tries:
         lowered = _lower_tiled(ctx, kernel, con, epilogue, pinned, order)
         if lowered is not None:

@@ -97,7 +97,11 @@ class CubeTiling:
 
 
 def tilings(
-    ctx: Context, con: Contraction, ranges: dict[str, int], pinned: tuple[str, ...]
+    ctx: Context,
+    con: Contraction,
+    ranges: dict[str, int],
+    pinned: tuple[str, ...],
+    gemm: bool = False,
 ) -> Iterator[CubeTiling]:
     """The tilings to try, fewest tiles first: those whose tiles plausibly fit every buffer,
     within the knobs and `[codegen] max_tiles`, at most MAX_ATTEMPTS of them. `pinned`
@@ -131,8 +135,10 @@ def tilings(
         sizes = {v: n for v, (_, n) in tile.items()}
         m, n, k = _extent(m_t), _extent(n_t), _extent(k_t)
         # img2col writes a K step's window into L0A whole: no sub-steps
-        split = l0_split(ctx, con, m, n, k) if img2col_layout(ctx, con, tile) is None else (1, 1)
-        if not (fits(ctx, con, m, n, k, resident, split) and windows_fit(ctx, con, sizes)):
+        # a GEMM's K steps may reach L0 in parts (`l0_split`); img2col writes a K step's
+        # window into L0A whole
+        split = l0_split(ctx, con, m, n, k) if gemm else (1, 1)
+        if not (fits(ctx, con, m, n, k, resident, split, gemm) and windows_fit(ctx, con, sizes)):
             continue
         yield CubeTiling(batches, m_t, n_t, k_t, *split)
         found_count += 1
@@ -251,6 +257,7 @@ def fits(
     k: int,
     resident: bool,
     split: tuple[int, int] = (1, 1),
+    gemm: bool = False,
 ) -> bool:
     """Whether a GEMM tile of m x n x k plausibly fits every buffer's share (a filter on the
     tilings to try; planning the tile decides), its K steps reaching the Cube as `split`
@@ -270,7 +277,7 @@ def fits(
     ub_step = max(steps) if resident else sum(steps)
     # the result's fractals out of L0C and its rows: an fp16 result converted on the way out
     # (`Gemm._store`), else fp32 fractals (two with the split) and the converted rows
-    one_fp16 = con.out.byte_size == 2 and not con.split
+    one_fp16 = gemm and con.out.byte_size == 2 and not con.split
     ub_out = 2 * mp * np_ * 2 if one_fp16 else max(parts, 2) * mp * np_ * 4
     l1_tile = parts * (np_ if resident else mp + np_) * kp * 2
     return (
