@@ -160,6 +160,43 @@ def npu_compile_row() -> dict[str, Any]:
     return row
 
 
+# The same conv on other chips and cores, and on fp32 inputs (the hi/lo split: 3 mads a step)
+NPU_CONV_VARIANTS = (
+    ("fp16, 2 cores", "fp16", {"cores": 2}),
+    (
+        "fp16, small chip (UB 64 KiB, L1 256 KiB)",
+        "fp16",
+        {"ub_bytes": 65536, "l1_bytes": 262144},
+    ),
+    ("fp32, 1 core", "fp32", {}),
+    ("fp32, 4 cores", "fp32", {"cores": 4}),
+)
+
+
+def npu_conv_variants() -> list[dict[str, Any]]:
+    """Print and return the goal conv's cycles on the `NPU_CONV_VARIANTS`."""
+    from plaidc import driver
+    from plaidc.stripe.ir import DType
+
+    _, example, shapes = NPU_CORES_WORKLOADS[1]
+    print(f"{'conv 3x3 58x58x64->64+bias+relu':44} {'cycles':>9} {'Cube busy':>9} {'roofline':>9}")
+    rows = []
+    for name, dtype, hardware in NPU_CONV_VARIANTS:
+        typed = {k: (DType(dtype), dims) for k, dims in shapes.items()}
+        program = driver.load_program(
+            driver.Session(), str(EXAMPLES / example), driver.Bindings(shapes=typed)
+        )
+        run = _npu_run(program, {}, hardware)
+        cores = hardware.get("cores", 1)
+        busy = run["cube_busy"] / (run["cycles"] * cores)
+        flag = "" if run["correct"] else " WRONG"
+        roofline = run["macs"] // 4096 // cores
+        print(f"{name:44} {run['cycles']:9d} {busy:8.1%} {roofline:9d}{flag}", flush=True)
+        rows.append({"variant": name, **run, "roofline_cycles": roofline})
+    print("Cube busy here: PIPE_M busy / (cycles x cores); fp32 does 3 mads per K step")
+    return rows
+
+
 def npu_cores_section() -> list[dict[str, Any]]:
     """Print and return the multi-core rows: cycles on 1 and 4 cores, Cube busy, the naive
     mapping's cycles and the roofline."""
@@ -201,7 +238,8 @@ def npu_cores_section() -> list[dict[str, Any]]:
             }
         )
     print("Cube busy = PIPE_M busy / total cycles on 1 core; roofline = MACs / 4096 per cycle")
+    variants = npu_conv_variants()
     compile_row = npu_compile_row()
-    results = {"workloads": rows, "compile_matmul_1024": compile_row}
+    results = {"workloads": rows, "conv_variants": variants, "compile_matmul_1024": compile_row}
     (ROOT / "bench" / "npu_cores_results.json").write_text(json.dumps(results, indent=2) + "\n")
     return rows

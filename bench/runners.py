@@ -194,7 +194,11 @@ def _onnx_graph(workload: Workload, x: Arrays) -> tuple[Any, Arrays, Callable[[A
         [helper.make_tensor_value_info(k, TensorProto.FLOAT, v.shape) for k, v in feeds.items()],
         [helper.make_tensor_value_info("out", TensorProto.FLOAT, None)],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    opsets = [helper.make_opsetid("", 17)]
+    # the lowest IR version opset 17 needs: older onnxruntimes refuse onnx's newest
+    model = helper.make_model(
+        graph, opset_imports=opsets, ir_version=helper.find_min_ir_version_for(opsets)
+    )
     return model, feeds, back
 
 

@@ -237,7 +237,7 @@ def test_the_demo_lists_a_missing_platform_as_unavailable(
     monkeypatch.setattr(demo, "builtin_target_names", lambda: ["opencl"])
     assert demo.main() == 0
     out = capsys.readouterr().out
-    assert "matmul             opencl  unavailable: " in out
+    assert "matmul             opencl unavailable: " in out
     assert "no OpenCL platform" in out or "matches no OpenCL platform" in out
 
 

@@ -404,6 +404,7 @@ def test_targets_and_passes_list(tmp_path: Path) -> None:
         "mpi",
         "npu",
         "opencl",
+        "opencl-gpu",
     }
     assert "(alias cpu)" in out
     code, out, _ = run_cli(plaidc_main, ["passes"], tmp_path)

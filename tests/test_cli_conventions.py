@@ -4,6 +4,7 @@ Tile recognised by its content."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -294,3 +295,21 @@ def test_compiled_code_from_standard_input_goes_to_standard_output(tmp_path: Pat
 )
 def test_program_language(text: str, path: str, language: str) -> None:
     assert program_language(text, path) == language
+
+
+# ---- a reader that stops early ------------------------------------------------------------
+
+
+def test_a_closed_pipe_ends_the_command_quietly() -> None:
+    """`plaidc targets | head -1`: when the reader has closed the pipe, plaidc stops without an
+    'internal compiler error' (writing to a closed pipe is not a bug)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before plaidc writes: every write fails (EPIPE)
+    try:
+        writer = subprocess.run(
+            [str(BIN / "plaidc"), "targets"], stdout=write_end, stderr=subprocess.PIPE, check=False
+        )
+    finally:
+        os.close(write_end)
+    assert "internal" not in writer.stderr.decode() and "Traceback" not in writer.stderr.decode()
+    assert writer.returncode == 1

@@ -20,6 +20,8 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from plaidc.onnx import import_model  # noqa: E402
 from plaidc.onnx.runner import run_onnx  # noqa: E402
 
+from .support.onnx_models import model_of  # noqa: E402
+
 RNG = np.random.default_rng(7)
 
 
@@ -45,7 +47,7 @@ def save(
     tmp_path: Path, nodes: list, inputs: list, outputs: list, inits: list, opset: int = 17
 ) -> Path:
     graph = helper.make_graph(nodes, "g", inputs, outputs, inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model = model_of(graph, opset)
     path = tmp_path / "model.onnx"
     onnx.save(model, str(path))
     return path
@@ -168,7 +170,9 @@ def test_import_writes_tile_and_weights(tmp_path: Path) -> None:
     assert "Gpu_0_data_0[N, 4, 12, 12]: fp32" in text
     assert "reshape(" in text and "Shape" not in text.split("{", 1)[1]  # folded shape chain
     weights = np.load(tmp_path / "cnn.weights.npz")
-    assert "W1" in weights and weights["W1"].shape == (8, 4, 3, 3)
+    # convolution weights are stored (ky, kx, input channel, output channel)
+    w1 = numpy_helper.to_array(next(i for i in onnx.load(path).graph.initializer if i.name == "w1"))
+    assert "W1" in weights and np.array_equal(weights["W1"], w1.transpose(2, 3, 1, 0))
     # the Tile file runs with its weights as inputs
     for name in weights.files:
         np.save(tmp_path / f"{name}.npy", weights[name])
@@ -240,7 +244,8 @@ def test_shape_option_names_onnx_inputs(tmp_path: Path) -> None:
     small_cnn(tmp_path)
     result = plaidc("import", "model.onnx", "--shape", "gpu_0/data_0=fp32[5,4,12,12]", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "MaxPool[n, c, x0, x1 : 5, 6, 3, 3]" in (tmp_path / "model.tile").read_text()
+    # (activations after a convolution are channels-last: plaidc.onnx.layout)
+    assert "MaxPool[n, x0, x1, c : 5, 3, 3, 6]" in (tmp_path / "model.tile").read_text()
 
 
 def test_erf_approximation_is_accurate(tmp_path: Path) -> None:
@@ -276,7 +281,7 @@ def test_bert_size_graph_imports_fast() -> None:
     inits += [numpy_helper.from_array(np.ones(hidden, np.float32), n) for n in ("g", "b")]
     nodes.append(helper.make_node("Identity", [last], ["y"]))
     graph = helper.make_graph(nodes, "bert_size", [x], [y], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model = model_of(graph, 17)
     result = import_model("bert.onnx", model=model)
     assert result.seconds < 5.0
     assert len(result.weights) == layers * 8 + 2
@@ -316,7 +321,7 @@ def test_empty_tensors_are_known_at_import(target: str) -> None:
              int_const("axes", [1]), int_const("sizes", [0, 4])]  # fmt: skip
     x_val = RNG.standard_normal((2, 4)).astype(np.float32)
     graph = helper.make_graph(nodes, "g", [x, e], outs, inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model = model_of(graph, 18)
     feeds = {"x": x_val, "e": np.zeros((2, 0), np.float32)}
     got = run_onnx("m.onnx", feeds, target, model=model)
     assert got["a"].shape == (0, 4) and got["b"].shape == (2, 0)

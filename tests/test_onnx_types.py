@@ -13,6 +13,8 @@ from onnx import TensorProto, helper  # noqa: E402
 
 from plaidc.onnx.runner import run_onnx  # noqa: E402
 
+from .support.onnx_models import model_of  # noqa: E402
+
 FLOATS = {
     "float8_e4m3fn": TensorProto.FLOAT8E4M3FN,
     "float8_e4m3fnuz": TensorProto.FLOAT8E4M3FNUZ,
@@ -33,7 +35,7 @@ def cast_model(source: int, to: int, n: int, **attrs: int) -> object:
     y = helper.make_tensor_value_info("y", to, [n])
     node = helper.make_node("Cast", ["x"], ["y"], to=to, **attrs)
     graph = helper.make_graph([node], "cast", [x], [y])
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 23)])
+    return model_of(graph, 23)
 
 
 def every_value_and_midpoint(dtype: np.dtype) -> np.ndarray:
@@ -98,7 +100,7 @@ def test_arithmetic_on_a_narrow_type_is_a_located_error() -> None:
     graph = helper.make_graph(
         [helper.make_node("Add", ["x", "x"], ["y"], name="add")], "g", [x], [y]
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 23)])
+    model = model_of(graph, 23)
     from plaidc.diagnostics import CompileError
 
     with pytest.raises(

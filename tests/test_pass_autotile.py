@@ -503,3 +503,30 @@ def test_hard_tilings_keep_meaning(program_id: str) -> None:
         seed = sum(map(ord, program_id))
         path = paths[seed % len(paths)]
         assert_same_meaning(program, _retile(program, path, (), seed))
+
+
+def test_windows_false_leaves_poolings_and_convolutions_untiled() -> None:
+    """`windows=false` skips blocks whose input slides a window (Figure 5a's convolution, a
+    max pool); a row reduction (`X[i, j]` over `j`) and a GEMM read no window and are tiled."""
+    from plaidc.passes.autotile import slides_window
+    from plaidc.tile import compile_tile
+
+    pool = """function (I[1, 9, 9, 5]) -> (O) {
+      O[n, y, x, c : 1, 4, 4, 5] = >(I[n, 2 * y + k0, 2 * x + k1, c]), k0 < 3, k1 < 3;
+    }"""
+    rows = "function (X[64, 300]) -> (M) { M[i : 64] = >(X[i, j]); }"
+    matmul = "function (A[64, 32], B[32, 48]) -> (C) { C[i, j : 64, 48] = +(A[i, k] * B[k, j]); }"
+    blocks = {
+        name: kernel(compile_tile(text, f"{name}.tile").program)
+        for name, text in (("pool", pool), ("rows", rows), ("matmul", matmul))
+    }
+    blocks["conv"] = kernel(load(FIG5A))
+    assert {name: slides_window(b) for name, b in blocks.items()} == {
+        "pool": True, "rows": False, "matmul": False, "conv": True,
+    }  # fmt: skip
+    opts = dataclasses.replace(CPU_OPTS, reqs=("contraction",), windows=False, max_total_size=256)
+    pooled = compile_tile(pool, "pool.tile").program
+    assert autotile(pooled, opts) == pooled
+    assert autotile(pooled, dataclasses.replace(opts, windows=True)) != pooled
+    reduced = compile_tile(rows, "rows.tile").program
+    assert autotile(reduced, opts) != reduced

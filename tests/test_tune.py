@@ -403,3 +403,38 @@ def test_nearest_starts_from_the_best_point_of_the_closest_shape(tmp_path: Path)
     assert any(f"--nearest: starting from key {best['key']}" in n for n in notes)
     new = [r for r in db.records() if r["kind"] == "trial" and r["key"] != best["key"]]
     assert new[1]["params"] == best["params"]  # after the config's own point, the nearest's
+
+
+# ---- which points make the same program --------------------------------------------------------
+
+
+def _final(program: Any, cfg: Any) -> Any:
+    return driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+def test_codegen_values_a_program_does_not_use_make_no_new_program(target: str):
+    """The CPU backends fingerprint the code they emit: a GEMM register block changes the
+    matmul's code, not the layernorm's (no GEMM), so tuning measures the layernorm once."""
+    from plaidc.backends import build_fingerprint
+
+    base = load_target(target)
+    shapes = [dataclasses.replace(base, codegen={**base.codegen, "gemm_rows": r}) for r in (6, 8)]
+    norm = driver.load_program(
+        driver.Session(), str(EXAMPLES / "layernorm.tile"), driver.Bindings({"B": 8, "N": 32})
+    )
+    norms = {build_fingerprint(_final(norm, cfg), cfg) for cfg in shapes}
+    mms = {build_fingerprint(_final(matmul(64, 64, 64), cfg), cfg) for cfg in shapes}
+    assert len(norms) == 1 and None not in norms
+    assert len(mms) == 2
+    # a build option changes the artifact whatever the code
+    if target == "c":
+        flags = dataclasses.replace(base, codegen={**base.codegen, "cflags": ["-O2"]})
+        assert build_fingerprint(_final(norm, flags), flags) not in norms
+
+
+def test_a_backend_without_a_fingerprint_gives_none():
+    from plaidc.backends import build_fingerprint
+
+    cfg = load_target("npu")
+    assert build_fingerprint(_final(matmul(), cfg), cfg) is None

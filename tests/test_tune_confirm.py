@@ -38,19 +38,19 @@ class Quiet:
 
 
 class NoisyMeasurer:
-    """Trial times favour 4096 for parallel_min_work (a lucky reading); side by side every
-    program takes `truth` of its parallel_min_work (default 1.0)."""
+    """Trial times favour 6 for gemm_rows (a lucky reading); side by side every program takes
+    `truth` of its gemm_rows (default 1.0)."""
 
     def __init__(self, truth: dict[int, float]) -> None:
         self.truth = truth
         self.compared: list[int] = []
 
     def __call__(self, stripe_text: str, cfg: Any) -> Outcome:
-        work = cfg.codegen["parallel_min_work"]
-        return Outcome("ok", "seconds", 0.5 if work == 4096 else 1.0 + work * 1e-9)
+        rows = cfg.codegen["gemm_rows"]
+        return Outcome("ok", "seconds", 0.5 if rows == 6 else 1.0 + rows * 1e-9)
 
     def compare(self, candidates: list[tuple[str, Any]], rounds: int) -> Outcome:
-        works = [cfg.codegen["parallel_min_work"] for _, cfg in candidates]
+        works = [cfg.codegen["gemm_rows"] for _, cfg in candidates]
         self.compared = works
         medians = [self.truth.get(w, 1.0) for w in works]
         extra = {"medians": medians, "spread": [0.01] * len(works)}
@@ -58,10 +58,9 @@ class NoisyMeasurer:
 
 
 def _request(trials: int = 8) -> TuneRequest:
-    cfg = dataclasses.replace(
-        load_target("c"), tune={"codegen": {"parallel_min_work": [4096, 32768, 262144]}}
-    )
-    return TuneRequest(matmul(8, 8, 8), "matmul.tile", cfg, "default", trials)
+    cfg = dataclasses.replace(load_target("c"), tune={"codegen": {"gemm_rows": [6, 8, 12]}})
+    # large enough for the GEMM micro-kernel, so each register block is another program
+    return TuneRequest(matmul(48, 48, 48), "matmul.tile", cfg, "default", trials)
 
 
 def _applied(request: TuneRequest, db: TuneDb) -> dict[str, Any] | None:
@@ -72,27 +71,27 @@ def _applied(request: TuneRequest, db: TuneDb) -> dict[str, Any] | None:
 def test_a_lucky_trial_that_is_not_faster_side_by_side_is_not_chosen(tmp_path: Path):
     db = TuneDb(tmp_path / "db.jsonl")
     request = _request()
-    fake = NoisyMeasurer({4096: 1.0 - CONFIRM_MARGIN / 2, 32768: 1.0})  # within the margin
+    fake = NoisyMeasurer({6: 1.0 - CONFIRM_MARGIN / 2, 8: 1.0})  # within the margin
     summary = tune(request, db, fake, Quiet(), lambda _: None)
     assert summary.best is not None
-    assert summary.best["params"]["codegen.parallel_min_work"] == 4096  # the fastest trial
-    assert sorted(fake.compared) == [4096, 32768, 262144]  # the config's point among them
+    assert summary.best["params"]["codegen.gemm_rows"] == 6  # the fastest trial
+    assert sorted(fake.compared) == [6, 8, 12]  # the config's point among them
     confirm = db.records()[-1]
     assert confirm["kind"] == "confirm" and confirm["key"] == summary.key
     chosen = confirm["candidates"][confirm["chosen"]]
-    assert chosen["default"] and chosen["params"]["codegen.parallel_min_work"] == 32768
+    assert chosen["default"] and chosen["params"]["codegen.gemm_rows"] == 8
     record = _applied(request, db)
     assert record is not None and record.get("confirmed")
-    assert record["params"]["codegen.parallel_min_work"] == 32768
+    assert record["params"]["codegen.gemm_rows"] == 8
     assert record["result"]["value"] == 1.0
 
 
 def test_a_point_faster_side_by_side_by_the_margin_is_chosen(tmp_path: Path):
     db = TuneDb(tmp_path / "db.jsonl")
     request = _request()
-    tune(request, db, NoisyMeasurer({262144: 0.9}), Quiet(), lambda _: None)
+    tune(request, db, NoisyMeasurer({12: 0.9}), Quiet(), lambda _: None)
     record = _applied(request, db)
-    assert record is not None and record["params"]["codegen.parallel_min_work"] == 262144
+    assert record is not None and record["params"]["codegen.gemm_rows"] == 12
     assert record["result"]["value"] == 0.9
 
 
@@ -108,7 +107,7 @@ def test_a_failed_confirmation_leaves_the_fastest_trial(tmp_path: Path):
     assert any("confirmation failed (crash: boom)" in n for n in notes)
     assert all(r["kind"] != "confirm" for r in db.records())
     record = _applied(request, db)
-    assert record is not None and record["params"]["codegen.parallel_min_work"] == 4096
+    assert record is not None and record["params"]["codegen.gemm_rows"] == 6
 
 
 def test_best_valid_takes_the_latest_valid_confirmation(tmp_path: Path):

@@ -3,7 +3,7 @@
 # was used: H200, driver 580, "NVIDIA CUDA" platform) whose Python lacks plaidc's dependencies.
 # Preparation on a machine with pip (Python 3.12 wheels), from the repo root:
 #   pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux_2_28_x86_64 \
-#     -d .whl lark islpy pyopencl pytools platformdirs siphash24 filecheck filelock tqdm
+#     -d .whl lark islpy pyopencl pytools platformdirs siphash24
 # then run `bash tools/device_opencl_check.sh` there with OUT set to a folder for the logs.
 # The NVIDIA ICD is registered by hand (OCL_ICD_VENDORS): such images ship the library only.
 set -u
@@ -30,7 +30,7 @@ python3 -c "from plaidc.backends.opencl import runtime as r; d=r.default_device(
 T="tests/test_backend_opencl.py tests/test_backend_opencl_scalars.py tests/test_backend_opencl_units.py tests/test_backend_opencl_golden.py tests/test_backend_opencl_cli.py"
 timeout ${TEST_S:-300} python3 -m pytest -q -o addopts= -n 16 -rsfE -p no:cacheprovider $T 2>&1 > $OUT/opencl_tests.log; echo "pytest rc=$?"
 tail -80 $OUT/opencl_tests.log
-timeout ${OTHER_S:-60} python3 -m pytest -q -o addopts= -n 16 -rsfE -p no:cacheprovider -k opencl tests/test_cli.py tests/test_pass_fuse.py tests/test_pass_widen_accumulators.py tests/test_target_config.py 2>&1 > $OUT/opencl_other.log; echo "other rc=$?"; tail -15 $OUT/opencl_other.log
-timeout ${BENCH_S:-120} python3 bench/run.py --targets opencl,opencl:gpu --runs 3 --no-npu > $OUT/bench.log 2>&1; echo "bench rc=$?"; tail -30 $OUT/bench.log
+timeout ${OTHER_S:-60} python3 -m pytest -q -o addopts= -n 16 -rsfE -p no:cacheprovider -k opencl tests/test_cli.py tests/test_passes_differential.py tests/test_onnx.py tests/test_pass_fuse.py tests/test_pass_widen_accumulators.py tests/test_target_config.py 2>&1 > $OUT/opencl_other.log; echo "other rc=$?"; tail -15 $OUT/opencl_other.log
+timeout ${BENCH_S:-120} python3 bench/run.py --targets opencl,opencl:gpu,opencl-gpu --blocks 3 --no-npu --no-third-party > $OUT/bench.log 2>&1; echo "bench rc=$?"; tail -30 $OUT/bench.log
 cp bench/results.json $OUT/ 2>/dev/null
 true

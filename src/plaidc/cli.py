@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import statistics
 import sys
 import textwrap
@@ -40,6 +41,9 @@ from plaidc.cli_inputs import (
     parse_input_options,
     parse_shapes,
     pipeline_stage,
+    print_profile,
+    profile_option,
+    profiled_artifact,
     ranks_option,
     request_trace,
     shape_option,
@@ -105,12 +109,23 @@ def guarded(fn: F) -> F:
             _fail(EXIT_INTERNAL, _internal_message(err))
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
+        except BrokenPipeError:
+            _reader_went_away()
         except Exception as err:
             if debug:
                 traceback.print_exc()
             _fail(EXIT_INTERNAL, _internal_message(err))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _reader_went_away() -> None:
+    """The reader of standard output closed it (`plaidc targets | head`): stop quietly, as `cat`
+    would, instead of reporting an internal error; Python's own flush at exit would fail too, so
+    the rest of the output goes to /dev/null."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_USER)
 
 
 def _user_runtime_errors() -> tuple[type[BaseException], ...]:
@@ -331,6 +346,7 @@ def _write_text(output: str, text: str) -> None:
     help="Write the target's run report (the NPU's cycles) as JSON.",
 )
 @trace_option
+@profile_option
 @entry_option
 @db_option
 @no_tuning_option
@@ -352,6 +368,7 @@ def run_cmd(
     bench: int | None,
     report_file: str | None,
     trace_file: str | None,
+    profile: bool,
     entry: str | None,
     db: str | None,
     no_tuning: bool,
@@ -386,7 +403,10 @@ def run_cmd(
     # `--input` names the Tile input (bound by that name above), which Stripe may spell otherwise
     arrays = {session.renamed.get(name, name): array for name, array in arrays.items()}
     feed = _complete_inputs(io.inputs, arrays, random_inputs)
-    artifact = None if cfg.backend == "interp" else get_backend(cfg.backend).compile(compiled, cfg)
+    profiled = profiled_artifact(cfg, compiled) if profile else None
+    artifact = profiled
+    if artifact is None and cfg.backend != "interp":
+        artifact = get_backend(cfg.backend).compile(compiled, cfg)
 
     def execute() -> dict[str, np.ndarray]:
         return run_program(compiled, feed) if artifact is None else artifact.run(feed)
@@ -396,8 +416,12 @@ def run_cmd(
     outputs = execute()
     if trace_file is not None:
         write_trace(artifact, trace_file)
+    if profiled is not None:  # the first run (cold caches, fresh pages) is not profiled
+        profiled.profiler.reset()
     if bench:
         _bench(execute, bench)
+    if profiled is not None:
+        print_profile(profiled, compiled, execute, bench)
     report = artifact.report() if artifact is not None else None
     if report and report_file is None:  # the report goes to the file instead (NPU.md)
         click.echo(report)
@@ -610,11 +634,13 @@ def targets_cmd(name: str | None, session: driver.Session) -> None:
         _show_target(check_target(load_target(name)))
         return
     aliases = {v: k for k, v in TARGET_ALIASES.items()}
-    for target in builtin_target_names():
+    names = builtin_target_names()
+    width = max(len(target) for target in names)
+    for target in names:
         cfg = load_target(target)
         alias = f" (alias {aliases[target]})" if target in aliases else ""
         stages = ", ".join(f"{s}: {len(p)} passes" for s, p in cfg.stages.items())
-        click.echo(f"{target:8} {cfg.description}{alias}  [backend {cfg.backend}; {stages}]")
+        click.echo(f"{target:{width}} {cfg.description}{alias}  [backend {cfg.backend}; {stages}]")
     facts = host_facts()
     click.echo("\nthis machine (what CPU configs leave out of [hardware]):")
     for key, value in facts.values.items():

@@ -393,3 +393,41 @@ def write_trace(artifact: Any, path: str) -> None:
     note = trace.note()
     if note:
         click.echo(f"plaidc: note: {note}", err=True)
+
+
+profile_option = click.option(
+    "--profile",
+    is_flag=True,
+    help="Time each kernel (c, llvm) over the --bench runs (else 10) and list them by time "
+    "with their GFLOP/s (from their fastest run).",
+)
+
+#: Runs a `--profile` without `--bench` times; the kernels the table lists (the rest summed).
+PROFILE_RUNS = 10
+PROFILE_ROWS = 25
+
+
+def profiled_artifact(cfg: Any, compiled: Any) -> Any:
+    """The c or llvm artifact of `compiled` with its kernels timed (`loopnest.profile`)."""
+    if cfg.backend not in ("c", "llvm"):
+        raise click.UsageError(
+            f"--profile: target '{cfg.name}' has no kernel timing (use -t c or -t llvm)"
+        )
+    from plaidc.backends import get_backend
+
+    backend: Any = get_backend(cfg.backend)
+    return backend.compile(compiled, cfg, profile=True)
+
+
+def print_profile(artifact: Any, compiled: Any, execute: Any, bench: int | None) -> None:
+    """Times the kernels of `artifact` (compiled with profile=True) over the runs `--bench`
+    made (else `PROFILE_RUNS` more) and prints the table (`loopnest.profile.table`)."""
+    from plaidc.backends.loopnest.profile import descriptions, kernel_flops, table
+
+    recorder = artifact.profiler
+    if not bench:
+        recorder.reset()
+        for _ in range(PROFILE_RUNS):
+            execute()
+    flops = kernel_flops(compiled)
+    click.echo(table(recorder, flops, descriptions(compiled), PROFILE_ROWS))

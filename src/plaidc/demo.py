@@ -38,30 +38,32 @@ def main() -> int:
     for fig in ("fig5a", "fig5b"):
         programs.append((fig, driver.load_stripe(session, str(EXAMPLES / f"{fig}.stripe"))))
 
+    targets = builtin_target_names()
+    width = max(len(target) for target in targets)
     first_name, first = programs[0]
     print(f"== {first_name}: Tile lowered to Stripe ==")
     print(print_stripe(first))
     for name, program in programs:
         inputs = driver.random_inputs(program_io(program).inputs, seed=0)
         reference = run_program(program, inputs)
-        for target in builtin_target_names():
+        for target in targets:
             cfg = load_target(target)
             steps = driver.resolve_steps(cfg.stage("default"))
             compiled = driver.run_pipeline(program, steps, verify_each=True)
             try:
                 outputs = _run_on(cfg, compiled, inputs)
             except BackendUnavailable as err:
-                print(f"{name:18} {target:7} unavailable: {_one_line(str(err))}")
+                print(f"{name:18} {target:{width}} unavailable: {_one_line(str(err))}")
                 continue
             except CompileError as err:
                 # A target may be unable to express a construct (e.g. tanh on the NPU): it says so.
-                print(f"{name:18} {target:7} not mappable: {err.diagnostics[0].message}")
+                print(f"{name:18} {target:{width}} not mappable: {err.diagnostics[0].message}")
                 continue
             problems = driver.compare_outputs(reference, outputs)
             status = "ok" if not problems else "MISMATCH: " + problems[0].message
             failures += bool(problems)
             print(
-                f"{name:18} {target:7} {status} ({len(steps)} passes, outputs "
+                f"{name:18} {target:{width}} {status} ({len(steps)} passes, outputs "
                 f"{', '.join(sorted(reference))})"
             )
     # The Stripe paper's Figure 5b is Figure 5a tiled by hand: both must compute the same thing.

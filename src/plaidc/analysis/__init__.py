@@ -11,6 +11,7 @@ all go through this package, so passes and backends share one model of the IR:
   buffer, footprints, injectivity (`sharing_points`) and overlap of accesses.
 * `loops`   — isl loop ASTs scanning a block's domain.
 * `layout`  — whether a box of indices lands on distinct flat offsets (`distinct_offsets`).
+* `inplace` — whether a block may write its output over a temporary it reads.
 
 A *chain* is a sequence of nested blocks, root first; its last block is the one asked about.
 Create one `DomainCache` per traversal (never a global one) and pass it to the functions taking

@@ -15,10 +15,12 @@ of `reads - have` summed over kernels (`ExchangePlan.minimum`).
 
 `check_plan` verifies a plan independently of how it was made: every receive has its send of
 the same bytes, no rank sends to itself, and, replaying the transfers, every part finds every
-element it reads already on its rank (a removed transfer is caught here). Each phase posts all
-its receives and sends non-blocking and then waits for all of them, so a plan whose receives
-all have their sends cannot deadlock under MPI's ordering rules (messages of one pair of ranks
-are told apart by their tag).
+element it reads already on its rank (a removed transfer is caught here). Every receive and
+send is non-blocking; a phase waits for its receives, and a send is waited for at a phase no
+earlier than its receive's (`send_done_points`), so every wait depends only on messages both of
+whose ends every rank posts at that phase or before: a plan whose receives all have their sends
+cannot deadlock under MPI's ordering rules (messages of one pair of ranks are told apart by
+their tag).
 """
 
 from __future__ import annotations
@@ -89,11 +91,19 @@ class Storage:
     elements: int
 
 
-def rank_storage(plan: ExchangePlan) -> tuple[dict[str, Storage], ...]:
+def rank_storage(plan: ExchangePlan, read_reach: int = 0) -> tuple[dict[str, Storage], ...]:
     """Per rank and buffer of `main`, the span of the layout the rank touches: the offsets of
     its footprint (every element its parts read or write, that it sends or receives; the root:
-    the whole of the program's inputs and outputs), from isl's exact sets."""
+    the whole of the program's inputs and outputs), from isl's exact sets. A buffer the rank's
+    parts read extends `read_reach` bytes further, within the buffer: compiled code may load a
+    whole vector past the last element it uses (the GEMM reads a narrow B in place, its lanes
+    past B's columns unused)."""
     touched: list[dict[str, isl.Set]] = [{} for _ in range(plan.ranks)]
+    read: list[set[str]] = [set() for _ in range(plan.ranks)]
+    for kernel in plan.accesses:
+        for r, acc in enumerate(kernel):
+            if acc is not None:
+                read[r].update(acc.reads)
 
     def add(r: int, name: str, elements: isl.Set) -> None:
         mine = touched[r]
@@ -121,6 +131,10 @@ def rank_storage(plan: ExchangePlan) -> tuple[dict[str, Storage], ...]:
                 spans[ref.into] = Storage(0, 0)
                 continue
             low, high = offset_span(used.coalesce(), ref.shape.strides)
+            if ref.into in read[r]:
+                itemsize = ref.shape.dtype.byte_size
+                last = max(ref.shape.extent, 1) - 1
+                high = max(high, min(last, high + -(-read_reach // itemsize)))
             spans[ref.into] = Storage(low, high - low + 1)
         out.append(spans)
     return tuple(out)
@@ -142,6 +156,61 @@ def send_points(plan: ExchangePlan) -> dict[int, int]:
                     point = k + 1
             points[t.tag] = point
     return points
+
+
+def _touches(acc: PartAccess | None, name: str, elements: isl.Set, writes_only: bool) -> bool:
+    if acc is None:
+        return False
+    tables = (acc.writes,) if writes_only else (acc.reads, acc.writes)
+    return any(name in table and not table[name].intersect(elements).is_empty() for table in tables)
+
+
+def untouched_before(plan: ExchangePlan, t: Transfer) -> bool:
+    """Whether the receiving rank of `t` leaves `t`'s elements alone before `t`'s phase: none of
+    its parts of earlier kernels reads or writes them and no earlier transfer sends or brings
+    them to it. Then the receive may write them into the rank's buffer at any time before the
+    phase (it is posted when the run starts, no copy through a message buffer)."""
+    for k in range(t.phase):
+        if _touches(plan.accesses[k][t.dst], t.buffer, t.elements, writes_only=False):
+            return False
+        for u in plan.phases[k]:
+            if (
+                u.buffer == t.buffer
+                and t.dst in (u.src, u.dst)
+                and not u.elements.intersect(t.elements).is_empty()
+            ):
+                return False
+    return True
+
+
+def send_done_points(plan: ExchangePlan, points: dict[int, int]) -> dict[int, int]:
+    """Per transfer (by tag), the position by which its send must be complete when it is sent
+    straight from the sender's buffer, `points` giving the position it is posted at: the first
+    kernel from there on whose part on the sender writes any of its elements, or the first
+    phase bringing the sender any of them (position `p`: before kernel `p`'s messages are
+    unpacked and the kernel runs; `len(plan.kernels)`: before the gather's are unpacked;
+    `len(plan.kernels) + 1`: at the end of the run)."""
+    done: dict[int, int] = {}
+    end = len(plan.kernels) + 1
+    for phase in plan.phases:
+        for t in phase:
+            point = points.get(t.tag, t.phase)
+            due = end
+            for p in range(point, end):
+                writes = p < len(plan.kernels) and _touches(
+                    plan.accesses[p][t.src], t.buffer, t.elements, writes_only=True
+                )
+                brought = any(
+                    u.dst == t.src
+                    and u.buffer == t.buffer
+                    and not u.elements.intersect(t.elements).is_empty()
+                    for u in plan.phases[p]
+                )
+                if writes or brought:
+                    due = p
+                    break
+            done[t.tag] = due
+    return done
 
 
 def offset_span(elements: isl.Set, strides: Sequence[int]) -> tuple[int, int]:
@@ -274,14 +343,21 @@ def _element(s: isl.Set) -> str:
 
 
 def plan_exchange(
-    program: Block, parts: Sequence[Sequence[Block | None]], root: int
+    program: Block,
+    parts: Sequence[Sequence[Block | None]],
+    root: int,
+    by_step: bool = False,
+    names: Sequence[str] | None = None,
 ) -> ExchangePlan:
     """The transfers that give every rank what its parts read (`parts[kernel][rank]`) and the
-    root rank the program's outputs; see the module docstring."""
+    root rank the program's outputs; see the module docstring. `by_step`: the elements one rank
+    sends another are split by the kernel that computed them (one message each, sent as soon as
+    that kernel ran: the chunks of a kernel's parts send their results while the next chunk
+    runs). `names`: the kernels' names (default: their parts' blocks')."""
     main = main_of(program)
     ranks = len(parts[0]) if parts else 1
     ctx = isl.DEFAULT_CONTEXT
-    state = _State(main, ranks, root, ctx)
+    state = _State(main, ranks, root, ctx, by_step)
     accesses: list[tuple[PartAccess | None, ...]] = []
     phases: list[tuple[Transfer, ...]] = []
     minimum = [0] * ranks
@@ -299,7 +375,7 @@ def plan_exchange(
         for r, a in enumerate(acc):
             if a is not None:
                 for name, elements in a.writes.items():
-                    state.wrote(r, name, elements)
+                    state.wrote(r, name, elements, k)
     gather: list[Transfer] = []
     for ref in main.refs:
         if ref.dir in (RefDir.OUT, RefDir.INOUT):
@@ -309,7 +385,9 @@ def plan_exchange(
         ranks=ranks,
         root=root,
         buffers=main.refs,
-        kernels=tuple(
+        kernels=tuple(names)
+        if names is not None
+        else tuple(
             next((p.name for p in kp if p is not None), f"kernel_{k}") for k, kp in enumerate(parts)
         ),
         runs=tuple(tuple(p is not None for p in kp) for kp in parts),
@@ -322,10 +400,16 @@ def plan_exchange(
 class _State:
     """Per rank and buffer: the elements held (`have`) and owned (`own`)."""
 
-    def __init__(self, main: Block, ranks: int, root: int, ctx: isl.Context) -> None:
+    def __init__(
+        self, main: Block, ranks: int, root: int, ctx: isl.Context, by_step: bool = False
+    ) -> None:
         self.refs = {ref.into: ref for ref in main.refs}
         self.have: list[dict[str, isl.Set]] = [{} for _ in range(ranks)]
         self.own: list[dict[str, isl.Set]] = [{} for _ in range(ranks)]
+        # with `by_step`: per rank and buffer, the elements it owns by the kernel that wrote
+        # them (in kernel order; what it owns from the start, the root's inputs, is in none)
+        self.by_step = by_step
+        self.made: list[dict[str, list[tuple[int, isl.Set]]]] = [{} for _ in range(ranks)]
         self.ranks = ranks
         self.tags = 0
         for ref in main.refs:
@@ -361,9 +445,10 @@ class _State:
             piece = missing.intersect(self._get(self.own, s, name, need)).coalesce()
             if piece.is_empty():
                 continue
-            count = point_count(piece)
-            self.tags += 1
-            out.append(Transfer(phase, s, r, name, piece, count, count * size, self.tags))
+            for part in self._by_step(s, name, piece):
+                count = point_count(part)
+                self.tags += 1
+                out.append(Transfer(phase, s, r, name, part, count, count * size, self.tags))
             missing = missing.subtract(piece).coalesce()
         if written is not None and not missing.is_empty():
             produced = missing.intersect(written)
@@ -379,13 +464,30 @@ class _State:
         self.have[r][name] = self._get(self.have, r, name, need).union(need).coalesce()
         return total
 
-    def wrote(self, r: int, name: str, elements: isl.Set) -> None:
+    def _by_step(self, s: int, name: str, piece: isl.Set) -> list[isl.Set]:
+        """`piece` (elements rank `s` owns) as one set, or with `by_step` split by the kernel
+        that computed them (what it owned from the start first)."""
+        if not self.by_step:
+            return [piece]
+        steps = [piece.intersect(made).coalesce() for _, made in self.made[s].get(name, [])]
+        steps = [part for part in steps if not part.is_empty()]
+        rest = piece
+        for part in steps:
+            rest = rest.subtract(part)
+        rest = rest.coalesce()
+        return [rest, *steps] if not rest.is_empty() else steps
+
+    def wrote(self, r: int, name: str, elements: isl.Set, step: int) -> None:
         for q in range(self.ranks):
+            made = self.made[q].get(name, [])
+            self.made[q][name] = [(k, e.subtract(elements).coalesce()) for k, e in made]
             if q == r:
                 continue
             for table in (self.have, self.own):
                 if name in table[q]:
                     table[q][name] = table[q][name].subtract(elements).coalesce()
+        if self.by_step:
+            self.made[r][name].append((step, elements))
         for table in (self.have, self.own):
             table[r][name] = self._get(table, r, name, elements).union(elements).coalesce()
 

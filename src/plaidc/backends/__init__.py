@@ -9,7 +9,9 @@ a `BackendUnavailable` saying what is missing and how to install it.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -20,7 +22,7 @@ from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
 from plaidc.targets import BACKEND_NAMES, TargetConfig
 
-__all__ = ["BACKEND_NAMES", "check_target", "get_backend"]
+__all__ = ["BACKEND_NAMES", "build_fingerprint", "check_target", "content_digest", "get_backend"]
 
 
 class BackendUnavailable(CompileError):
@@ -59,6 +61,22 @@ class Backend(Protocol):
     name: str
 
     def compile(self, program: Block, target: TargetConfig) -> Artifact: ...
+
+
+def build_fingerprint(program: Block, target: TargetConfig) -> str | None:
+    """A digest of everything the artifact `target`'s backend would build for `program` depends
+    on (its emitted source and build options), or None when the backend offers none (its
+    `fingerprint` method is optional). Equal fingerprints mean the same artifact: `plaidc tune`
+    measures such points once."""
+    backend = get_backend(target.backend)
+    fingerprint = getattr(backend, "fingerprint", None)
+    return None if fingerprint is None else str(fingerprint(program, target))
+
+
+def content_digest(*parts: Any) -> str:
+    """A short digest of `parts` (texts, dataclasses, lists), by their printed values."""
+    data = json.dumps([p if isinstance(p, str) else repr(p) for p in parts])
+    return hashlib.sha256(data.encode()).hexdigest()[:24]
 
 
 def check_target(config: TargetConfig) -> TargetConfig:

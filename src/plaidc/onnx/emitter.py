@@ -48,6 +48,9 @@ class Value:
     tile: str | None = None
     const: np.ndarray | None = None
     origin: str | None = None  # the ONNX name of an initializer, which names its weight
+    #: the order of the Tile tensor's axes (ONNX axis numbers), when not the ONNX order: a
+    #: channels-last activation (`plaidc.onnx.layout`); only run-time values have one
+    layout: tuple[int, ...] | None = None
 
     @property
     def rank(self) -> int:
@@ -126,6 +129,8 @@ class Emitter:
         self.signature: list[str] = []
         self.weights: dict[str, np.ndarray] = {}
         self._index = 0
+        #: convolutions write channels-last results (`plaidc.onnx.layout`)
+        self.channels_last = True
 
     # ---- names ----------------------------------------------------------------------------
 

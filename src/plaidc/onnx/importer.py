@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from plaidc.diagnostics import CompileError, Diagnostic, Span
 from plaidc.onnx.emitter import Emitter, Unsupported, Value, known, tile_dtype
+from plaidc.onnx.layout import ELEMENTWISE, canonical, physical, takes_layout, unstored
 from plaidc.onnx.narrow_types import from_carrier, is_carried
 
 #: The opsets whose semantics the converters know (MAX_OPSET), and the newest the importer
@@ -151,10 +152,13 @@ def import_model(
     dims: Mapping[str, int] | None = None,
     model: Any = None,
     constants: Mapping[str, np.ndarray] | None = None,
+    channels_last: bool = True,
 ) -> ImportedModel:
     """Import the model at `path` (or the given ModelProto). `shapes` binds graph inputs by
     ONNX name (a Tile dtype name or None, and sizes); `dims` binds symbolic dimensions;
-    `constants` fixes graph inputs to known values (as initializers are)."""
+    `constants` fixes graph inputs to known values (as initializers are); `channels_last`:
+    convolutions write channels-last activations (`plaidc.onnx.layout`), else the ONNX
+    order throughout."""
     start = time.perf_counter()
     _load_converters()
     if model is None:
@@ -162,6 +166,7 @@ def import_model(
     if _default_opset(path, model) < MIN_OPSET:
         model = _upgraded(path, model)
     importer = _Importer(path, model, dict(shapes or {}), dict(dims or {}), dict(constants or {}))
+    importer.out.channels_last = channels_last
     result = importer.run()
     result.seconds = time.perf_counter() - start
     return result
@@ -186,6 +191,7 @@ class _Importer:
         self.tile_dims: dict[str, int] = {}
         self.missing: dict[str, str] = {}
         self.opset = _default_opset(path, model)
+        self.ordered: dict[str, Value] = {}  # channels-last tensor -> its ONNX-order copy
 
     def run(self) -> ImportedModel:
         from onnx import numpy_helper
@@ -230,6 +236,7 @@ class _Importer:
                 assert result.const is not None
                 constant_outputs[proto.name] = from_carrier(result.const, result.dtype)
                 continue
+            result = self._canonical(result)
             name = self.out.fresh(proto.name)
             source = self.out.tensor(result, proto.name)
             self.out.lines.append(f"  {name} = {source};")
@@ -390,11 +397,29 @@ class _Importer:
         if convert is None:
             raise Unsupported("this operator is not supported")
         mark = len(self.out.lines)
-        results = convert(node, self.out)
+        results = self._arranged(node, convert)
         if len(self.out.lines) > mark:
             who = f"{node.name} " if node.name else ""
             self.out.lines.insert(mark, f"  // {who}({node.op_type})")
         return [self._empty_known(value, mark) for value in results]
+
+    def _arranged(self, node: Node, convert: Converter) -> list[Value]:
+        """Run `convert` on the node's inputs in the layout it takes (`plaidc.onnx.layout`):
+        an elementwise op on its operands' stored tensors when they share one layout, a
+        layout-aware op as they are, any other op in the ONNX order."""
+        if node.op_type in ELEMENTWISE:
+            rank = max((v.rank for v in node.inputs if v is not None), default=0)
+            arranged = physical(node.inputs, rank)
+            if arranged is not None:
+                inputs, layout = arranged
+                return unstored(convert(replace(node, inputs=inputs), self.out), layout, rank)
+        elif takes_layout(node.op_type, node.output_count, node.attrs):
+            return convert(node, self.out)
+        node.inputs = [None if v is None else self._canonical(v) for v in node.inputs]
+        return convert(node, self.out)
+
+    def _canonical(self, value: Value) -> Value:
+        return canonical(self.out, value, self.ordered)
 
     def _empty_known(self, value: Value, mark: int) -> Value:
         """A result with no elements as the known empty array it is, and the statements

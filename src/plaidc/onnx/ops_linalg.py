@@ -174,6 +174,12 @@ def gemm(node: Node, out: Emitter) -> list[Value]:
     if a.rank != 2 or b.rank != 2:
         raise Unsupported("Gemm needs 2-D A and B")
     trans_a, trans_b = node.attr("transA", 0), node.attr("transB", 0)
+    if trans_b and b.const is not None:
+        # known weights (a classifier's [classes, features]) are transposed here: output
+        # columns contiguous in B are the micro-kernel's vector lanes (ResNet-50's 2048 ->
+        # 1000 layer: 1.9 -> 0.6 ms on c, one image), a strided B is packed per call
+        weights = np.ascontiguousarray(np.asarray(b.const).T)
+        b, trans_b = Value(weights.shape, b.dtype, None, weights, b.origin), 0
     m = a.shape[1] if trans_a else a.shape[0]
     n = b.shape[0] if trans_b else b.shape[1]
     a_index = ["k", "m"] if trans_a else ["m", "k"]

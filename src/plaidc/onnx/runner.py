@@ -68,13 +68,17 @@ def run_onnx(
     target: str = "interp",
     model: Any = None,
     constants: Mapping[str, np.ndarray] | None = None,
+    channels_last: bool = True,
 ) -> dict[str, np.ndarray]:
     """Import, compile and run; the outputs by their ONNX names. `constants` are graph
-    inputs fixed at import time (shape operands a test feeds as inputs)."""
+    inputs fixed at import time (shape operands a test feeds as inputs); `channels_last` as
+    `import_model`'s."""
     fixed = dict(constants or {})
     inputs = {name: a for name, a in inputs.items() if name not in fixed}
     shapes = {name: (None, tuple(np.shape(a))) for name, a in inputs.items()}
-    imported = import_model(path, shapes=shapes, model=model, constants=fixed)
+    imported = import_model(
+        path, shapes=shapes, model=model, constants=fixed, channels_last=channels_last
+    )
     if not imported.outputs:  # every output is empty: nothing to run
         return dict(imported.constant_outputs)
     run = compile_model(imported, target)

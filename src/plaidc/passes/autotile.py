@@ -57,9 +57,28 @@ def _walk(block: Block, ancestors: tuple[Block, ...], opts: AutotileOptions) -> 
     block without indices has nothing to tile and is searched through (so `reqs=[all]` reaches
     the kernels under the program and `#main` blocks)."""
     if block.idxs and matches(block, opts.reqs, opts.exclude):
+        if not opts.windows and slides_window(block):
+            return block
         return autotile_block(block, opts, ancestors)
     chain = (*ancestors, block)
     return map_sub_blocks(block, lambda child: _walk(child, chain, opts))
+
+
+def slides_window(block: Block) -> bool:
+    """Whether an input access dimension combines an output index with an accumulation index
+    (`I[2*x + k - 1]`: a pooling or convolution window), so neighbouring outputs read
+    overlapping inputs; a row reduction (`X[i, j]` summed over `j`) reads each once."""
+    written = {
+        name for ref in block.refs if ref.dir.writes for a in ref.access for name, _ in a.terms
+    }
+    for ref in block.refs:
+        if ref.dir.writes:
+            continue
+        for dim in ref.access:
+            names = {name for name, _ in dim.terms}
+            if names & written and names - written:
+                return True
+    return False
 
 
 def autotile_block(

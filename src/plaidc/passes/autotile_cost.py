@@ -90,6 +90,11 @@ class AutotileOptions:
     acc_idxs: bool = option(
         True, "split accumulation indices (those no output access uses); false: keep them whole"
     )
+    windows: bool = option(
+        True,
+        "tile blocks whose input slides a window (a pooling: an output index and an "
+        "accumulation index in one access dimension); false: leave them to later steps",
+    )
     out_idxs: bool = option(
         True, "split indices an output access uses; false: split only the reduction (GEMM K steps)"
     )

@@ -225,24 +225,25 @@ def kernel_ranks(kernel: Block) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def rank_part(kernel: Block, rank: int, root: int) -> Block | None:
-    """Rank `rank`'s part of `kernel` (None: it runs none of it). A kernel the pass did not
-    split runs whole on the `root` rank."""
+def rank_part(kernel: Block, rank: int, root: int, chunk: int = 0, chunks: int = 1) -> Block | None:
+    """Rank `rank`'s part of `kernel` (None: it runs none of it), or with `chunks` > 1 its
+    `chunk`-th of that many consecutive pieces (rank `r`'s part split the way the ranks split the
+    index: piece `r * chunks + chunk` of `ranks * chunks`, which nest in the rank's part). A
+    kernel the pass did not split runs whole on the `root` rank (its only chunk is 0)."""
     blocks = distributed_blocks(kernel)
     if not blocks:
-        return kernel if rank == root else None
+        return kernel if rank == root and chunk == 0 else None
     ranks = kernel_ranks(kernel) or 1
+    pieces, piece = ranks * chunks, rank * chunks + chunk
     bounds: dict[int, tuple[Constraint, ...]] = {}
+    empty = True
     for block in blocks:
         idx: Index = next(i for i in block.idxs if RANK_TAG in i.tags)
-        lo, hi = part_bounds(idx.range, ranks, rank)
+        lo, hi = part_bounds(idx.range, pieces, piece)
+        empty = empty and lo >= hi
         var = Affine.var(idx.name)
         bounds[id(block)] = (Constraint(var - lo), Constraint(Affine.const_(hi - 1) - var))
-    if all(
-        part_bounds(next(i for i in b.idxs if RANK_TAG in i.tags).range, ranks, rank)[0]
-        >= part_bounds(next(i for i in b.idxs if RANK_TAG in i.tags).range, ranks, rank)[1]
-        for b in blocks
-    ):
+    if empty:
         return None
 
     def restrict(b: Block) -> Block:

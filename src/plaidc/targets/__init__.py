@@ -187,6 +187,9 @@ def _on_base(data: dict[str, Any], base: str, where: Any) -> dict[str, Any]:
         raise CompileError.at(f"unknown base target '{base}' (targets: {known})", where())
     path = resources.files("plaidc") / "targets" / f"{base}.toml"
     under = tomllib.loads(path.read_text())
+    below = under.get("target", {}).get("base")
+    if below is not None and below != base:  # the base builds on its own base (mpi on c)
+        under = _on_base(under, str(below), where)
     merged = dict(data)
     for table in ("hardware", "codegen"):
         merged[table] = {**under.get(table, {}), **data.get(table, {})}

@@ -3,9 +3,10 @@
 Each trial appends one record to the database before the next begins, so an interrupted
 session (Ctrl-C, a killed process) keeps every finished trial; its end record, when it has one,
 says why it ended (`complete`, `exhausted`, `time budget`, `interrupted`), and `--resume`
-continues the latest session of the key that did not finish. Points whose pipelines give
-the same program and codegen options as a measured one reuse its result without measuring
-(recorded with `same_as`), and do not count as trials.
+continues the latest session of the key that did not finish. Points that build the same
+program as a measured one (the backend's fingerprint of its emitted code where it has one, else
+the final Stripe and codegen options) reuse its result without measuring (recorded with
+`same_as`), and do not count as trials.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from plaidc.backends import BackendUnavailable, build_fingerprint
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
@@ -178,12 +180,12 @@ def tune(
             record = {**base, "params": point, "date": now()}
             try:
                 final = run_pipeline(request.program, resolve_steps(steps))
+                text = print_stripe(final)
+                fingerprint = _fingerprint(final, text, point_cfg)
             except (CompileError, InternalError) as err:
                 outcome = Outcome("crash", metric_of(cfg), message=f"pipeline: {_message(err)}")
                 fingerprint = None
             else:
-                text = print_stripe(final)
-                fingerprint = _fingerprint(text, point_cfg.codegen)
                 if fingerprint in results:  # the same program: its result, unmeasured
                     same = results[fingerprint]
                     db.append({**record, "result": same["result"], "same_as": fingerprint,
@@ -328,8 +330,17 @@ def _track(summary: TuneSummary, record: Record, space: Space) -> None:
         summary.default = record
 
 
-def _fingerprint(stripe_text: str, codegen: Mapping[str, Any]) -> str:
-    data = json.dumps({"stripe": stripe_text, "codegen": codegen}, sort_keys=True, default=str)
+def _fingerprint(final: Block, stripe_text: str, cfg: TargetConfig) -> str:
+    """Which program a point builds: the backend's digest of its emitted code where it has one
+    (so `[codegen]` values the program does not use make no new program), else the final Stripe
+    and every `[codegen]` value."""
+    try:
+        built = build_fingerprint(final, cfg)
+    except BackendUnavailable:
+        built = None  # the measuring child reports it
+    if built is not None:
+        return built
+    data = json.dumps({"stripe": stripe_text, "codegen": cfg.codegen}, sort_keys=True, default=str)
     return hashlib.sha256(data.encode()).hexdigest()[:24]
 
 

@@ -128,15 +128,26 @@ static void kernel_3(float *restrict X_03, const float *restrict X_02) {
 }
 
 /* kernel_4 */
-static void kernel_4(const float *restrict X_02, const float *restrict X_03, float *restrict X_T5) {
+static void kernel_4(const float *restrict X_03, const float *restrict X_02, float *restrict X_T5) {
   /* kernel_4(X_T3,X_T4): X_T5 = div(X_T3, X_T4) */
   for (int64_t i1_1 = 0; i1_1 < 8; ++i1_1) {
-    #pragma omp simd
-    for (int64_t i2_1 = 0; i2_1 < 33; ++i2_1) {
-      const float X_T3_2 = X_02[i1_1 * 33 + i2_1];
-      const float X_T4 = X_03[i1_1];
-      const float X_T5_1 = X_T3_2 / X_T4;
-      X_T5[i1_1 * 33 + i2_1] = X_T5_1;
+    const float X_T4 = X_03[i1_1];
+    const float recip = 1.0f / X_T4;
+    const int64_t recip_ok = ((fabsf(X_T4) >= 1.1754944e-38f ? fabsf(X_T4) <= 8.507059e+37f : false) ? true : X_T4 == 0.0f ? true : fabsf(X_T4) == INFINITY) ? 1 : 0;
+    if (recip_ok != 0) {
+      #pragma omp simd
+      for (int64_t i2_1 = 0; i2_1 < 33; ++i2_1) {
+        const float X_T3_2 = X_02[i1_1 * 33 + i2_1];
+        const float X_T5_1 = X_T3_2 * recip;
+        X_T5[i1_1 * 33 + i2_1] = X_T5_1;
+      }
+    } else {
+      #pragma omp simd
+      for (int64_t i2_1 = 0; i2_1 < 33; ++i2_1) {
+        const float X_T3_2 = X_02[i1_1 * 33 + i2_1];
+        const float X_T5_1 = X_T3_2 / X_T4;
+        X_T5[i1_1 * 33 + i2_1] = X_T5_1;
+      }
     }
   }
 }
@@ -153,7 +164,7 @@ static void plaidc_main(const float *restrict X_I_0, float *restrict X_T5, int32
         kernel_0(X_00, X_I_0);
         kernel_1(X_I_0, X_00, X_02);
         kernel_3(X_03, X_02);
-        kernel_4(X_02, X_03, X_T5);
+        kernel_4(X_03, X_02, X_T5);
       }
     }
   }

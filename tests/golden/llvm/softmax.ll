@@ -154,11 +154,12 @@ n_3.exit:
   br label %"b_2.head"
 }
 
-define internal void @"kernel_4"(ptr noalias %"X_02", ptr noalias %"X_03", ptr noalias %"X_T5") "prefer-vector-width"="512"
+define internal void @"kernel_4"(ptr noalias %"X_03", ptr noalias %"X_02", ptr noalias %"X_T5") "prefer-vector-width"="512"
 {
 entry:
   %"i1_1.slot" = alloca i64
   %"i2_1.slot" = alloca i64
+  %"i2_1.slot.1" = alloca i64
   br label %"start"
 start:
   ; kernel_4
@@ -170,33 +171,72 @@ i1_1.head:
   %".9" = icmp slt i64 %"i1_1", 8
   br i1 %".9", label %"i1_1.body", label %"i1_1.exit"
 i1_1.body:
-  store i64 0, ptr %"i2_1.slot"
-  br label %"i2_1.head"
+  %".11" = getelementptr inbounds float, ptr %"X_03", i64 %"i1_1"
+  %"X_T4" = load float, ptr %".11", align 4
+  %"recip" = fdiv float 0x3ff0000000000000, %"X_T4"
+  %".14" = call float @"llvm.fabs.f32"(float %"X_T4")
+  %".15" = fcmp oge float %".14", 0x3810000000000000
+  %".16" = call float @"llvm.fabs.f32"(float %"X_T4")
+  %".17" = fcmp ole float %".16", 0x47d0000000000000
+  %".18" = select  i1 %".15", i1 %".17", i1 0
+  %".19" = fcmp oeq float %"X_T4",              0x0
+  %".20" = call float @"llvm.fabs.f32"(float %"X_T4")
+  %".21" = fcmp oeq float %".20", 0x7ff0000000000000
+  %".22" = select  i1 %".19", i1 1, i1 %".21"
+  %".23" = select  i1 %".18", i1 1, i1 %".22"
+  %"recip_ok" = select  i1 %".23", i64 1, i64 0
+  %".25" = icmp ne i64 %"recip_ok", 0
+  br i1 %".25", label %"i1_1.body.if", label %"i1_1.body.else"
 i1_1.exit:
   ret void
+i1_1.body.if:
+  store i64 0, ptr %"i2_1.slot"
+  br label %"i2_1.head"
+i1_1.body.else:
+  store i64 0, ptr %"i2_1.slot.1"
+  br label %"i2_1.head.1"
+i1_1.body.endif:
+  %".61" = add i64 %"i1_1", 1
+  store i64 %".61", ptr %"i1_1.slot"
+  br label %"i1_1.head"
 i2_1.head:
   %"i2_1" = load i64, ptr %"i2_1.slot"
-  %".13" = icmp slt i64 %"i2_1", 33
-  br i1 %".13", label %"i2_1.body", label %"i2_1.exit"
+  %".29" = icmp slt i64 %"i2_1", 33
+  br i1 %".29", label %"i2_1.body", label %"i2_1.exit"
 i2_1.body:
-  %".15" = mul i64 %"i1_1", 33
-  %".16" = add i64 %".15", %"i2_1"
-  %".17" = getelementptr inbounds float, ptr %"X_02", i64 %".16"
-  %"X_T3_2" = load float, ptr %".17", align 4
-  %".19" = getelementptr inbounds float, ptr %"X_03", i64 %"i1_1"
-  %"X_T4" = load float, ptr %".19", align 4
-  %"X_T5_1" = fdiv float %"X_T3_2", %"X_T4"
-  %".22" = mul i64 %"i1_1", 33
-  %".23" = add i64 %".22", %"i2_1"
-  %".24" = getelementptr inbounds float, ptr %"X_T5", i64 %".23"
-  store float %"X_T5_1", ptr %".24", align 4
-  %".26" = add i64 %"i2_1", 1
-  store i64 %".26", ptr %"i2_1.slot"
+  %".31" = mul i64 %"i1_1", 33
+  %".32" = add i64 %".31", %"i2_1"
+  %".33" = getelementptr inbounds float, ptr %"X_02", i64 %".32"
+  %"X_T3_2" = load float, ptr %".33", align 4
+  %"X_T5_1" = fmul float %"X_T3_2", %"recip"
+  %".36" = mul i64 %"i1_1", 33
+  %".37" = add i64 %".36", %"i2_1"
+  %".38" = getelementptr inbounds float, ptr %"X_T5", i64 %".37"
+  store float %"X_T5_1", ptr %".38", align 4
+  %".40" = add i64 %"i2_1", 1
+  store i64 %".40", ptr %"i2_1.slot"
   br label %"i2_1.head", !llvm.loop !5
 i2_1.exit:
-  %".29" = add i64 %"i1_1", 1
-  store i64 %".29", ptr %"i1_1.slot"
-  br label %"i1_1.head"
+  br label %"i1_1.body.endif"
+i2_1.head.1:
+  %"i2_1.1" = load i64, ptr %"i2_1.slot.1"
+  %".46" = icmp slt i64 %"i2_1.1", 33
+  br i1 %".46", label %"i2_1.body.1", label %"i2_1.exit.1"
+i2_1.body.1:
+  %".48" = mul i64 %"i1_1", 33
+  %".49" = add i64 %".48", %"i2_1.1"
+  %".50" = getelementptr inbounds float, ptr %"X_02", i64 %".49"
+  %"X_T3_2.1" = load float, ptr %".50", align 4
+  %"X_T5_1.1" = fdiv float %"X_T3_2.1", %"X_T4"
+  %".53" = mul i64 %"i1_1", 33
+  %".54" = add i64 %".53", %"i2_1.1"
+  %".55" = getelementptr inbounds float, ptr %"X_T5", i64 %".54"
+  store float %"X_T5_1.1", ptr %".55", align 4
+  %".57" = add i64 %"i2_1.1", 1
+  store i64 %".57", ptr %"i2_1.slot.1"
+  br label %"i2_1.head.1", !llvm.loop !6
+i2_1.exit.1:
+  br label %"i1_1.body.endif"
 }
 
 define internal void @"plaidc_main"(ptr noalias %"X_I_0", ptr noalias %"X_T5", ptr noalias %"plaidc_status") "prefer-vector-width"="512"
@@ -212,7 +252,7 @@ start:
   call void @"kernel_0"(ptr %"X_00", ptr %"X_I_0")
   call void @"kernel_1"(ptr %"X_I_0", ptr %"X_00", ptr %"X_02")
   call void @"kernel_3"(ptr %"X_03", ptr %"X_02")
-  call void @"kernel_4"(ptr %"X_02", ptr %"X_03", ptr %"X_T5")
+  call void @"kernel_4"(ptr %"X_03", ptr %"X_02", ptr %"X_T5")
   ret void
 }
 
@@ -246,6 +286,8 @@ declare float @"llvm.fma.f32"(float %".1", float %".2", float %".3")
 
 declare float @"llvm.ldexp.f32.i32"(float %".1", i32 %".2")
 
+declare float @"llvm.fabs.f32"(float %".1")
+
 define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {
 entry:
@@ -265,3 +307,4 @@ entry:
 !3 = distinct !{ !3, !0, !1 }
 !4 = distinct !{ !4, !0, !1 }
 !5 = distinct !{ !5, !0, !1 }
+!6 = distinct !{ !6, !0, !1 }

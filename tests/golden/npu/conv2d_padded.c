@@ -111,21 +111,23 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
     plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x600) + w, (__ubuf__ float *)(UB_BASE + 0x4200), w1 - w);
   }
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x4200), (__ubuf__ float *)(UB_BASE + 0x600), 60, 1, 1, 4, 8);
-  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x6000), (__ubuf__ half *)(UB_BASE + 0x4200), 60, 1, 1, 8, 4);
   vsub((__ubuf__ float *)(UB_BASE + 0x6000), (__ubuf__ float *)(UB_BASE + 0x600), (__ubuf__ float *)(UB_BASE + 0x6000), 60, 1, 1, 1, 8, 8, 8);
   vmuls((__ubuf__ float *)(UB_BASE + 0x6000), (__ubuf__ float *)(UB_BASE + 0x6000), 2048.0, 60, 1, 1, 8, 8);
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x9c00), (__ubuf__ float *)(UB_BASE + 0x6000), 60, 1, 1, 4, 8);
-  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  vmuls((__ubuf__ half *)(UB_BASE + 0x6000), (__ubuf__ half *)(UB_BASE + 0x4200), 1, 15, 1, 1, 16, 16);
+  vmuls((__ubuf__ half *)(UB_BASE + 0x6100), (__ubuf__ half *)(UB_BASE + 0x4300), 1, 15, 1, 1, 16, 16);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  for (int64_t i_s0 = 0; i_s0 < 15; ++i_s0) {
-    copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + (0xfc400 + 512 * i_s0)), (__ubuf__ half *)(UB_BASE + (0x4200 + 512 * i_s0)), 0, 16, 1, 0, 0);
-  }
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0xfc400), (__ubuf__ half *)(UB_BASE + 0x6000), 0, 1, 240, 0, 0);
+  set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  for (int64_t i_s0 = 0; i_s0 < 15; ++i_s0) {
-    copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + (0xfe200 + 512 * i_s0)), (__ubuf__ half *)(UB_BASE + (0x9c00 + 512 * i_s0)), 0, 16, 1, 0, 0);
-  }
+  wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
+  vmuls((__ubuf__ half *)(UB_BASE + 0x6000), (__ubuf__ half *)(UB_BASE + 0x9c00), 1, 15, 1, 1, 16, 16);
+  vmuls((__ubuf__ half *)(UB_BASE + 0x6100), (__ubuf__ half *)(UB_BASE + 0x9d00), 1, 15, 1, 1, 16, 16);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0xfe200), (__ubuf__ half *)(UB_BASE + 0x6000), 0, 1, 240, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0xfc400), 0, 15, 1, 0, 1);
@@ -146,9 +148,8 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20800), (__cc__ float *)(L0C_BASE + 0x800), 0, 1, 2, 0, 0, CC_MODE_F32);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20800), 0x1.0000000000000p-11, 8, 1, 1, 8, 8);
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
-  plaidc_mask(0, 16);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 32, 1, 1, 2, 2);
-  plaidc_mask(0, 128);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 4, 2, 2, 16, 16);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20820), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 4, 2, 2, 16, 16);
   copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x21000), O, 0, 1, 8, 0, 0);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -166,6 +167,8 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   copy_ubuf_to_gm(O, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 8, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
   /* tile 2 of 2: x in [3, 6) */
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x8000), (__cbuf__ half *)(L1_BASE + 0xfc400), 0, 15, 1, 0, 1);
+  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x9e00), (__cbuf__ half *)(L1_BASE + 0xfe200), 0, 15, 1, 0, 1);
   copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), I + 24, 0, 1, 8, 0, 0);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -177,35 +180,32 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x500), (__ubuf__ float *)(UB_BASE + 0x300), 2, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x200), 0, 1, 4, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x7e200), (__ubuf__ half *)(UB_BASE + 0x200), 0, 1, 4, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x80), (__ubuf__ half *)(UB_BASE + 0x500), 0, 1, 4, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x7e280), (__ubuf__ half *)(UB_BASE + 0x500), 0, 1, 4, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
-  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 4, 0, 14, 2, 4, 7, 2, 0, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
-  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
-  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x3c00), (__cbuf__ half *)(L1_BASE + 0x80), 4, 0, 14, 2, 4, 7, 2, 0, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
-  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0xfc400), 0, 15, 1, 0, 1);
+  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x8000), (__cbuf__ half *)(L1_BASE + 0x7e200), 4, 0, 14, 2, 4, 7, 2, 0, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
-  load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x1e00), (__cbuf__ half *)(L1_BASE + 0xfe200), 0, 15, 1, 0, 1);
+  wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
+  img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0xbc00), (__cbuf__ half *)(L1_BASE + 0x7e280), 4, 0, 14, 2, 4, 7, 2, 0, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
   set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
   wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
-  mad((__cc__ float *)(L0C_BASE + 0x0), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x0), 32, 240, 16, 1);
+  mad((__cc__ float *)(L0C_BASE + 0x20000), (__ca__ half *)(L0A_BASE + 0x8000), (__cb__ half *)(L0B_BASE + 0x8000), 32, 240, 16, 1);
   set_flag(PIPE_M, PIPE_V, EVENT_ID0);
+  mad((__cc__ float *)(L0C_BASE + 0x20800), (__ca__ half *)(L0A_BASE + 0x8000), (__cb__ half *)(L0B_BASE + 0x9e00), 32, 240, 16, 1);
   wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
-  mad((__cc__ float *)(L0C_BASE + 0x800), (__ca__ half *)(L0A_BASE + 0x0), (__cb__ half *)(L0B_BASE + 0x1e00), 32, 240, 16, 1);
-  mad((__cc__ float *)(L0C_BASE + 0x800), (__ca__ half *)(L0A_BASE + 0x3c00), (__cb__ half *)(L0B_BASE + 0x0), 32, 240, 16, 0);
+  mad((__cc__ float *)(L0C_BASE + 0x20800), (__ca__ half *)(L0A_BASE + 0xbc00), (__cb__ half *)(L0B_BASE + 0x8000), 32, 240, 16, 0);
   set_flag(PIPE_M, PIPE_V, EVENT_ID1);
   wait_flag(PIPE_M, PIPE_V, EVENT_ID0);
-  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20000), (__cc__ float *)(L0C_BASE + 0x0), 0, 1, 2, 0, 0, CC_MODE_F32);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20000), (__cc__ float *)(L0C_BASE + 0x20000), 0, 1, 2, 0, 0, CC_MODE_F32);
   wait_flag(PIPE_M, PIPE_V, EVENT_ID1);
-  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20800), (__cc__ float *)(L0C_BASE + 0x800), 0, 1, 2, 0, 0, CC_MODE_F32);
+  copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20800), (__cc__ float *)(L0C_BASE + 0x20800), 0, 1, 2, 0, 0, CC_MODE_F32);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20800), 0x1.0000000000000p-11, 8, 1, 1, 8, 8);
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
-  plaidc_mask(0, 16);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 32, 1, 1, 2, 2);
-  plaidc_mask(0, 128);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 4, 2, 2, 16, 16);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20820), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 4, 2, 2, 16, 16);
   wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
   copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x21000), O + 56, 0, 1, 9, 0, 0);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);

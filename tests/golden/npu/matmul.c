@@ -142,9 +142,8 @@ void plaidc_kernel(__gm__ float *A, __gm__ float *B, __gm__ float *C) {
   copy_matrix_cc_to_ubuf((__ubuf__ float *)(UB_BASE + 0x20400), (__cc__ float *)(L0C_BASE + 0x400), 0, 1, 1, 0, 0, CC_MODE_F32);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20400), (__ubuf__ float *)(UB_BASE + 0x20400), 0x1.0000000000000p-11, 4, 1, 1, 8, 8);
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20400), 4, 1, 1, 1, 8, 8, 8);
-  plaidc_mask(0, 16);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x20400), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 16, 1, 1, 2, 2);
-  plaidc_mask(0, 128);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20400), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 2, 2, 2, 16, 16);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x20420), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 2, 2, 2, 16, 16);
   {
     for (int64_t i_m = 0; i_m < 7; ++i_m) {
       plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x208c0), 0, 48, 6 * i_m, 1, (__ubuf__ float *)(UB_BASE + 0x20400), 16 * i_m, 1, 6);

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from plaidc.backends import content_digest
 from plaidc.backends.c.build import (
     DEFAULT_FLAGS,
     build_library,
@@ -37,6 +38,7 @@ from plaidc.backends.loopnest.options import (
     pinned_threads,
 )
 from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
@@ -63,8 +65,12 @@ class CArtifact:
     source: str
     library: Path
     entry: Any
+    # with `compile(..., profile=True)`: times each kernel call (`loopnest.profile`)
+    profiler: Recorder | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        if self.profiler is not None:
+            return self.profiler.run(self.entry, inputs)
         return run_plan(self.plan, self.entry, inputs)
 
     def report(self) -> str | None:
@@ -80,21 +86,42 @@ class CArtifact:
 class CBackend:
     name = "c"
 
-    def compile(self, program: Block, target: TargetConfig) -> CArtifact:
-        where = target.path or target.name
-        options, own = lowering_options(target.codegen, where, CCodegen, pinned_threads(target))
-        flags = [*DEFAULT_FLAGS, *own.cflags]
+    def compile(self, program: Block, target: TargetConfig, profile: bool = False) -> CArtifact:
+        plan, source, own, profiler = _emit(program, target, profile)
         compiler = find_compiler(own.cc)
         openmp_wait_policy(own.omp_wait_policy)
-        # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
-        # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
-        plan = lower_program(program, replace(options, nan_flagged_minmax=True, ragged_gemm=True))
-        source = emit_c(
-            plan, vector_math=own.vector_math == "libmvec", polynomial_exp=own.exp == "polynomial"
-        )
-        libs = ["-lmvec"] if own.vector_math == "libmvec" else []
-        library = build_library(source, compiler, flags, libs)
-        return CArtifact(plan, source, library, load_entry(library))
+        library = build_library(source, compiler, [*DEFAULT_FLAGS, *own.cflags], _libs(own))
+        return CArtifact(plan, source, library, load_entry(library), profiler)
+
+    def fingerprint(self, program: Block, target: TargetConfig) -> str:
+        """What the built library depends on: the C source and the backend's own keys (flags,
+        compiler, libraries, wait policy). Configs that differ only in keys the program does not
+        use (a GEMM shape for a program without a GEMM) get the same fingerprint."""
+        _, source, own, _ = _emit(program, target)
+        return content_digest(source, own, DEFAULT_FLAGS, _libs(own))
+
+
+def _emit(
+    program: Block, target: TargetConfig, profile: bool = False
+) -> tuple[Plan, str, CCodegen, Recorder | None]:
+    """The program's plan and C source under `target`, the backend's own `[codegen]`, and with
+    `profile` the recorder of the instrumented plan the source is then of."""
+    where = target.path or target.name
+    options, own = lowering_options(target.codegen, where, CCodegen, pinned_threads(target))
+    # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
+    # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
+    plan = lower_program(program, replace(options, nan_flagged_minmax=True, ragged_gemm=True))
+    profiler = Recorder(instrument(plan)) if profile else None
+    source = emit_c(
+        profiler.profiled.plan if profiler else plan,
+        vector_math=own.vector_math == "libmvec",
+        polynomial_exp=own.exp == "polynomial",
+    )
+    return plan, source, own, profiler
+
+
+def _libs(own: CCodegen) -> list[str]:
+    return ["-lmvec"] if own.vector_math == "libmvec" else []
 
 
 BACKEND = CBackend()

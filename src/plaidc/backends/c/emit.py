@@ -42,6 +42,7 @@ class CEmitter:
     polynomial_exp: bool = False
     helpers: Helpers = field(default_factory=Helpers)
     math_calls: dict[tuple[str, str], None] = field(default_factory=dict)
+    clock: bool = False  # a `Clock` reads omp_get_wtime (declared then)
 
     # ---- literals and types -----------------------------------------------------------------
 
@@ -217,6 +218,9 @@ class CEmitter:
             return [c.Decl("int64_t", s.name, self.int_expr(s.value), const=True)]
         if isinstance(s, p.LetScalar):
             return [c.Decl(self.type_name(s.value.type), s.name, self.scalar(s.value), const=True)]
+        if isinstance(s, p.Clock):
+            self.clock = True
+            return [c.Decl("double", s.name, c.CallExpr("omp_get_wtime", ()), const=True)]
         if isinstance(s, p.DeclVar):
             return [c.Decl(self.type_name(s.type), s.name, self.scalar(s.init))]
         if isinstance(s, p.AssignVar):
@@ -365,6 +369,8 @@ class CEmitter:
                 if name.removesuffix("f") in VECTOR_MATH or name in VECTOR_MATH:
                     simd = ("omp declare simd notinbranch",)
                     items.append(c.FunctionDecl(ctype, name, (c.Param(ctype, "x"),), simd))
+        if self.clock:
+            items.append(c.FunctionDecl("double", "omp_get_wtime", ()))
         items.extend(self.helpers.definitions())
         items.extend(functions)
         items.append(exported)

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from plaidc.backends import content_digest
 from plaidc.backends.c.build import find_compiler, openmp_wait_policy
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
@@ -31,6 +32,7 @@ from plaidc.backends.loopnest.options import (
     pinned_threads,
 )
 from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
@@ -63,8 +65,12 @@ class LLVMArtifact:
     uses_threads: bool
     opt_level: int
     vector_math: bool = False
+    # with `compile(..., profile=True)`: times each kernel call (`loopnest.profile`)
+    profiler: Recorder | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        if self.profiler is not None:
+            return self.profiler.run(self.jitted.entry, inputs)
         return run_plan(self.plan, self.jitted.entry, inputs)
 
     def report(self) -> str | None:
@@ -93,18 +99,36 @@ class LLVMArtifact:
 class LLVMBackend:
     name = "llvm"
 
-    def compile(self, program: Block, target: TargetConfig) -> LLVMArtifact:
-        where = target.path or target.name
-        options, own = lowering_options(target.codegen, where, LLVMCodegen, pinned_threads(target))
-        opt = own.opt_level
+    def compile(self, program: Block, target: TargetConfig, profile: bool = False) -> LLVMArtifact:
+        plan, source, uses_threads, own, profiler = _emit(program, target, profile)
         mvec = own.vector_math == "libmvec"
-        plan = lower_program(program, replace(options, ragged_gemm=True))
-        bits = options.vector_bytes * 8 if own.prefer_vector_width else None
-        module, uses_threads = emit_llvm(plan, mvec, own.exp == "polynomial", bits)
-        source = str(module)
         openmp_wait_policy(own.omp_wait_policy)
-        jitted = jit(source, uses_threads, opt, mvec)
-        return LLVMArtifact(plan, source, jitted, uses_threads, opt, mvec)
+        jitted = jit(source, uses_threads, own.opt_level, mvec)
+        return LLVMArtifact(plan, source, jitted, uses_threads, own.opt_level, mvec, profiler)
+
+    def fingerprint(self, program: Block, target: TargetConfig) -> str:
+        """What the JIT-compiled code depends on: the IR and the backend's own keys."""
+        _, source, _, own, _ = _emit(program, target)
+        return content_digest(source, own)
+
+
+def _emit(
+    program: Block, target: TargetConfig, profile: bool = False
+) -> tuple[Plan, str, bool, LLVMCodegen, Recorder | None]:
+    """The program's plan and LLVM IR under `target`, whether it uses OpenMP, the backend's
+    own `[codegen]`, and with `profile` the recorder of the instrumented plan the IR is of."""
+    where = target.path or target.name
+    options, own = lowering_options(target.codegen, where, LLVMCodegen, pinned_threads(target))
+    plan = lower_program(program, replace(options, ragged_gemm=True))
+    bits = options.vector_bytes * 8 if own.prefer_vector_width else None
+    profiler = Recorder(instrument(plan)) if profile else None
+    module, uses_threads = emit_llvm(
+        profiler.profiled.plan if profiler else plan,
+        own.vector_math == "libmvec",
+        own.exp == "polynomial",
+        bits,
+    )
+    return plan, str(module), uses_threads, own, profiler
 
 
 BACKEND = LLVMBackend()

@@ -185,6 +185,10 @@ class FunctionEmitter:
             self.ints[s.name] = _named(self.int_expr(s.value), s.name)
         elif isinstance(s, p.LetScalar):
             self.scalars[s.name] = _named(self.scalar(s.value), s.name)
+        elif isinstance(s, p.Clock):
+            clock = self.ops.function("omp_get_wtime", ir.DoubleType(), [])
+            self.scalars[s.name] = _named(self.b.call(clock, []), s.name)
+            self.module.uses_threads = True  # libgomp's clock: the library is loaded
         elif isinstance(s, p.DeclVar):
             slot = self.alloca(value_type(s.type), s.name)
             self.b.store(self.scalar(s.init), slot)

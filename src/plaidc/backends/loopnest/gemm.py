@@ -39,7 +39,7 @@ from plaidc.backends.loopnest.gemm_kernel import (
     Kernel,
     layout,
     needs_b_bound,
-    pack_b_size,
+    scratch_size,
 )
 from plaidc.backends.loopnest.optimise import work
 from plaidc.backends.loopnest.plan import (
@@ -213,6 +213,13 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
             outer.append(name)
         else:
             return None
+    if len(rows) > 1 and coupled & set(rows):
+        # a padded channels-last convolution bounds each of its row indices (`x0 + k0 - 1
+        # >= 0`, `x1 + k1 - 1 >= 0`): bounds name one index each, so the innermost row
+        # (least C stride) stays the kernel's rows and the others become loops around it
+        keep = min(rows, key=lambda n: abs(fc[n]))
+        outer.extend(n for n in rows if n != keep)
+        rows = [keep]
     ranges = {idx.name: idx.range for idx in block.idxs}
     row_dims = _merge([(ranges[n], fa[n], fc[n], n) for n in rows])
     k_dims = _merge([(ranges[n], fa[n], fb[n], n) for n in sums])
@@ -229,14 +236,24 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     # Constraints may bound a role that is one index of the block (not several, merged or not).
     single = {"m": row_dims, "k": k_dims}
     roles = {"n": j}
+    # A merged role may be bounded through its outermost index alone (a ragged tile of
+    # `y` in rows `(y, x)`): one step of it is `scale` steps of the merged offset.
+    scales: dict[str, int] = {}
     for role, dims in single.items():
-        if len(dims) == 1 and len(dims[0].names) == 1:
-            roles[role] = dims[0].names[0]
+        if len(dims) == 1:
+            roles[role] = dims[0].names[-1]
+            if len(dims[0].names) > 1:
+                scales[dims[0].names[0]] = math.prod(ranges[n] for n in dims[0].names[1:])
     by_name: dict[str, str] = {name: "" for name in rows + sums}
-    by_name.update({name: role for role, name in roles.items()})
+    by_name.update({name: role for role, name in roles.items() if name in (j, *rows, *sums)})
+    for dims in single.values():  # a merged role's inner indices bound nothing alone
+        if len(dims) == 1 and len(dims[0].names) > 1:
+            by_name[dims[0].names[-1]] = ""
+    for name in scales:
+        by_name[name] = "m" if name in rows else "k"
     by_name.update({name: _OFFSET + name for name in outer})
     loop_order = sorted(outer, key=lambda n: -abs(fc.get(n, 0)))
-    read = _read_constraints(block, constraints, starts, by_name, loop_order)
+    read = _read_constraints(block, constraints, starts, by_name, loop_order, scales)
     if read is None:
         return None
     bounds, guards = read
@@ -393,6 +410,7 @@ def _read_constraints(
     starts: dict[str, Affine],
     roles: dict[str, str],
     loops: list[str],
+    scales: dict[str, int],
 ) -> tuple[dict[str, TileBounds], tuple[Affine, ...]] | None:
     """The block's constraints as bounds of single role indices (by role) and guards (no
     role index), or None when one has another form (two indices, a coefficient not +-1).
@@ -430,8 +448,17 @@ def _read_constraints(
         name, coeff = bounded
         rest = rest + Affine(tuple(t for t in offsets if t != bounded), 0)
         role = roles[name[len(_OFFSET) :]]
-        if not role:  # an index of a role that several indices play
+        if not role:  # an inner index of a role that several indices play
             return None
+        scale = scales.get(name[len(_OFFSET) :], 1)
+        if scale > 1:  # the outermost index of a merged role, `scale` merged steps apart
+            if abs(coeff) != 1:
+                return None
+            if coeff < 0:  # offset <= rest: merged offset <= scale * rest + scale - 1
+                highs.setdefault(role, []).append(Bound(_times(rest, scale) + (scale - 1)))
+            else:  # offset >= -rest: merged offset >= -scale * rest
+                lows.setdefault(role, []).append(Bound(_times(-rest, scale)))
+            continue
         if coeff < 0:  # rest - |coeff| * offset >= 0: offset <= floor(rest / |coeff|)
             highs.setdefault(role, []).append(Bound(rest, -coeff))
         else:  # coeff * offset + rest >= 0: offset >= ceil(-rest / coeff)
@@ -441,6 +468,10 @@ def _read_constraints(
         for role in set(lows) | set(highs)
     }
     return bounds, tuple(guards)
+
+
+def _times(value: Affine, factor: int) -> Affine:
+    return Affine.of({name: c * factor for name, c in value.terms}, value.const * factor)
 
 
 def _kernel(lowering: Lowering, shape: GemmShape) -> str:
@@ -561,7 +592,7 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
         pre = []
     for var_name, lo, hi in reversed(loops):
         body = [Loop(var_name, lo, hi, tuple(body))]
-    size = pack_b_size(kernel, layout(lowering, kernel))
+    size = scratch_size(lowering, kernel, layout(lowering, kernel))
     if call.guards:
         body = [If(_all([ICmp(">=", affine_expr(g), IConst(0)) for g in call.guards]), tuple(body))]
     nbytes = max(size, 1) * shape.dtype.byte_size

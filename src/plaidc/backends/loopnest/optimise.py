@@ -13,7 +13,11 @@ Every decision here is checked against the semantics, so it only changes speed:
   iterations write distinct elements of every buffer it stores at offsets that move with it;
   an accumulation into an element that does not depend on the innermost index becomes a scalar
   reduction (an accumulator, one combine after the loop), which compilers vectorise, also
-  beside such stores (a fused `E[i] = exp(..); S += E[i]`).
+  beside such stores (a fused `E[i] = exp(..); S += E[i]`). With `divide_by_reciprocal`, its
+  divisions by loop-invariant values become multiplications by their reciprocals
+  (`plaidc.backends.loopnest.reciprocal`); with `minmax_accumulators` above 1, a reduction
+  loop runs as that many interleaved parts with their own accumulators
+  (`plaidc.backends.loopnest.interleave`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from plaidc.backends.loopnest.aggregation import (
     distinct_writers_differ_in,
     loop_is_independent,
 )
+from plaidc.backends.loopnest.interleave import split_reductions
 from plaidc.backends.loopnest.plan import (
     Alloc,
     AssignVar,
@@ -50,6 +55,7 @@ from plaidc.backends.loopnest.plan import (
     int_vars,
     scalar_loads,
 )
+from plaidc.backends.loopnest.reciprocal import divide_by_reciprocal
 from plaidc.backends.loopnest.scalars import aggregate, identity
 from plaidc.backends.loopnest.scope import Scope
 from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, LoadIndex
@@ -233,7 +239,18 @@ def _vectorise(stmt: Stmt, var: str, shared: set[str] | None, lowering: Lowering
         reductions.append(Reduction(acc, s.agg, t))
         after.append(Store(s.buffer, s.offset, SVar(acc, t), s.agg))
     loop = replace(stmt, body=tuple(new_body), vector=True, reductions=tuple(reductions))
-    return [*hoisted, *before, loop, *after]
+    opts = lowering.options
+    size = min((r.type.dtype.byte_size for r in reductions), default=4)
+    parts = split_reductions(
+        loop, opts.minmax_accumulators, max(opts.vector_bytes // size, 1), lowering.names.fresh
+    )
+    versions: list[Stmt] = []
+    for part in parts:
+        if opts.divide_by_reciprocal and isinstance(part, Loop):
+            versions += divide_by_reciprocal(part, lowering.names.fresh)
+        else:
+            versions.append(part)
+    return [*hoisted, *before, *versions, *after]
 
 
 _FLAG = ScalarType(DType.I32)

@@ -86,6 +86,15 @@ class LoopnestCodegen:
         default=2,
         metadata={"help": "micro-kernel width in vectors", "min": 1, "tune": (1, 2, 3, 4)},
     )
+    gemm_block_bytes: int = field(
+        default=0,
+        metadata={
+            "help": "bytes of cache a micro-kernel's packed block of B may fill (BLIS's kc "
+            "rows of its columns): longer reductions run in blocks of kc, each packed once per "
+            "thread's chunk and reused by all its row blocks; 0: no limit",
+            "min": 0,
+        },
+    )
     vector_registers: int | None = field(
         default=None,
         metadata={
@@ -98,6 +107,23 @@ class LoopnestCodegen:
     stack_bytes: int = field(
         default=65536,
         metadata={"help": "largest per-point temporary on the stack (larger: heap)", "min": 1},
+    )
+    minmax_accumulators: int = field(
+        default=1,
+        metadata={
+            "help": "vector max/min reduction loops run as this many interleaved parts with "
+            "their own accumulators (independent dependence chains)",
+            "min": 1,
+            "tune": (1, 2, 4, 8),
+        },
+    )
+    divide_by_reciprocal: bool = field(
+        default=False,
+        metadata={
+            "help": "vector loops divide by a loop-invariant float as a multiply by its "
+            "reciprocal (within ~1 ulp; a versioned loop keeps the division where 1/x is not "
+            "normal)"
+        },
     )
 
 

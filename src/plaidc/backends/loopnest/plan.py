@@ -173,6 +173,7 @@ def scalar(dtype: DType) -> ScalarType:
 
 BOOL = ScalarType(DType.BOOL)
 I64 = ScalarType(DType.I64)
+F64 = ScalarType(DType.FP64)
 
 
 @dataclass(frozen=True)
@@ -322,6 +323,14 @@ class LetScalar:
 
 
 @dataclass(frozen=True)
+class Clock:
+    """An immutable fp64 binding of `name` to the wall clock in seconds (OpenMP's
+    `omp_get_wtime`), for the rest of the enclosing statement list (`profile.instrument`)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class DeclVar:
     """A mutable scalar (an accumulator), initialised, visible for the rest of the list."""
 
@@ -418,6 +427,7 @@ Stmt = Union[
     Comment,
     LetInt,
     LetScalar,
+    Clock,
     DeclVar,
     AssignVar,
     Store,
@@ -595,6 +605,8 @@ def free_names(stmts: tuple[Stmt, ...]) -> FreeNames:
         elif isinstance(stmt, LetScalar):
             defined.add(stmt.name)
             use_scalar(stmt.value)
+        elif isinstance(stmt, Clock):
+            defined.add(stmt.name)
         elif isinstance(stmt, DeclVar):
             defined.add(stmt.name)
             use_scalar(stmt.init)

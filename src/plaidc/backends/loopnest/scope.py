@@ -22,6 +22,9 @@ class LoweringOptions:
     gemm_vectors: int = 2
     # registers the micro-kernel's register block must fit in (see `gemm_kernel.layout`)
     vector_registers: int = 32
+    # bytes the micro-kernel's packed B block (kc rows of all its columns) may fill: the
+    # reduction runs in blocks of kc (see `gemm_kernel.Blocking`); 0: unblocked
+    gemm_block_bytes: int = 0
     threads: int = 1
     # threads fixed in the generated code; False: the OpenMP runtime's count at run time
     # (`threads` is then this machine's count, which the lowering plans for)
@@ -35,6 +38,12 @@ class LoweringOptions:
     # GEMM tiles cut short by constraints (edge tiles) as micro-kernels with run-time extents
     # (integer parameters of a function other than a kernel, which the backend must support).
     ragged_gemm: bool = False
+    # Vectorised loops divide by a loop-invariant fp32/fp64 value as a multiplication by its
+    # reciprocal where that is accurate (`plaidc.backends.loopnest.reciprocal`).
+    divide_by_reciprocal: bool = False
+    # Vectorised max/min reduction loops run as this many interleaved parts, each with its own
+    # accumulators (`plaidc.backends.loopnest.interleave`).
+    minmax_accumulators: int = 1
 
 
 @dataclass(frozen=True)

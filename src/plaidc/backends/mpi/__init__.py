@@ -33,6 +33,7 @@ from plaidc.analysis.exchange import (
     ExchangePlan,
     Storage,
     check_plan,
+    inner_conflict,
     main_of,
     plan_exchange,
     rank_storage,
@@ -70,6 +71,14 @@ class MpiCodegen(CCodegen):
             "help": '"part": a rank allocates only the span of each buffer it touches;'
             ' "whole": every buffer whole on every rank',
             "expects": '"part" or "whole"',
+        },
+    )
+    chunks: int = field(
+        default=1,
+        metadata={
+            "help": "pieces each rank's part of a kernel runs in, one after the other: a piece"
+            " waits only for its own inputs and sends its results as soon as it ran",
+            "expects": "a positive integer",
         },
     )
     overlap: bool = field(
@@ -148,6 +157,34 @@ def _special_kernel(special: Special, main: Block) -> Block:
     )
 
 
+def _steps(
+    program: Block, kernels: list[Block], ranks: int, root: int, chunks: int
+) -> tuple[list[list[Block | None]], list[str]]:
+    """The program as steps every rank runs in order: per kernel, each rank's part, or with
+    `chunks` > 1 the pieces of the parts (`rank_part`'s chunks; a kernel not split is one
+    step), and the steps' names. A kernel whose pieces would read what another piece writes
+    (`inner_conflict`: a fused kernel's blocks split unevenly; its temporaries live in one call)
+    runs as whole parts."""
+    parts: list[list[Block | None]] = []
+    names: list[str] = []
+    for k, kernel in enumerate(kernels):
+        count = chunks if kernel_ranks(kernel) is not None else 1
+        if count > 1:
+            pieces = [
+                rank_part(kernel, r, root, c, count) for r in range(ranks) for c in range(count)
+            ]
+            if inner_conflict(program, pieces) is not None:
+                count = 1
+        for c in range(count):
+            step = [rank_part(kernel, r, root, c, count) for r in range(ranks)]
+            if all(p is None for p in step):
+                continue
+            name = kernel.name or f"kernel_{k}"
+            parts.append(step)
+            names.append(name if count == 1 else f"{name} (chunk {c + 1} of {count})")
+    return parts, names
+
+
 def _layout_matches(ref: Refinement, plan: Plan, stripe_name: str) -> bool:
     buf = next((b for b in plan.buffers if b.stripe_name == stripe_name), None)
     return buf is not None and buf.start == 0 and buf.strides == ref.shape.strides
@@ -192,11 +229,12 @@ class MpiArtifact:
         wall = float(lines[0])
         ranks = []
         for rank, line in enumerate(lines[1 : 1 + self.exchange.ranks]):
-            compute, sent, received, communicate = line.split()
+            compute, sent, received, communicate, compute_cpu = line.split()
             ranks.append(
                 {
                     "rank": rank,
                     "compute_s": float(compute),
+                    "compute_cpu_s": float(compute_cpu),
                     "communicate_s": float(communicate),
                     "bytes_sent": int(float(sent)),
                     "bytes_received": int(float(received)),
@@ -228,12 +266,13 @@ class MpiArtifact:
         rows = [
             f"mpi: {self.exchange.ranks} ranks, wall {self.last['wall_s'] * 1e3:.3f} ms"
             + (f" (best {self.best_wall * 1e3:.3f} ms)" if self.best_wall is not None else ""),
-            "rank  compute ms  exchange ms  bytes sent  bytes received  minimum received"
-            "  bytes allocated  full size",
+            "rank  compute ms  compute cpu ms  exchange ms  bytes sent  bytes received"
+            "  minimum received  bytes allocated  full size",
         ]
         for r in self.last["per_rank"]:
             rows.append(
-                f"{r['rank']:>4}  {r['compute_s'] * 1e3:>10.3f}  {r['communicate_s'] * 1e3:>11.3f}"
+                f"{r['rank']:>4}  {r['compute_s'] * 1e3:>10.3f}  {r['compute_cpu_s'] * 1e3:>14.3f}"
+                f"  {r['communicate_s'] * 1e3:>11.3f}"
                 f"  {r['bytes_sent']:>10}"
                 f"  {r['bytes_received']:>14}  {r['bytes_received_minimum']:>16}"
                 f"  {r['bytes_allocated']:>15}  {r['bytes_full']:>9}"
@@ -294,6 +333,10 @@ class MpiBackend:
             raise CompileError(
                 [Diagnostic(f"[codegen] 'root' = {own.root} is not a rank of {ranks}")]
             )
+        if type(own.chunks) is not int or own.chunks < 1:
+            raise CompileError(
+                [Diagnostic(f"[codegen] 'chunks' = {own.chunks!r} must be a positive integer")]
+            )
         if own.storage not in ("part", "whole"):
             raise CompileError(
                 [Diagnostic(f'[codegen] \'storage\' = {own.storage!r} must be "part" or "whole"')]
@@ -333,8 +376,8 @@ class MpiBackend:
                 raise CompileError(
                     [Diagnostic(f"the mpi target needs non-negative strides ('{ref.into}')")]
                 )
-        parts = [[rank_part(k, r, own.root) for r in range(ranks)] for k in kernels]
-        exchange = plan_exchange(program, parts, own.root)
+        parts, names = _steps(program, kernels, ranks, own.root, own.chunks)
+        exchange = plan_exchange(program, parts, own.root, by_step=own.chunks > 1, names=names)
         problems = check_plan(exchange, program)
         if problems:
             raise InternalError("the exchange plan is unsound: " + "; ".join(problems[:5]))
@@ -374,7 +417,8 @@ class MpiBackend:
                 units.append(f"#define plaidc_entry {function}\n" + emit_c(plan, vector_math))
                 calls.append(KernelCall(k, r, function, tuple(args)))
         if own.storage == "part":
-            storage = rank_storage(exchange)
+            # a register row of vectors: what the GEMM may load past a B it reads in place
+            storage = rank_storage(exchange, options.gemm_vectors * options.vector_bytes)
         else:
             storage = tuple(
                 {ref.into: Storage(0, max(ref.shape.extent, 1)) for ref in exchange.buffers}

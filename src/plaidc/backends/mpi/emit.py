@@ -7,12 +7,19 @@ buffer through a base pointer `start` elements before that allocation, so the C 
 of a part runs unchanged. The root rank holds the inputs and outputs whole: it reads the inputs
 from `DIR/NAME.in` and writes the outputs to `DIR/NAME.out` (raw bytes of that layout);
 everything else starts as the interpreter's poison. Each phase of the plan (one before each
-kernel, then the gather) posts every receive (`MPI_Irecv`) and send (`MPI_Isend`, of elements
-packed by a loop nest isl generates from the transfer's exact set) and waits for all of them,
-then unpacks with the same loop nest. A kernel's part is the C backend's code for that rank
-(`plaidc_rR_kK`). The run repeats `argv[2]` times; the root writes `DIR/report.txt`: the best
-wall time, then per rank its compute seconds, the bytes it sent and received (counted from the
-messages) and its seconds in the phases (packing, messages, waiting, unpacking).
+step: a kernel or a chunk of one; then the gather) has its receives (`MPI_Irecv`) and sends
+(`MPI_Isend`) posted (with overlap: the receives when a run starts, each send once its elements
+are computed) and waits for its receives before its step. A transfer that is one contiguous run
+of the layout goes straight from the sender's buffer into the receiver's (`_direct`; the send
+completed just before the sender changes the elements, the receive into the buffer only where
+the receiver leaves the elements alone until then); any other is packed into a message by
+memcpy of runs or a loop nest isl generates from its exact set, and unpacked the same way. A
+step's part is the C backend's code for that rank (`plaidc_rR_kK`). Before the timed runs,
+every pair of ranks that exchanges messages sends one byte (MPI's connection set-up). The run
+repeats `argv[2]` times; the root writes `DIR/report.txt`: the best wall time, then per rank
+its compute seconds, the bytes it sent and received (counted from the messages), its seconds
+in the phases (packing, messages, waiting, unpacking) and the CPU seconds of its process while
+it computed (all its threads; below the compute seconds where other programs take the cores).
 """
 
 from __future__ import annotations
@@ -30,9 +37,12 @@ from plaidc.analysis.exchange import (
     boxes,
     collectives,
     scan_ast,
+    send_done_points,
     send_points,
+    untouched_before,
 )
 from plaidc.backends.loopnest.plan import FAILURES
+from plaidc.backends.loopnest.runtime import ALIGNMENT
 from plaidc.interp import numpy_dtype, poison_value
 from plaidc.stripe.ir import RefDir, Refinement
 
@@ -168,6 +178,13 @@ def _collective(c: Collective, layouts: dict[str, Layout], ranks: int) -> list[s
     lay = layouts[c.buffer]
     if c.kind == "bcast":
         t = c.transfers[0]
+        address = _direct(t, lay)
+        if address is not None:  # one run of the layout: broadcast in place
+            return [
+                f"MPI_Bcast({address}, {t.nbytes}, MPI_BYTE, {t.src}, MPI_COMM_WORLD);",
+                f"if (rank == {t.src}) sent += {t.nbytes * (ranks - 1)};",
+                f"else received += {t.nbytes};",
+            ]
         out = ["{", f"unsigned char *m = buffer({t.nbytes}, rank);"]
         out.append(f"if (rank == {t.src}) {{")
         out.extend(_pack(t, lay, "m"))
@@ -213,63 +230,107 @@ def _timed(lines: list[str]) -> list[str]:
     return ["{", "double t = MPI_Wtime();", *lines, "talk += MPI_Wtime() - t;", "}"]
 
 
-def _messages(phase: Sequence[Transfer], ranks: int) -> list[Transfer]:
-    """The point-to-point transfers of a phase (those no collective does)."""
-    covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
-    return [t for t in phase if id(t) not in covered]
+def _direct(t: Transfer, lay: Layout) -> str | None:
+    """The address of `t`'s elements in the buffer where they are one contiguous run of its
+    layout in the order the message carries them (a box whose rows are whole): the message is
+    sent from or received into the buffer itself. None: the elements are packed."""
+    pieces = boxes(t.elements)
+    if pieces is None or len(pieces) != 1:
+        return None
+    box = pieces[0]
+    first = _run_dim(box, lay)
+    if any(low != high for low, high in box[:first]):
+        return None
+    offset = sum(low * s for (low, _), s in zip(box, lay.strides, strict=True))
+    return f"({lay.var} + (int64_t){offset} * {lay.itemsize})"
 
 
-def _declare(k: int, messages: Sequence[Transfer]) -> list[str]:
+@dataclass(frozen=True)
+class _Message:
+    """A point-to-point transfer of phase `phase` (index `index` in it) as the code moves it:
+    `sent_from`/`received_into` the buffer's own bytes (None: through a packed message), the
+    positions its send is posted at and completed by (`post`, `done`) and whether its
+    receive is posted when the run starts (`early`)."""
+
+    phase: int
+    index: int
+    t: Transfer
+    sent_from: str | None
+    received_into: str | None
+    post: int
+    done: int
+    early: bool
+
+
+def _declare(k: int, messages: Sequence[_Message]) -> list[str]:
     """Phase `k`'s requests and message buffers, live from the receives to the wait."""
     if not messages:
         return []
     n = len(messages)
     return [
-        f"MPI_Request rq{k}[{n}];",
-        f"unsigned char *mg{k}[{n}] = {{0}};",
-        f"int rv{k}[{n}];",
+        f"MPI_Request rq{k}[{n}], sq{k}[{n}];",
+        f"unsigned char *mg{k}[{n}] = {{0}}, *sg{k}[{n}] = {{0}};",
         f"int nr{k} = 0;",
     ]
 
 
-def _post_receives(k: int, messages: Sequence[Transfer], ranks: int) -> list[str]:
+def _post_receives(messages: Sequence[_Message], ranks: int) -> list[str]:
     out: list[str] = []
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
+        mine = [m for m in messages if m.t.dst == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
-        for i, t in mine:
-            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
-            out.append(f"rv{k}[nr{k}] = {i};")
+        for m in mine:
+            k, i, t = m.phase, m.index, m.t
+            into = m.received_into
+            if into is None:
+                out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
+                into = f"mg{k}[{i}]"
             out.append(
-                f"MPI_Irecv(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
+                f"MPI_Irecv({into}, {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
                 f" &rq{k}[nr{k}++]);"
             )
         out.append("}")
     return out
 
 
-def _post_sends(
-    sends: Sequence[tuple[int, int, Transfer]], layouts: dict[str, Layout], ranks: int
-) -> list[str]:
-    """Pack and send each `(phase, index, transfer)` of `sends` on its sender."""
+def _post_sends(messages: Sequence[_Message], layouts: dict[str, Layout], ranks: int) -> list[str]:
+    """Pack (unless sent from the buffer) and send each of `messages` on its sender."""
     out: list[str] = []
     for r in range(ranks):
-        mine = [(k, i, t) for k, i, t in sends if t.src == r]
+        mine = [m for m in messages if m.t.src == r]
         if not mine:
             continue
         out.append(f"if (rank == {r}) {{")
-        for k, i, t in mine:
+        for m in mine:
+            k, i, t = m.phase, m.index, m.t
             out.append(f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */")
-            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
-            out.extend(_pack(t, layouts[t.buffer], f"mg{k}[{i}]"))
-            out.append(f"rv{k}[nr{k}] = -1;")
+            source = m.sent_from
+            if source is None:
+                out.append(f"sg{k}[{i}] = buffer({t.nbytes}, rank);")
+                out.extend(_pack(t, layouts[t.buffer], f"sg{k}[{i}]"))
+                source = f"sg{k}[{i}]"
             out.append(
-                f"MPI_Isend(mg{k}[{i}], {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
-                f" &rq{k}[nr{k}++]);"
+                f"MPI_Isend({source}, {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
+                f" &sq{k}[{i}]);"
             )
             out.append(f"sent += {t.nbytes};")
+        out.append("}")
+    return out
+
+
+def _complete_sends(messages: Sequence[_Message], ranks: int) -> list[str]:
+    """Wait for each of `messages`' sends on its sender and free its packed message."""
+    out: list[str] = []
+    for r in range(ranks):
+        mine = [m for m in messages if m.t.src == r]
+        if not mine:
+            continue
+        out.append(f"if (rank == {r}) {{")
+        for m in mine:
+            k, i = m.phase, m.index
+            out.append(f"MPI_Wait(&sq{k}[{i}], MPI_STATUS_IGNORE); free(sg{k}[{i}]);")
         out.append("}")
     return out
 
@@ -277,12 +338,12 @@ def _post_sends(
 def _finish(
     k: int,
     phase: Sequence[Transfer],
-    messages: Sequence[Transfer],
+    messages: Sequence[_Message],
     layouts: dict[str, Layout],
     ranks: int,
 ) -> list[str]:
     """Phase `k` before its kernel: its collectives (in the same order on every rank), then the
-    wait for its messages, the count of the bytes received and the unpacking."""
+    wait for its receives, the count of the bytes received and the unpacking."""
     out: list[str] = []
     for c in collectives(phase, ranks):
         out.extend(_collective(c, layouts, ranks))
@@ -290,51 +351,125 @@ def _finish(
         return out
     n = len(messages)
     out += ["{", f"MPI_Status st[{n}];", f"MPI_Waitall(nr{k}, rq{k}, st);"]
-    out.append(f"for (int q = 0; q < nr{k}; ++q) if (rv{k}[q] >= 0) {{")
+    out.append(f"for (int q = 0; q < nr{k}; ++q) {{")
     out.append("int got = 0; MPI_Get_count(&st[q], MPI_BYTE, &got); received += got;")
     out.append("}")
     for r in range(ranks):
-        mine = [(i, t) for i, t in enumerate(messages) if t.dst == r]
-        if not mine:
+        packed = [m for m in messages if m.t.dst == r and m.received_into is None]
+        if not packed:
             continue
         out.append(f"if (rank == {r}) {{")
-        for i, t in mine:
-            out.extend(_unpack(t, layouts[t.buffer], f"mg{k}[{i}]"))
+        for m in packed:
+            out.extend(_unpack(m.t, layouts[m.t.buffer], f"mg{k}[{m.index}]"))
+            out.append(f"free(mg{k}[{m.index}]);")
         out.append("}")
-    out.append(f"for (int q = 0; q < {n}; ++q) free(mg{k}[q]);")
     out.append("}")
+    return out
+
+
+def _plan_messages(
+    plan: ExchangePlan, layouts: dict[str, Layout], overlap: bool
+) -> list[list[_Message]]:
+    """Per phase, its point-to-point transfers as `_Message`s: sent from the buffer where the
+    elements are one contiguous run (completed before the sender changes them,
+    `send_done_points`), received into the buffer where they are one run and the receiver
+    leaves them alone before the phase (`untouched_before`), with `overlap` posted early."""
+    ranks = plan.ranks
+    points = send_points(plan) if overlap else {}
+    done = send_done_points(plan, points)
+    out: list[list[_Message]] = []
+    for k, phase in enumerate(plan.phases):
+        covered = {id(t) for c in collectives(phase, ranks) for t in c.transfers}
+        msgs: list[_Message] = []
+        for t in phase:
+            if id(t) in covered:
+                continue
+            address = _direct(t, layouts[t.buffer])
+            into = address if address is not None and untouched_before(plan, t) else None
+            post = points.get(t.tag, t.phase)
+            msgs.append(
+                _Message(
+                    k,
+                    len(msgs),
+                    t,
+                    address,
+                    into,
+                    post,
+                    done[t.tag] if address is not None else t.phase,
+                    overlap,
+                )
+            )
+        out.append(msgs)
     return out
 
 
 def _exchange(
     plan: ExchangePlan, layouts: dict[str, Layout], overlap: bool
-) -> tuple[list[str], list[list[str]]]:
+) -> tuple[list[str], list[list[str]], list[str]]:
     """The exchange's code: what opens an iteration (the requests, and with `overlap` every
-    receive of every phase), and per position `p` (before kernel `p`; the last, before the
-    gather's end) the sends posted there and phase `p`'s end. With `overlap` a message is sent as
-    soon as its sender has computed its elements (`send_points`), else at its phase."""
+    receive of every phase), per position `p` (before kernel `p`; the last, before the gather's
+    end) the sends posted there, the sends completed there and phase `p`'s end, and what closes
+    the iteration (the sends still pending). With `overlap` a message is sent as soon as its
+    sender has computed its elements (`send_points`), else at its phase."""
     ranks = plan.ranks
-    messages = [_messages(phase, ranks) for phase in plan.phases]
-    points = send_points(plan) if overlap else {}
+    messages = _plan_messages(plan, layouts, overlap)
+    every = [m for msgs in messages for m in msgs]
     opening: list[str] = []
-    receives: list[str] = []
     for k, msgs in enumerate(messages):
         opening.extend(_declare(k, msgs))
-        if overlap:
-            receives.extend(_post_receives(k, msgs, ranks))
-    opening.extend(_timed(receives))
+    opening.extend(_timed(_post_receives([m for m in every if m.early], ranks)))
     at: list[list[str]] = []
     for p, phase in enumerate(plan.phases):
-        sends = [
-            (k, i, t)
-            for k, msgs in enumerate(messages)
-            for i, t in enumerate(msgs)
-            if points.get(t.tag, t.phase) == p
-        ]
-        posted = [] if overlap else _post_receives(p, messages[p], ranks)
-        posted += _post_sends(sends, layouts, ranks)
+        posted = _post_receives([m for m in messages[p] if not m.early], ranks)
+        posted += _post_sends([m for m in every if m.post == p], layouts, ranks)
+        posted += _complete_sends([m for m in every if m.done == p], ranks)
         at.append(_timed([*posted, *_finish(p, phase, messages[p], layouts, ranks)]))
-    return opening, at
+    closing = _timed(_complete_sends([m for m in every if m.done > len(plan.kernels)], ranks))
+    return opening, at, closing
+
+
+def _warm_up(plan: ExchangePlan) -> list[str]:
+    """One byte along every pair of ranks the plan's messages join, and each of its collectives
+    once on one byte, before the timed runs: MPI sets a connection up at its first message (~13
+    ms between two ranks here), start-up cost like mpiexec's, not the program's."""
+    out: list[str] = []
+    done: set[tuple[str, int]] = set()
+    for phase in plan.phases:
+        for c in collectives(phase, plan.ranks):
+            root = c.transfers[0].src if c.kind == "bcast" else 0
+            if (c.kind, root) in done:
+                continue
+            done.add((c.kind, root))
+            if c.kind == "bcast":
+                out.append(
+                    "{ unsigned char w = 0;"
+                    f" MPI_Bcast(&w, 1, MPI_BYTE, {root}, MPI_COMM_WORLD); }}"
+                )
+            else:
+                out.append(
+                    f"{{ unsigned char w = 0, all[{plan.ranks}]; MPI_Allgather(&w, 1, MPI_BYTE,"
+                    " all, 1, MPI_BYTE, MPI_COMM_WORLD); }"
+                )
+    pairs = sorted({(t.src, t.dst) for phase in plan.phases for t in phase})
+    if not pairs:
+        return out
+    out += [
+        "{",
+        f"MPI_Request wq[{2 * len(pairs)}];",
+        "int nw = 0;",
+        f"unsigned char wb[{len(pairs)}] = {{0}}, wr[{len(pairs)}];",
+    ]
+    for n, (src, dst) in enumerate(pairs):
+        out.append(
+            f"if (rank == {src}) MPI_Isend(&wb[{n}], 1, MPI_BYTE, {dst}, 0, MPI_COMM_WORLD,"
+            " &wq[nw++]);"
+        )
+        out.append(
+            f"if (rank == {dst}) MPI_Irecv(&wr[{n}], 1, MPI_BYTE, {src}, 0, MPI_COMM_WORLD,"
+            " &wq[nw++]);"
+        )
+    out += ["MPI_Waitall(nw, wq, MPI_STATUSES_IGNORE);", "}"]
+    return out
 
 
 def _allocate(lay: Layout, ref: Refinement, spans: Sequence[Storage]) -> list[str]:
@@ -350,11 +485,14 @@ def _allocate(lay: Layout, ref: Refinement, spans: Sequence[Storage]) -> list[st
         f"static const int64_t starts[{len(spans)}] = {{{starts}}};",
         f"static const int64_t counts[{len(spans)}] = {{{counts}}};",
         f"static const unsigned char pattern[] = {{{data}}};",
-        f"{mem} = buffer((size_t)counts[rank] * {lay.itemsize}, rank);",
-        f"fill({mem}, (size_t)counts[rank], pattern, {lay.itemsize});",
-        # the base: `starts[rank]` elements before the span (never dereferenced there)
-        f"{lay.var} = (unsigned char *)((uintptr_t){mem}"
-        f" - (uintptr_t)starts[rank] * {lay.itemsize});",
+        f"const uintptr_t before = (uintptr_t)starts[rank] * {lay.itemsize};",
+        f"{mem} = buffer((size_t)counts[rank] * {lay.itemsize} + {ALIGNMENT}, rank);",
+        # the base, `starts[rank]` elements before the span (never dereferenced there), on an
+        # ALIGNMENT boundary as the runtime puts whole buffers: rows of the layout start on
+        # cache lines where they do on one rank
+        f"{lay.var} = (unsigned char *)((((uintptr_t){mem} - before) + {ALIGNMENT - 1})"
+        f" & ~(uintptr_t){ALIGNMENT - 1});",
+        f"fill({lay.var} + before, (size_t)counts[rank], pattern, {lay.itemsize});",
         "}",
     ]
 
@@ -391,6 +529,7 @@ def emit_main(
         "#include <stdio.h>",
         "#include <stdlib.h>",
         "#include <string.h>",
+        "#include <time.h>",
         *sorted({f"void {c.function}(void *const *args);" for c in calls}),
         f"static const char *const failures[{max(FAILURES) + 1}] = {{{failures}}};",
         "static void fail(int rank, const char *what) {",
@@ -398,6 +537,11 @@ def emit_main(
         "  fflush(stderr);",
         "  MPI_Abort(MPI_COMM_WORLD, 1);",
         "  exit(1);",
+        "}",
+        "static double cpu_seconds(void) {",
+        "  struct timespec ts;",
+        "  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);",
+        "  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;",
         "}",
         "static unsigned char *buffer(size_t bytes, int rank) {",
         "  unsigned char *p = malloc(bytes ? bytes : 1);",
@@ -445,17 +589,18 @@ def emit_main(
                 f'file_io(dir, {_c_string(ref.into)}, "in", {lay.var}, {lay.nbytes}, rank, 0);'
             )
     lines.append("}")
+    lines.extend(_warm_up(plan))
     lines += [
         "int32_t status[1];",
-        "double best_wall = 1e300, compute = 0, communicate = 0;",
+        "double best_wall = 1e300, compute = 0, communicate = 0, compute_cpu = 0;",
         "long long sent = 0, received = 0;",
         "for (int it = 0; it < repeat; ++it) {",
         "sent = 0; received = 0;",
-        "double busy = 0, talk = 0;",
+        "double busy = 0, talk = 0, busy_cpu = 0;",
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double start = MPI_Wtime();",
     ]
-    opening, exchange_at = _exchange(plan, layouts, overlap)
+    opening, exchange_at, closing = _exchange(plan, layouts, overlap)
     lines.extend(opening)
     for k, name in enumerate(plan.kernels):
         lines.append(f"/* kernel {k}: {name.replace('*/', '* /')} */")
@@ -467,9 +612,10 @@ def emit_main(
                 f"if (rank == {call.rank}) {{",
                 f"void *args[] = {{{args}}};",
                 "status[0] = 0;",
-                "double t = MPI_Wtime();",
+                "double t = MPI_Wtime(), c = cpu_seconds();",
                 f"{call.function}(args);",
                 "busy += MPI_Wtime() - t;",
+                "busy_cpu += cpu_seconds() - c;",
                 "if (status[0]) {",
                 "  char what[512];",
                 f'  snprintf(what, sizeof what, "%s%s", {what}, status[0] > 0 && status[0] <'
@@ -480,14 +626,17 @@ def emit_main(
             ]
     lines.append("/* gather the outputs */")
     lines.extend(exchange_at[-1])
+    lines.extend(closing)
     lines += [
         "MPI_Barrier(MPI_COMM_WORLD);",
         "double wall = MPI_Wtime() - start;",
-        "if (wall < best_wall) { best_wall = wall; compute = busy; communicate = talk; }",
+        "if (wall < best_wall) {",
+        "  best_wall = wall; compute = busy; communicate = talk; compute_cpu = busy_cpu;",
         "}",
-        "double mine[4] = {compute, (double)sent, (double)received, communicate};",
-        f"double all[4 * {plan.ranks}];",
-        f"MPI_Gather(mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, {plan.root}, MPI_COMM_WORLD);",
+        "}",
+        "double mine[5] = {compute, (double)sent, (double)received, communicate, compute_cpu};",
+        f"double all[5 * {plan.ranks}];",
+        f"MPI_Gather(mine, 5, MPI_DOUBLE, all, 5, MPI_DOUBLE, {plan.root}, MPI_COMM_WORLD);",
         f"if (rank == {plan.root}) {{",
     ]
     for ref in plan.buffers:
@@ -503,8 +652,8 @@ def emit_main(
         'if (!f) fail(rank, "cannot write the report");',
         'fprintf(f, "%.9f\\n", best_wall);',
         f"for (int q = 0; q < {plan.ranks}; ++q)",
-        '  fprintf(f, "%.9f %.0f %.0f %.9f\\n", all[4 * q], all[4 * q + 1], all[4 * q + 2],'
-        " all[4 * q + 3]);",
+        '  fprintf(f, "%.9f %.0f %.0f %.9f %.9f\\n", all[5 * q], all[5 * q + 1],'
+        " all[5 * q + 2], all[5 * q + 3], all[5 * q + 4]);",
         "fclose(f);",
         "}",
         *(f"free(a{layouts[ref.into].index});" for ref in plan.buffers),

@@ -140,7 +140,9 @@ def run_program(
         stderr=subprocess.PIPE,
         text=True,
         env=dict(env),
-        start_new_session=True,
+        # a process group of its own (killed whole on a timeout), in the caller's session:
+        # the ranks share the scheduler's group (Linux's autogroup) with the caller
+        process_group=0,
     ) as proc:
         try:
             out, err = proc.communicate(timeout=limit)

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import itertools
 
-from plaidc.backends.npu import img2col
+from plaidc.backends.npu import conv_weights, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
@@ -95,7 +95,8 @@ def lower_contraction(
     if con is None:
         return None
     ranges = kernel.ranges
-    if img2col_layout(ctx, con, {v: (0, n) for v, n in ranges.items()}) is not None:
+    whole = {v: (0, n) for v, n in ranges.items()}
+    if not ctx.cube_tiles.cube_own_tiles or img2col_layout(ctx, con, whole) is not None:
         return pipeline_tiles_first(
             kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
         )
@@ -177,12 +178,13 @@ def _lower_tiled(
             core_loop = ctx.new_loop() if len(chunks) > 1 else None
             # a convolution's weights stay in L1 across its output tiles (`_weights`)
             conv = img2col_layout(ctx, con, first_tile)
-            weights = _weights(ctx, con, conv, len(outers) // len(chunks), inners, k_tiles)
+            weights = _weights(ctx, con, conv, inners, k_tiles)
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
                 if weights is not None:
                     weights.loaded.clear()  # each core loads them into its own L1
+                    ops.extend(_preload(ctx, kernel, con, outers[lo], inners, k_tiles, weights))
                 part = outers[lo:hi]
                 outer_loop = ctx.new_loop()
                 for li in sample(len(part), ctx.sampling and steady(part, forms)):
@@ -210,22 +212,22 @@ def _lower_tiled(
                             skipped = Gemm(
                                 ctx, kernel, con, previous, None, resident, placed, weights
                             )
-                            skipped.defer, skipped.sub, skipped.m_parts = (
-                                True,
-                                tiling.sub,
-                                tiling.m_parts,
+                            skipped.defer = True
+                            skipped.sub, skipped.m_parts = tiling.sub, tiling.m_parts
+                            skipped.lower(
+                                k_tiles,
+                                first + (k - 1) * steps,
+                                _cube_parity(first, k - 1, len(k_tiles)),
                             )
-                            skipped.lower(k_tiles, first + (k - 1) * steps)
                             pending = skipped.deferred
                             if weights is not None:
                                 weights.block, weights.tile = nj, k
                         gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
-                        gemm.defer, gemm.sub, gemm.m_parts = (
-                            epilogue is None,
-                            tiling.sub,
-                            tiling.m_parts,
+                        gemm.defer = epilogue is None
+                        gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
+                        tile_ops = gemm.lower(
+                            k_tiles, first + k * steps, _cube_parity(first, k, len(k_tiles))
                         )
-                        tile_ops = gemm.lower(k_tiles, first + k * steps)
                         ops.extend(defer_store(pending, tile_ops))
                         pending, done = gemm.deferred, nj
                         if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
@@ -250,6 +252,12 @@ def _lower_tiled(
     return None
 
 
+def _cube_parity(first: int, k: int, k_steps: int) -> tuple[int, int]:
+    """Tile k's L0C half and its first K step's L1/L0A/L0B half (`Gemm.lower`): the tiles
+    alternate L0C halves and every K step, also across tiles, the other buffers' halves."""
+    return first + k, first + k * k_steps
+
+
 def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
     """The previous tile's store (`pending`: its transfer from UB to GM) issued after this
     tile's ops, when none of them touches the bytes it reads or writes: MTE3 runs in order,
@@ -271,16 +279,16 @@ def _weights(
     ctx: Context,
     con: Contraction,
     conv: img2col.ConvLayout | None,
-    outers: int,
     inners: list[TileBox],
     k_tiles: list[TileBox],
 ) -> Weights | None:
     """L1 for a convolution's weights (every N block and K step, each in its padded
-    img2col row order), kept across the output tiles when `[codegen] reuse` is on, more
-    than one tile row (of a core) shares them and they fit a quarter of L1 (the top quarter;
-    the tiles' own buffers double-buffer below it). Not with batch indices (a grouped
+    img2col row order), kept across the output tiles when `[codegen] reuse` is on and they
+    fit a quarter of L1 (the top quarter; the tiles' own buffers double-buffer below it).
+    Also for a core's single row of tiles: the weights then come before it in one transfer
+    (`conv_weights`) rather than one per K step. Not with batch indices (a grouped
     convolution's groups): each batch point has weights of its own."""
-    if conv is None or not ctx.options.reuse or outers < 2 or con.batch:
+    if conv is None or not ctx.options.reuse or con.batch:
         return None
     size, align = ctx.capacity("L1")
     fn = ctx.machine.cube_n
@@ -293,6 +301,25 @@ def _weights(
     # the tiles' windows (`Weights.window_slot`) in the half below, for single-part operands
     windows = base // 2 // align * align if not con.split else 0
     return Weights(base, stride, len(k_tiles), align, windows=windows)
+
+
+def _preload(
+    ctx: Context,
+    kernel: Kernel,
+    con: Contraction,
+    outer: TileBox,
+    inners: list[TileBox],
+    k_tiles: list[TileBox],
+    weights: Weights,
+) -> list[Op]:
+    """A convolution's weights for every N block and K step into L1 before a core's first
+    output tile (`conv_weights`), where they are such; the tiles load the others."""
+    ops: list[Op] = []
+    for nj, inner in enumerate(inners):
+        weights.block = nj
+        gemm = Gemm(ctx, kernel, con, outer | inner, None, None, None, weights)
+        ops.extend(conv_weights.preload(gemm, k_tiles, ctx.parity) or [])
+    return ops
 
 
 def _resident(

@@ -70,6 +70,12 @@ class CubeTileOptions:
         tune=_EXTENTS,
     )
 
+    cube_own_tiles: bool = option(
+        True,
+        "a matrix product may take the backend's own Cube tiles (ranked by estimated cycles) "
+        "instead of the pass pipeline's when they are estimated at least 10% faster",
+    )
+
     @staticmethod
     def from_codegen(codegen: Mapping[str, Any]) -> CubeTileOptions:
         """The knobs among `[codegen]`'s keys (`context.Options` reads the others)."""

@@ -14,12 +14,12 @@ from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
 from plaidc.backends.npu.cube_store import fractal_columns_store, fractal_columns_window
+from plaidc.backends.npu.fractal_layout import fractal_rows, ko_major_image
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
 from plaidc.backends.npu.moves import Placement, Space, as_one_run
 from plaidc.backends.npu.ops import (
     BLOCK,
-    MASK_LANES,
     MAX_REPEAT,
     Arena,
     Buf,
@@ -29,7 +29,7 @@ from plaidc.backends.npu.ops import (
     call,
     elems_per_block,
     end_loop,
-    lit,
+    hoist_independent,
     offset_buf,
 )
 from plaidc.backends.npu.ops import round_up as up
@@ -115,12 +115,19 @@ class Gemm:
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
 
-    def lower(self, k_tiles: list[dict], parity: int) -> list[Op]:
-        """The tile's ops: K step `s` in the buffer halves of `parity + s`, its store in
-        those of `parity + len(k_tiles)` (and its L0C accumulators in those of `parity`).
-        The K steps are a loop (`loops`)."""
+    def lower(
+        self, k_tiles: list[dict], parity: int, cube: tuple[int, int] | None = None
+    ) -> list[Op]:
+        """The tile's ops: K step `s` in the UB halves of `parity + s`, its store in those
+        of `parity + len(k_tiles)`. `cube` = (accumulator parity, first K step's parity):
+        the L0C half and the L1/L0A/L0B halves of K step `s` (`step + s`), which the caller
+        numbers across tiles so that consecutive K steps, also of consecutive tiles, take
+        alternate halves (the UB numbering gives the store a half of its own, so a tile's
+        first K step would take the half of the previous tile's last). None: `parity`, as
+        UB. The K steps are a loop (`loops`)."""
         con, ctx = self.con, self.ctx
-        l0c = ctx.arena("L0C", parity=parity)
+        acc_parity, step_parity = cube if cube is not None else (parity, parity)
+        l0c = ctx.arena("L0C", parity=acc_parity)
         # each part's accumulators (fp32 split: two), one per M part (`m_ranges`)
         parts = 2 if con.split else 1
         c_bytes = [(m1 - m0) * self.fm * self.rows_n * 4 for m0, m1 in self.m_ranges()] * parts
@@ -130,7 +137,7 @@ class Gemm:
         loop = ctx.new_loop()
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
-            self._k_step(k_tiles[step], step, accumulators, parity + step)
+            self._k_step(k_tiles[step], step, accumulators, parity + step, step_parity + step)
         self.ops.append(end_loop(loop, len(k_tiles)))
         self._store(accumulators, parity + len(k_tiles))
         return self.ops
@@ -405,8 +412,41 @@ class Gemm:
         else:
             parts = self._cube_bufs(l1, name, sizes, f"{which} in L1")
         for part, buf in zip(fp16, parts, strict=True):
-            self.ops.append(self._to_l1(part, mat, buf))
+            self.ops.extend(self._fractals_to_l1(tiler, part, mat, buf))
         return parts
+
+    def _fractals_to_l1(self, tiler: Tiler, ub: Buf, mat: Matrix, l1: Buf) -> list[Op]:
+        """`_to_l1`, except for a `ko_major` matrix of more than two fractals whose fractal
+        rows are one 32-B block each: the vector unit first lays the fractals out in UB as
+        L1 takes them (`ko_major_image`: one block-strided copy per fractal column and 8
+        rows of a fractal, all K blocks at once), then one transfer copies them to L1,
+        rather than one transfer per fractal (each paying MTE3's latency)."""
+        fr, f = mat.frac
+        fractals = mat.rows // fr * (mat.cols // f)
+        per = self.ctx.repeat_bytes // BLOCK  # blocks a vector repeat moves
+        if not mat.ko_major or f * 2 != BLOCK or fr % per or fractals <= 2:
+            return [self._to_l1(ub, mat, l1)]
+        nbytes = mat.rows * mat.cols * 2
+        try:
+            image = tiler.arena.alloc(nbytes, "fractals")
+        except OutOfMemory:
+            return [self._to_l1(ub, mat, l1)]
+        tiler.arena.release(image)  # read by the copy below, ordered by its flags
+        stmts = ko_major_image(image, ub, mat.rows, mat.cols, fr, f, self.ctx.repeat_bytes)
+        reads = (ub.region(0, nbytes),)
+        lay = Op("PIPE_V", tuple(stmts), reads, (image.region(0, nbytes),), "fractals")
+        stmt = call(
+            "copy_ubuf_to_cbuf",
+            l1.ptr(DType.FP16),
+            image.ptr(DType.FP16),
+            0,
+            1,
+            nbytes // BLOCK,
+            0,
+            0,
+        )
+        to_l1 = Op("PIPE_MTE3", (stmt,), (image.region(0, nbytes),), (l1.region(),), "to L1")
+        return [lay, to_l1]
 
     def _resident_a(self, tiler: Tiler, read: _Operand, step: int) -> None:
         """Step `step` of the left operand into its L1 residency."""
@@ -415,7 +455,7 @@ class Gemm:
         parts = self._fp16_to_l1(tiler, "a", mat, self.resident.arena(step), None)
         self.resident.steps[step] = (mat, parts)
 
-    def _conv_layout(self, k_tile: dict) -> img2col.ConvLayout | None:
+    def conv_layout(self, k_tile: dict) -> img2col.ConvLayout | None:
         """The roles of the left operand's indices when it reads a feature map through a
         convolution window (`img2col`), else None."""
         if self.fk != self.fm:
@@ -430,7 +470,7 @@ class Gemm:
         reads its part of it, so MTE2 brings it once rather than once per K step."""
         con, weights = self.con, self.weights
         assert weights is not None
-        conv = self._conv_layout(k_tiles[0])
+        conv = self.conv_layout(k_tiles[0])
         if conv is None:
             return None
         box = {}
@@ -542,8 +582,11 @@ class Gemm:
             self.ops.append(Op("PIPE_MTE1", (stmt,), reads, writes, "a img2col"))
         return l0_parts
 
-    def _k_step(self, k_tile: dict, step: int, accumulators: list[Buf], parity: int) -> None:
-        """K step `step` into `accumulators`, in the buffer halves of `parity`."""
+    def _k_step(
+        self, k_tile: dict, step: int, accumulators: list[Buf], parity: int, cube_parity: int
+    ) -> None:
+        """K step `step` into `accumulators`, in the UB half of `parity` and the L1, L0A and
+        L0B halves of `cube_parity`."""
         con, ctx, res = self.con, self.ctx, self.resident
         tiler = self._tiler(parity)
         cached = res.steps.get(step) if res is not None else None
@@ -551,11 +594,12 @@ class Gemm:
         hi = None
         if weights_l1 is not None:
             hi = weights_l1.windows if weights_l1.windows else weights_l1.base
-        l1 = ctx.arena("L1", parity, lo=res.streaming if res is not None else 0, hi=hi)
+        l1 = ctx.arena("L1", cube_parity, lo=res.streaming if res is not None else 0, hi=hi)
         # A convolution's left operand goes GM -> L1 -> L0A by img2col (not kept resident:
         # its window is what each tile loads).
-        conv = self._conv_layout(k_tile) if cached is None else None
-        a_l0 = self._img2col_a(tiler, conv, k_tile, l1, parity) if conv is not None else None
+        conv = self.conv_layout(k_tile) if cached is None else None
+        before_a = len(self.ops)
+        a_l0 = self._img2col_a(tiler, conv, k_tile, l1, cube_parity) if conv is not None else None
         if a_l0 is None:
             conv = None
         # Both windows first, so that MTE2 brings B while the vector unit gathers A. When A
@@ -570,13 +614,15 @@ class Gemm:
             cached, read_a = res.steps[step], None
             mark = len(self.ops)
             try:
-                self._products(tiler, l1, k_tile, step, accumulators, parity, cached)
+                self._products(tiler, l1, k_tile, step, accumulators, cube_parity, cached)
                 return
             except OutOfMemory:
                 del self.ops[mark:]
             tiler = self._tiler(parity)
-            l1 = ctx.arena("L1", parity, lo=res.streaming, hi=hi)
-        self._products(tiler, l1, k_tile, step, accumulators, parity, cached, conv, a_l0, read_a)
+            l1 = ctx.arena("L1", cube_parity, lo=res.streaming, hi=hi)
+        self._products(
+            tiler, l1, k_tile, step, accumulators, cube_parity, cached, conv, a_l0, read_a, before_a
+        )
 
     def _products(
         self,
@@ -585,15 +631,17 @@ class Gemm:
         k_tile: dict,
         step: int,
         accumulators: list[Buf],
-        parity: int,
+        cube_parity: int,
         cached: tuple[Matrix, list[Buf]] | None,
         conv: img2col.ConvLayout | None = None,
         a_l0: list[Buf] | None = None,
         read_a: _Operand | None = None,
+        before_a: int = 0,
     ) -> None:
         """The rest of K step `step`: B's window (unless kept in L1), the operands into L1
         (A's: `read_a` from its window, `cached` from its residency, or `a_l0` in L0A by
-        img2col with `conv`'s layout), then into L0 and the products."""
+        img2col with `conv`'s layout), then into L0 (in the halves of `cube_parity`; kept
+        weights' loads go first, at `before_a`) and the products."""
         con, init = self.con, step == 0
         weights = self.weights if conv is not None else None
         kept = weights.loaded.get((weights.block, step)) if weights is not None else None
@@ -625,7 +673,12 @@ class Gemm:
             in_l1[which] = (use, l1_parts, name)
             if (self.sub, self.m_parts) == (1, 1):  # into L0 at once, whole
                 ks = (0, (use.rows if use.k_rows else use.cols) // self.fk)
-                whole[which] = self._l0_parts(in_l1[which], which, parity, ks)
+                n0 = len(self.ops)
+                whole[which] = self._l0_parts(in_l1[which], which, cube_parity, ks)
+                if which == "b" and kept is not None:  # ready before A's window: loaded first
+                    loads = self.ops[n0:]
+                    del self.ops[n0:]
+                    self.ops[before_a:before_a] = loads
         if conv is not None:
             kp = conv.columns
         else:
@@ -645,12 +698,12 @@ class Gemm:
             return
         for j, k0 in enumerate(range(0, ko, per)):
             k1 = min(k0 + per, ko)
-            b_l0 = self._l0_parts(in_l1.get("b"), "b", parity * self.sub + j, (k0, k1))
+            b_l0 = self._l0_parts(in_l1.get("b"), "b", cube_parity * self.sub + j, (k0, k1))
             for mi, rows in enumerate(self.m_ranges()):
                 if a_l0 is not None:
                     a_parts = a_l0
                 else:
-                    slot = (parity * self.sub + j) * self.m_parts + mi
+                    slot = (cube_parity * self.sub + j) * self.m_parts + mi
                     a_parts = self._l0_parts(in_l1.get("a"), "a", slot, (k0, k1), rows)
                 accs = accumulators[mi :: self.m_parts]
                 l0 = {"a": a_parts, "b": b_l0}
@@ -778,9 +831,12 @@ class Gemm:
         # for them elsewhere (an fp32 tile's two accumulators may need it).
         at = self._at(tiler, con.store.access.buffer) if self.epilogue is None else None
         kept = at is not None and tiler.arena.reserve(at.offset, at.size)
-        # one fp16 result: the move out of L0C converts it (no fp32 copy in UB, no vconv)
-        frac_t = DType.FP16 if out_t is DType.FP16 and not con.split else DType.FP32
+        # An fp16 result converts on its way out of L0C (CC_MODE_F16): no fp32 copy in UB,
+        # no vconv
+        on_move = out_t is DType.FP16 and not con.split
+        frac_t = DType.FP16 if on_move else DType.FP32
         fractals = []
+        start = len(self.ops)  # the first op that waits for the accumulators
         hm = self.m_parts
         for k in range(len(accumulators) // hm):
             accs = accumulators[k * hm : (k + 1) * hm]
@@ -820,7 +876,7 @@ class Gemm:
             values.with_scalar("vmuls", fractals[1], fractals[1], 2.0**-SPLIT_SHIFT)
             values.binary("vadd", result, result, fractals[1])
             tiler.arena.release(fractals[1].buf)  # type: ignore[arg-type]
-        if out_t is DType.FP16 and result.dtype is not DType.FP16:
+        if out_t is DType.FP16 and not on_move:
             half = values.alloc_vec(DType.FP16, "C fp16")
             values.convert(half, result)
             tiler.arena.release(result.buf)  # type: ignore[arg-type]
@@ -835,37 +891,23 @@ class Gemm:
             else:
                 self.ops.append(store)
             return
-        # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]: one masked copy per fractal column
+        # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]
         fits = at is not None and values.vec_bytes(out_t) <= at.size
         with values.preferring(at if fits else None):
             rows = values.alloc_vec(out_t, "C rows")
         assert rows.buf is not None and result.buf is not None
-        size = out_t.byte_size
-        stmts = [call("plaidc_mask", 0, f)]
-        for n in range(no):
-            for m0 in range(0, self.rows_m, MAX_REPEAT):
-                count = min(MAX_REPEAT, self.rows_m - m0)
-                stmts.append(
-                    call(
-                        "vmuls",
-                        rows.ptr((m0 * self.rows_n + n * f) * size),
-                        result.ptr((n * self.rows_m + m0) * f * size),
-                        lit(1),
-                        count,
-                        1,
-                        1,
-                        self.rows_n * size // BLOCK,
-                        f * size // BLOCK,
-                    )
-                )
-        stmts.append(call("plaidc_mask", 0, MASK_LANES))
+        rb = ctx.repeat_bytes
+        stmts = fractal_rows(rows.buf, result.buf, out_t, self.rows_m, self.rows_n, f, rb)
         self.ops.append(
             Op("PIPE_V", tuple(stmts), (values.region(result),), (values.region(rows),), "C rows")
         )
         live = [v for v in order if self.sizes[v] > 1]
         src = Placement(rows.buf, out_t, space.fold(pos))
         if self.epilogue is not None:
+            first = len(self.ops)
             self._epilogue(tiler, src, space)
+            # the epilogue's loads of its other inputs go before the result's way out of L0C
+            hoist_independent(self.ops, start, first)
             return
         if not space.is_empty():
             before = len(self.ops)
@@ -898,14 +940,21 @@ class Gemm:
         )
         lowering = TileLowering(self.ctx, ep.kernel, ep.plan, tile, tiler.arena, own_share=False)
         renamed = result.pos.substitute({v: Affine.var(names[v]) for v in space.sizes})
+        layout = lowering.space.fold(lowering.pos)
+        flat = as_one_run(lowering.space, layout, renamed)
+        room = lowering.values.vec_bytes(result.dtype)
+        if flat is not None and flat[2] == flat[3] and room <= result.buf.size:
+            # the result's rows are the epilogue's layout already: its input, as they are
+            lowering.bound = {ep.buffer: Val("vec", result.dtype, result.buf)}
+            self.ops.extend(lowering.lower())
+            return
         value = lowering.values.alloc_vec(result.dtype, "fused input")
         assert value.buf is not None
-        dst = Placement(value.buf, result.dtype, lowering.space.fold(lowering.pos))
+        dst = Placement(value.buf, result.dtype, layout)
         live = [v for v in ep.plan.out if tile.sizes[v] > 1]
         src = Placement(result.buf, result.dtype, renamed)
         run = live[-1] if live else None
         space = lowering.space
-        flat = as_one_run(space, dst.pos, src.pos)
         if flat is not None:  # one copy where the two lay the tile out alike
             space, run, d, s = flat
             dst, src = Placement(dst.buf, dst.dtype, d), Placement(src.buf, src.dtype, s)

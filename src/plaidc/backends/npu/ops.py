@@ -233,3 +233,27 @@ def scalar_literal(value: float | int, dtype: DType) -> c.Expr:
     else:
         text = number.hex()  # C99 hex float literal: exact
     return c.Literal(text)
+
+
+def hoist_independent(ops: list[Op], start: int, first: int) -> None:
+    """Move each op of `ops[first:]` that touches no byte the ops from `ops[start]` on (kept
+    in place) write, and writes none they read, to just before `ops[start]`, in order: work
+    that does not wait for those ops (an epilogue's loads of its other inputs, waiting for a
+    Cube result) is issued before them, so that an in-order pipe does it meanwhile. Nothing
+    moves past an op without a pipe (a loop mark, a comment) or a barrier."""
+    kept, hoisted = list(ops[start:first]), []
+    if any(not op.pipe or op.pipe == BARRIER for op in kept):
+        return
+    for op in ops[first:]:
+        if not op.pipe or op.pipe == BARRIER or any(_conflict(op, other) for other in kept):
+            kept.append(op)
+        else:
+            hoisted.append(op)
+    ops[start:] = hoisted + kept
+
+
+def _conflict(op: Op, other: Op) -> bool:
+    """Whether the two ops must stay in order: one writes bytes the other reads or writes."""
+    return any(w.overlaps(r) for w in op.writes for r in (*other.reads, *other.writes)) or any(
+        r.overlaps(w) for r in op.reads for w in other.writes
+    )

@@ -1,0 +1,122 @@
+"""The Cube's data path around a convolution: weights into L1 before a core's first tile from
+one GM transfer (laid out as fractals by the vector unit, for window shapes whose rows and
+columns merge and those whose do not), the result converted on its way out of L0C and turned
+into rows by block-strided copies (fp16 and fp32, ragged), an epilogue's loads issued before
+the result leaves L0C. Each runs on the simulator against the interpreter, so a wrong layout,
+offset or order is a mismatch or a hazard."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.backends.npu import NpuArtifact
+from plaidc.interp import program_io, run_program
+from plaidc.stripe.ir import DType
+from plaidc.targets import load_target
+
+from .support.paths import EXAMPLES
+
+CONV = (
+    "function (I[N, H, W, CI]: {t}, K[KH, KW, CI, CO]: {t}, B[CO]: {t}) -> (R) {{\n"
+    "  O[n, x, y, co : N, (H - {d} * (KH - 1) - 1) / {s} + 1, (W - {d} * (KW - 1) - 1) / {s} + 1,"
+    " CO] = +(I[n, {s} * x + {d} * i, {s} * y + {d} * j, ci] * K[i, j, ci, co]);\n"
+    "  R = relu(O + B);\n}}\n"
+)
+
+
+def _conv(tmp_path: Path, dims: dict[str, int], t: str = "fp16", s: int = 1, d: int = 1):
+    path = tmp_path / "conv.tile"
+    path.write_text(CONV.format(t=t, s=s, d=d))
+    return driver.load_program(driver.Session(), str(path), driver.Bindings(dims=dims))
+
+
+def _run(program, **hardware) -> NpuArtifact:
+    target = load_target("npu")
+    target = dataclasses.replace(target, hardware={**dict(target.hardware), **hardware})
+    artifact = get_backend("npu").compile(program, target)
+    assert isinstance(artifact, NpuArtifact)
+    inputs = driver.random_inputs(program_io(program).inputs, seed=5)
+    got = artifact.run({k: v.copy() for k, v in inputs.items()})
+    mismatches = driver.compare_outputs(run_program(program, inputs), got)
+    assert not mismatches, mismatches[0].message
+    report = artifact.last_report
+    assert report is not None and report.unwaited_flags == 0
+    return artifact
+
+
+def _weight_loads(source: str) -> int:
+    """GM transfers of the weights K (into UB or L1) in the C."""
+    return len(re.findall(r"copy_gm_to_(?:ubuf|cbuf)\([^;]*\bK\b", source))
+
+
+# (KH, KW, CI, stride, dilation): window rows and columns that merge into one run of the
+# weights (KW > 1), a single row or column, several fractals of channels per K step, strides
+# and dilations (the weights' layout does not depend on them)
+SHAPES = [(3, 3, 32, 1, 1), (1, 3, 48, 1, 1), (5, 1, 32, 1, 1), (3, 3, 64, 2, 1), (2, 3, 16, 1, 2)]
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+@pytest.mark.parametrize(("kh", "kw", "ci", "s", "d"), SHAPES)
+def test_weights_come_in_one_transfer_before_the_first_tile(
+    kh: int, kw: int, ci: int, s: int, d: int, cores: int, tmp_path: Path
+) -> None:
+    dims = dict(N=1, H=50, W=47, CI=ci, KH=kh, KW=kw, CO=32)
+    artifact = _run(_conv(tmp_path, dims, s=s, d=d), cores=cores)
+    source = artifact.source
+    assert "img2col_cbuf_to_ca(" in source
+    # one transfer of the weights per core's code (one loop over block_idx when the cores'
+    # code is alike, else a branch each)
+    assert _weight_loads(source) == max(1, source.count("if (block_idx =="))
+
+
+@pytest.mark.parametrize("dims", [dict(CI=5, CO=5), dict(CI=32, CO=24)], ids=["ci5", "co24"])
+def test_weights_needing_padding_still_load_with_the_tiles(
+    dims: dict[str, int], tmp_path: Path
+) -> None:
+    """Channels or output columns short of a fractal: zero rows or columns the one transfer
+    does not bring; the first tile loads each K step's weights as before."""
+    program = _conv(tmp_path, dict(N=1, H=20, W=19, KH=3, KW=3, **dims))
+    artifact = _run(program)
+    assert "img2col_cbuf_to_ca(" in artifact.source
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "fp32"])
+@pytest.mark.parametrize(("m", "k", "n"), [(64, 48, 64), (40, 20, 24), (300, 70, 100)])
+def test_cube_result_leaves_l0c_as_rows(m: int, k: int, n: int, dtype: str) -> None:
+    """fp16 results convert on the move out of L0C (no vconv); both become row-major rows
+    by full-mask block-strided copies, also at ragged edges."""
+    t = DType.FP16 if dtype == "fp16" else DType.FP32
+    bindings = driver.Bindings(shapes={"A": (t, (m, k)), "B": (t, (k, n))})
+    program = driver.load_program(driver.Session(), str(EXAMPLES / "matmul.tile"), bindings)
+    artifact = _run(program)
+    source = artifact.source
+    if dtype == "fp16":
+        assert "CC_MODE_F16" in source and "vconv_f322f16" not in source
+    else:
+        assert "CC_MODE_F32" in source and "CC_MODE_F16" not in source
+
+
+def test_epilogue_loads_go_before_the_result_leaves_l0c(tmp_path: Path) -> None:
+    """The bias comes into UB (and is broadcast) before the Cube's result moves out of L0C:
+    the vector unit does it while the Cube still computes."""
+    program = _conv(tmp_path, dict(N=1, H=22, W=20, CI=32, KH=3, KW=3, CO=32))
+    source = _run(program, cores=2).source
+    bias = re.search(r"copy_gm_to_ubuf\([^;]*\bB\b", source)
+    out = source.find("copy_matrix_cc_to_ubuf(")
+    assert bias is not None and 0 <= bias.start() < out
+
+
+def test_short_vector_repeats(tmp_path: Path) -> None:
+    """128-byte vector repeats (4 blocks): the block-strided copies move 4 rows a repeat."""
+    dims = dict(N=1, H=30, W=29, CI=32, KH=3, KW=3, CO=32)
+    artifact = _run(_conv(tmp_path, dims), vector_repeat_bytes=128)
+    assert _weight_loads(artifact.source) == 1
+    bindings = driver.Bindings(shapes={"A": (DType.FP16, (48, 40)), "B": (DType.FP16, (40, 32))})
+    program = driver.load_program(driver.Session(), str(EXAMPLES / "matmul.tile"), bindings)
+    assert "CC_MODE_F16" in _run(program, vector_repeat_bytes=128).source
