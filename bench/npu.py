@@ -22,8 +22,14 @@ NPU_NAIVE = {"buffering": 1, "reuse": False, "serialise": True}
 
 
 def _npu_run(
-    program: Any, codegen: dict[str, Any], hardware: dict[str, Any] | None = None
+    program: Any,
+    codegen: dict[str, Any],
+    hardware: dict[str, Any] | None = None,
+    numpy_reference: bool = False,
 ) -> dict[str, Any]:
+    """Simulated cycles of the program on the npu target, and whether its output matches the
+    interpreter's (`numpy_reference`: a matmul's, by numpy, where the interpreter would take
+    minutes)."""
     import dataclasses
 
     from plaidc import driver
@@ -45,7 +51,11 @@ def _npu_run(
     assert report is not None
     # Relative to the output's scale, as for the CPU rows: fp32 sums of 512 products that
     # nearly cancel differ from the interpreter's order of summation in the last bits.
-    (want,), (have,) = run_program(program, inputs).values(), got.values()
+    if numpy_reference:
+        a, b = (np.asarray(v, np.float64) for v in inputs.values())
+        want, (have,) = a @ b, got.values()
+    else:
+        (want,), (have,) = run_program(program, inputs).values(), got.values()
     have, want = np.asarray(have, np.float64), np.asarray(want, np.float64)
     error = float(np.max(np.abs(have - want), initial=0.0))
     # fp16 results: fp16's precision (the interpreter rounds each product to fp16 first)
@@ -87,6 +97,20 @@ def npu_section() -> list[dict[str, Any]]:
             flush=True,
         )
         rows.append({"matmul": [m, k, n], "plaidc": fast, "naive": naive, "speedup": speedup})
+    # fp32 1024^3 (issue #21): the plaidc mapping only, checked against numpy (the naive
+    # mapping's run and the interpreter take minutes at this size)
+    dims = {"M": 1024, "K": 1024, "N": 1024}
+    program = driver.load_program(
+        driver.Session(), str(EXAMPLES / "matmul.tile"), driver.Bindings(dims=dims)
+    )
+    fast = _npu_run(program, {}, numpy_reference=True)
+    flag = "" if fast["correct"] else " WRONG"
+    print(
+        f"{'1024x1024x1024':16} {fast['cycles']:14d} {fast['cube_busy'] / fast['cycles']:9.1%}"
+        f" {'-':>13} {'-':>10} {'-':>8}{flag}",
+        flush=True,
+    )
+    rows.append({"matmul": [1024, 1024, 1024], "plaidc": fast})
     print("Cube busy = PIPE_M busy cycles / total cycles; speedup = naive cycles / plaidc cycles")
     (ROOT / "bench" / "npu_results.json").write_text(json.dumps(rows, indent=2) + "\n")
     return rows

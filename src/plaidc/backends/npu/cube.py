@@ -48,7 +48,15 @@ from plaidc.backends.npu import conv_weights, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
-from plaidc.backends.npu.cube_tiling import CubeTiling, resident_step_bytes, tilings
+from plaidc.backends.npu.cube_tiling import (
+    CubeTiling,
+    estimated_cycles,
+    img2col_layout,
+    ranked,
+    resident_alternates,
+    resident_step_bytes,
+    tilings,
+)
 from plaidc.backends.npu.gemm import Gemm, NotCube
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
@@ -72,6 +80,11 @@ from plaidc.backends.npu.vector import (
 from plaidc.backends.npu_sim.machine import BLOCK_BYTES
 from plaidc.stripe.ir import Affine
 
+# The backend's best tiling replaces the pass pipeline's only when estimated this much
+# faster or more (`cube_tiling.estimated_cycles` is a pipe-level model: closer calls are
+# within its error).
+ESTIMATE_MARGIN = 0.9
+
 
 def lower_contraction(
     ctx: Context, kernel: Kernel, epilogue: Epilogue | None = None
@@ -81,9 +94,38 @@ def lower_contraction(
     con = recognise(ctx, kernel)
     if con is None:
         return None
-    return pipeline_tiles_first(
-        kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
-    )
+    ranges = kernel.ranges
+    whole = {v: (0, n) for v, n in ranges.items()}
+    if not ctx.cube_tiles.cube_own_tiles or img2col_layout(ctx, con, whole) is not None:
+        return pipeline_tiles_first(
+            kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
+        )
+    # A GEMM: the backend's tilings by estimated cycles; the pass pipeline's tiles first
+    # unless the best of those is estimated clearly faster (`ESTIMATE_MARGIN`).
+    own = ranked(ctx, con, tilings(ctx, con, ranges, (), gemm=True))
+    pipeline = next(tilings(ctx, con, ranges, kernel.pinned), None) if kernel.pinned else None
+    # last, the tilings without L0 parts, fewest tiles first (more of them plausibly fit)
+    plain = list(tilings(ctx, con, ranges, ()))
+    tries: list[tuple[tuple[str, ...], list[CubeTiling] | None]] = [((), own), ((), plain)]
+    if pipeline is not None:
+        pipeline_first = not own or estimated_cycles(ctx, con, own[0]) > ESTIMATE_MARGIN * (
+            estimated_cycles(ctx, con, pipeline)
+        )
+        pinned_try = (kernel.pinned, None)
+        tries = [pinned_try, *tries] if pipeline_first else [tries[0], pinned_try, tries[1]]
+    for pinned, order in tries:
+        lowered = _lower_tiled(ctx, kernel, con, epilogue, pinned, order)
+        if lowered is not None:
+            ops, cut = lowered
+            if kernel.pinned:
+                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
+                if pinned and cut:
+                    who += ", cut further by the backend to fit its buffers"
+                if not pinned and pipeline is not None:
+                    who += " (estimated faster than the pass pipeline's)"
+                ops.insert(0, comment(f"tiles chosen by {who}"))
+            return ops
+    return None
 
 
 def _lower_tiled(
@@ -92,15 +134,15 @@ def _lower_tiled(
     con: Contraction,
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
-    only: CubeTiling | None = None,
+    order: list[CubeTiling] | None = None,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
-    `pinned` indices one point per tile; `only` that one) whose tiles fit every buffer, or
+    `pinned` indices one point per tile; `order`: these instead) whose tiles fit every buffer, or
     None. None too when `epilogue` does not fit a tiling that fits the contraction alone: the
     epilogue would cost the contraction finer tiles (more loads of its operands) than the
     separate kernel's trip through GM saves."""
     ranges = kernel.ranges
-    for tiling in [only] if only is not None else tilings(ctx, con, ranges, pinned):
+    for tiling in order if order is not None else tilings(ctx, con, ranges, pinned):
         first, groups = ctx.parity, ctx.groups
         outers = [
             {v: (x, 1) for v, x in zip(con.batch, batch, strict=True)} | mt
@@ -135,7 +177,7 @@ def _lower_tiled(
             chunks = _core_chunks(ctx, con, epilogue, outers, inners)
             core_loop = ctx.new_loop() if len(chunks) > 1 else None
             # a convolution's weights stay in L1 across its output tiles (`_weights`)
-            conv = _conv(ctx, con, first_tile)
+            conv = img2col_layout(ctx, con, first_tile)
             weights = _weights(ctx, con, conv, inners, k_tiles)
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
@@ -171,6 +213,7 @@ def _lower_tiled(
                                 ctx, kernel, con, previous, None, resident, placed, weights
                             )
                             skipped.defer = True
+                            skipped.sub, skipped.m_parts = tiling.sub, tiling.m_parts
                             skipped.lower(
                                 k_tiles,
                                 first + (k - 1) * steps,
@@ -181,6 +224,7 @@ def _lower_tiled(
                                 weights.block, weights.tile = nj, k
                         gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
                         gemm.defer = epilogue is None
+                        gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
                         tile_ops = gemm.lower(
                             k_tiles, first + k * steps, _cube_parity(first, k, len(k_tiles))
                         )
@@ -196,7 +240,7 @@ def _lower_tiled(
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
             if epilogue is not None:
-                alone = _lower_tiled(ctx, kernel, con, None, pinned, tiling)
+                alone = _lower_tiled(ctx, kernel, con, None, pinned, [tiling])
                 ctx.parity, ctx.groups = first, groups
                 if alone is not None:
                     return None
@@ -229,16 +273,6 @@ def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
         ):
             return [pending, *tile_ops]
     return [*tile_ops, pending]
-
-
-def _conv(ctx: Context, con: Contraction, tile: TileBox) -> img2col.ConvLayout | None:
-    """The roles of a convolution's indices when its left operand goes by img2col."""
-    mach = ctx.machine
-    if mach.cube_m != mach.cube_k:
-        return None
-    sizes = {v: n for v, (_, n) in tile.items()}
-    shape = ctx.buffers[con.a.buffer].shape
-    return img2col.layout(shape, con.a.offset, con.m, con.k, sizes, mach.cube_k)
 
 
 def _weights(
@@ -300,8 +334,10 @@ def _resident(
         return None
     size, align = ctx.capacity("L1")
     half = size // 2 // align * align
-    arena = ctx.arena("L1", parity=group, hi=half)
-    return Resident(outer, arena.base, stride, align, half)
+    base = 0
+    if resident_alternates(ctx, stride, len(k_tiles)):
+        base = ctx.arena("L1", parity=group, hi=half).base
+    return Resident(outer, base, stride, align, half)
 
 
 def _core_chunks(

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, count_points
 from plaidc.backends.npu.kernels import error
@@ -69,6 +70,12 @@ class CubeTileOptions:
         tune=_EXTENTS,
     )
 
+    cube_own_tiles: bool = option(
+        True,
+        "a matrix product may take the backend's own Cube tiles (ranked by estimated cycles) "
+        "instead of the pass pipeline's when they are estimated at least 10% faster",
+    )
+
     @staticmethod
     def from_codegen(codegen: Mapping[str, Any]) -> CubeTileOptions:
         """The knobs among `[codegen]`'s keys (`context.Options` reads the others)."""
@@ -91,10 +98,16 @@ class CubeTiling:
     m: list[TileBox]
     n: list[TileBox]
     k: list[TileBox]
+    sub: int = 1  # L0 sub-steps per K step (`l0_split`)
+    m_parts: int = 1  # ... and M parts per sub-step
 
 
 def tilings(
-    ctx: Context, con: Contraction, ranges: dict[str, int], pinned: tuple[str, ...]
+    ctx: Context,
+    con: Contraction,
+    ranges: dict[str, int],
+    pinned: tuple[str, ...],
+    gemm: bool = False,
 ) -> Iterator[CubeTiling]:
     """The tilings to try, fewest tiles first: those whose tiles plausibly fit every buffer,
     within the knobs and `[codegen] max_tiles`, at most MAX_ATTEMPTS of them. `pinned`
@@ -127,12 +140,80 @@ def tilings(
         tile = {**m_t[0], **n_t[0], **k_t[0]}
         sizes = {v: n for v, (_, n) in tile.items()}
         m, n, k = _extent(m_t), _extent(n_t), _extent(k_t)
-        if not (fits(ctx, con, m, n, k, resident) and windows_fit(ctx, con, sizes)):
+        # img2col writes a K step's window into L0A whole: no sub-steps
+        # a GEMM's K steps may reach L0 in parts (`l0_split`); img2col writes a K step's
+        # window into L0A whole
+        split = l0_split(ctx, con, m, n, k) if gemm else (1, 1)
+        if not (fits(ctx, con, m, n, k, resident, split, gemm) and windows_fit(ctx, con, sizes)):
             continue
-        yield CubeTiling(batches, m_t, n_t, k_t)
+        yield CubeTiling(batches, m_t, n_t, k_t, *split)
         found_count += 1
         if found_count >= MAX_ATTEMPTS:
             return
+
+
+def ranked(ctx: Context, con: Contraction, found: Iterator[CubeTiling]) -> list[CubeTiling]:
+    """The tilings `found`, fewest estimated cycles first (`estimated_cycles`; ties: the
+    order found, fewest tiles first)."""
+    return sorted(found, key=lambda t: estimated_cycles(ctx, con, t))
+
+
+def estimated_cycles(ctx: Context, con: Contraction, tiling: CubeTiling) -> int:
+    """The busiest pipe's cycles for a GEMM on this tiling, from the machine's costs (the
+    simulator's model, NPU.md): the Cube's `mad`s; MTE2's DMAs of each K step's windows
+    (the left operand's once per row of tiles when it is resident in L1); MTE1's fractal
+    loads; MTE3's strips into L1 and the stores. The pipes overlap (double buffering), so the
+    busiest bounds the kernel. An estimate to rank tilings by, for operands read as plain
+    matrices (not a convolution's img2col windows); first tiles' extents stand for all."""
+    mach = ctx.machine
+    fm, fn, fk = mach.cube_m, mach.cube_n, mach.cube_k
+    m, n, k = _extent(tiling.m), _extent(tiling.n), _extent(tiling.k)
+    mo, no, ko = -(-m // fm), -(-n // fn), -(-k // fk)
+    rows, tiles = len(tiling.batches) * len(tiling.m), len(tiling.n)
+    steps = rows * tiles * len(tiling.k)
+    parts, size = (2 if con.split else 1), con.dtype.byte_size
+    resident = resident_step_bytes(ctx, con, tiling.m[0], tiling.k, tiles) is not None
+    a_loads = rows * len(tiling.k) if resident else steps
+
+    def gm(nbytes: int) -> int:
+        return mach.gm_latency + -(-nbytes // mach.gm_bytes_per_cycle)
+
+    def l1_l0(count: int, nbytes: int) -> int:
+        return count * mach.l1_l0_latency + -(-nbytes // mach.l1_l0_bytes_per_cycle)
+
+    def ub_l1(count: int, nbytes: int) -> int:
+        return count * mach.ub_l1_latency + -(-nbytes // mach.ub_l1_bytes_per_cycle)
+
+    cube = steps * (3 if con.split else 1) * mo * ko * no
+    mte2 = steps * gm(k * n * size) + a_loads * gm(m * k * size)
+    frac = fk * 2 * parts  # bytes of one K fractal column of a row, all parts
+    sub = max(tiling.sub, 1)
+    b_loads = parts * (ko if tiling.sub == 1 else max(sub, ko))
+    mte1 = steps * (
+        l1_l0(parts * sub * mo, mo * fm * ko * frac) + l1_l0(b_loads, no * fn * ko * frac)
+    )
+    mte3 = steps * ub_l1(parts * no, no * fn * ko * frac) + a_loads * ub_l1(
+        parts * ko, mo * fm * ko * frac
+    )
+    store = gm(mo * fm * no * fn * con.out.byte_size)
+    mte3 += rows * tiles * store
+    # the vector unit: each tile's result out of L0C; with the split, each operand's hi and
+    # lo parts (five passes over it) and the two accumulators' sum (two)
+    lanes = mach.vector_repeat_bytes // 4
+
+    def vec(passes: int, elements: int) -> int:
+        return passes * (-(-elements // lanes) + mach.vector_latency)
+
+    out = mo * fm * no * fn
+    vector = (
+        rows * tiles * (mach.l0c_ub_latency + -(-out * 4 * parts // mach.l0c_ub_bytes_per_cycle))
+    )
+    if con.split:
+        vector += steps * vec(5, k * n) + a_loads * vec(5, m * k) + rows * tiles * vec(2, out)
+    # before the pipes overlap: the first K step's operands come in, and after: the last
+    # tile's store goes out
+    ramp = gm(m * k * size) + gm(k * n * size) + mo * ko * no + store
+    return max(cube, mte2, mte1, mte3, vector) + ramp
 
 
 def _extent(tiling: list[TileBox]) -> int:
@@ -141,22 +222,73 @@ def _extent(tiling: list[TileBox]) -> int:
     return count_points(tuple(first), {v: n for v, (_, n) in first.items()})
 
 
-def fits(ctx: Context, con: Contraction, m: int, n: int, k: int, resident: bool) -> bool:
-    """Whether a GEMM tile of m x n x k plausibly fits every buffer's share (a filter on the
-    tilings to try; planning the tile decides). With A `resident` in L1, the tile's own L1
-    buffers get half of L1, and A and B take UB one after the other."""
+def img2col_layout(ctx: Context, con: Contraction, tile: TileBox) -> img2col.ConvLayout | None:
+    """The roles of a convolution's indices when its left operand goes by img2col (the
+    tile's K steps then load L0A by `img2col_cbuf_to_ca`), else None."""
+    mach = ctx.machine
+    if mach.cube_m != mach.cube_k:
+        return None
+    sizes = {v: n for v, (_, n) in tile.items()}
+    shape = ctx.buffers[con.a.buffer].shape
+    return img2col.layout(shape, con.a.offset, con.m, con.k, sizes, mach.cube_k)
+
+
+def l0_split(ctx: Context, con: Contraction, m: int, n: int, k: int) -> tuple[int, int]:
+    """How an m x n x k tile's K steps reach the Cube: `(sub, m_parts)`, K steps in `sub`
+    L0 sub-steps (ranges of their K fractals) and each sub-step's products in `m_parts`
+    (ranges of A's fractal rows, each into accumulators of its own, B's fractals loaded once
+    for them), so that each load fits the L0A and L0B shares; the K step's L1 and UB
+    buffers, and its DMAs, stay whole (fewer, larger transfers from GM). Fewest sub-steps
+    first (A's fractal rows are one load each per sub-step: longer loads, fewer of them),
+    then fewest M parts. (0, 0) when no split fits."""
     mach, share = ctx.machine, ctx.options.buffering
+    parts = 2 if con.split else 1
+    mo, np_, ko = -(-m // mach.cube_m), up(n, mach.cube_n), -(-k // mach.cube_k)
+    column = parts * mach.cube_k * 2  # bytes of one K fractal column of one row
+    for sub in range(1, ko + 1):
+        per = -(-ko // sub)
+        if np_ * per * column > mach.l0b_bytes // share:
+            continue
+        rows = mach.l0a_bytes // share // (per * column) // mach.cube_m  # fractal rows
+        if rows >= 1:
+            return sub, -(-mo // rows)
+    return 0, 0
+
+
+def fits(
+    ctx: Context,
+    con: Contraction,
+    m: int,
+    n: int,
+    k: int,
+    resident: bool,
+    split: tuple[int, int] = (1, 1),
+    gemm: bool = False,
+) -> bool:
+    """Whether a GEMM tile of m x n x k plausibly fits every buffer's share (a filter on the
+    tilings to try; planning the tile decides), its K steps reaching the Cube as `split`
+    says (`l0_split`). With A `resident` in L1, the tile's own L1 buffers get half of L1,
+    and A and B take UB one after the other."""
+    mach, share = ctx.machine, ctx.options.buffering
+    sub, m_parts = split
+    if sub < 1:
+        return False
     mp, np_, kp = up(m, mach.cube_m), up(n, mach.cube_n), up(k, mach.cube_k)
+    kl0 = -(-kp // mach.cube_k // sub) * mach.cube_k  # K of one L0 sub-step
+    ml0 = -(-mp // mach.cube_m // m_parts) * mach.cube_m  # M of one product
     parts = 2 if con.split else 1
     size = con.dtype.byte_size
     per_elem = size + (2 + 4 + 2 if con.split else 0)
     steps = [mp * kp * per_elem + m * k * size, np_ * kp * per_elem + n * k * size]
     ub_step = max(steps) if resident else sum(steps)
-    ub_out = max(parts, 2) * mp * np_ * 4
+    # the result's fractals out of L0C and its rows: an fp16 result converted on the way out
+    # (`Gemm._store`), else fp32 fractals (two with the split) and the converted rows
+    one_fp16 = gemm and con.out.byte_size == 2 and not con.split
+    ub_out = 2 * mp * np_ * 2 if one_fp16 else max(parts, 2) * mp * np_ * 4
     l1_tile = parts * (np_ if resident else mp + np_) * kp * 2
     return (
-        parts * mp * kp * 2 <= mach.l0a_bytes // share
-        and parts * np_ * kp * 2 <= mach.l0b_bytes // share
+        parts * ml0 * kl0 * 2 <= mach.l0a_bytes // share
+        and parts * np_ * kl0 * 2 <= mach.l0b_bytes // share
         and parts * mp * np_ * 4 <= mach.l0c_bytes // share
         and l1_tile <= mach.l1_bytes // (2 if resident else 1) // share
         and max(ub_step, ub_out) <= mach.ub_bytes // share
@@ -187,8 +319,9 @@ def resident_step_bytes(
     """The L1 bytes each K step of the resident left operand takes (K step `s` at `s` times
     them, the first step being the largest), or None when the left operand of the tiles
     sharing `outer` is not to be resident: `[codegen] reuse` off, one tile using it, or its
-    K steps not within a quarter of L1 (an eighth with single buffering: half of L1 stays for
-    the tiles' own transfers)."""
+    K steps not within the lower half of L1 (half of L1 stays for the tiles' own transfers).
+    `resident_alternates` says whether successive groups alternate between the halves of
+    that half."""
     if not ctx.options.reuse or uses < 2:
         return None
     size, align = ctx.capacity("L1")
@@ -198,5 +331,16 @@ def resident_step_bytes(
     parts = 2 if con.split else 1
     cols = up(count_points(con.k, {v: n for v, (_, n) in k_tiles[0].items()}), mach.cube_k)
     stride = parts * up(rows * cols * 2, align)
-    fits_l1 = stride * len(k_tiles) <= half // ctx.options.buffering // align * align
-    return stride if fits_l1 else None
+    return stride if stride * len(k_tiles) <= half else None
+
+
+def resident_alternates(ctx: Context, stride: int, steps: int) -> bool:
+    """Whether a residency of `steps` K steps of `stride` bytes fits a half of L1's lower
+    half, so that successive groups of tiles alternate between those halves (the next
+    group's operand loads while this group's last tile computes); else it takes the whole
+    lower half, and the next group's first tile overwrites each K step once this group's
+    last tile has loaded it into L0A (a larger residency: fewer, taller groups, so that the
+    right operand is read from GM fewer times)."""
+    size, align = ctx.capacity("L1")
+    half = size // 2 // align * align
+    return stride * steps <= half // ctx.options.buffering // align * align

@@ -13,6 +13,7 @@ from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
+from plaidc.backends.npu.cube_store import fractal_columns_store, fractal_columns_window
 from plaidc.backends.npu.fractal_layout import fractal_rows, ko_major_image
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
@@ -106,6 +107,10 @@ class Gemm:
         # the caller to issue later (`cube.defer_stores`)
         self.defer = False
         self.deferred: Op | None = None
+        # L0 sub-steps per K step and M parts per tile (`cube_tiling.l0_split`): 1, or more
+        # when a K step's operands are larger than the L0A/L0B shares
+        self.sub = 1
+        self.m_parts = 1
 
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
@@ -123,9 +128,10 @@ class Gemm:
         con, ctx = self.con, self.ctx
         acc_parity, step_parity = cube if cube is not None else (parity, parity)
         l0c = ctx.arena("L0C", parity=acc_parity)
-        c_bytes = self.rows_m * self.rows_n * 4
+        # each part's accumulators (fp32 split: two), one per M part (`m_ranges`)
         parts = 2 if con.split else 1
-        accumulators = self._cube_bufs(l0c, con.store.access.buffer, [c_bytes] * parts, "C")
+        c_bytes = [(m1 - m0) * self.fm * self.rows_n * 4 for m0, m1 in self.m_ranges()] * parts
+        accumulators = self._cube_bufs(l0c, con.store.access.buffer, c_bytes, "C")
         if self.weights is not None and self.weights.windows and not con.split:
             self.shared = self._shared_window(k_tiles, parity)
         loop = ctx.new_loop()
@@ -344,26 +350,38 @@ class Gemm:
         reads = (ub.region(0, mat.rows * mat.cols * 2),)
         return Op("PIPE_MTE3", tuple(stmts), reads, (l1.region(),), "to L1")
 
-    def _to_l0(self, which: str, mat: Matrix, l1: Buf, l0: Buf) -> Op:
+    def _to_l0(
+        self,
+        which: str,
+        mat: Matrix,
+        l1: Buf,
+        l0: Buf,
+        ks: tuple[int, int],
+        ms: tuple[int, int] | None = None,
+    ) -> Op:
         """L1 strips -> L0A `[Mo][Ko]` (`which` "a") or L0B `[Ko][No]` ("b") fractals, in the
-        Cube's orientation ([m][k] and [n][k] within a fractal)."""
+        Cube's orientation ([m][k] and [n][k] within a fractal), of the K fractals
+        `ks` = [k0, k1) of the matrix (and of A, its fractal rows `ms`)."""
         f, fk = self.fm if which == "a" else self.fn, self.fk
         frac_bytes = f * fk * 2
         intr = "load_cbuf_to_ca" if which == "a" else "load_cbuf_to_cb"
         outer = (mat.cols if mat.k_rows else mat.rows) // f
         ko = (mat.rows if mat.k_rows else mat.cols) // fk
+        k0, k1 = ks
+        kn = k1 - k0
         # (destination fractal, source fractal, count, source stride, transpose) runs
         runs: list[tuple[int, int, int, int, int]] = []
+        m0, m1 = ms if ms is not None else (0, outer)
         if which == "a" and not mat.k_rows:  # L1 (ko, mo) at ko*Mo + mo
-            runs = [(m * ko, m, ko, outer, 0) for m in range(outer)]
-        elif which == "a":  # L1 (mo, ko) at mo*Ko + ko, stored [k][m]
-            runs = [(0, 0, outer * ko, 1, 1)]
-        elif not mat.k_rows:  # L1 (ko, no) at ko*No + no, already [n][k]
-            runs = [(0, 0, outer * ko, 1, 0)]
-        elif mat.ko_major:  # L1 (ko, no) at ko*No + no, stored [k][n]
-            runs = [(0, 0, outer * ko, 1, 1)]
+            runs = [((m - m0) * kn, k0 * outer + m, kn, outer, 0) for m in range(m0, m1)]
+        elif which == "a" and kn == ko:  # L1 (mo, ko) at mo*Ko + ko, stored [k][m]
+            runs = [(0, m0 * ko, (m1 - m0) * ko, 1, 1)]
+        elif which == "a":
+            runs = [((m - m0) * kn, m * ko + k0, kn, 1, 1) for m in range(m0, m1)]
+        elif not mat.k_rows or mat.ko_major:  # L1 (ko, no) at ko*No + no ([n][k] or [k][n])
+            runs = [(0, k0 * outer, outer * kn, 1, int(mat.k_rows))]
         else:  # L1 (no, ko) at no*Ko + ko, stored [k][n]
-            runs = [(k * outer, k, outer, ko, 1) for k in range(ko)]
+            runs = [((k - k0) * outer, k, outer, ko, 1) for k in range(k0, k1)]
         stmts = []
         for dst, src, count, stride, transpose in runs:
             for r0 in range(0, count, MAX_REPEAT):
@@ -569,7 +587,7 @@ class Gemm:
     ) -> None:
         """K step `step` into `accumulators`, in the UB half of `parity` and the L1, L0A and
         L0B halves of `cube_parity`."""
-        con, ctx, init, res = self.con, self.ctx, step == 0, self.resident
+        con, ctx, res = self.con, self.ctx, self.resident
         tiler = self._tiler(parity)
         cached = res.steps.get(step) if res is not None else None
         weights_l1 = self.weights
@@ -584,8 +602,9 @@ class Gemm:
         a_l0 = self._img2col_a(tiler, conv, k_tile, l1, cube_parity) if conv is not None else None
         if a_l0 is None:
             conv = None
-        # Both windows first, so that MTE2 brings B while the vector unit gathers A; except
-        # when A goes to its residency: then A and B take UB one after the other (only the
+        # Both windows first, so that MTE2 brings B while the vector unit gathers A. When A
+        # goes to its residency, B's window goes beside A's when both fit the UB share (MTE2
+        # brings it while A's strips go to L1), else after A's in the whole share (only the
         # group's first tile pays that, and the K steps can be twice as long).
         read_a = None
         if cached is None and a_l0 is None:
@@ -593,7 +612,37 @@ class Gemm:
         if read_a is not None and res is not None:
             self._resident_a(tiler, read_a, step)
             cached, read_a = res.steps[step], None
+            mark = len(self.ops)
+            try:
+                self._products(tiler, l1, k_tile, step, accumulators, cube_parity, cached)
+                return
+            except OutOfMemory:
+                del self.ops[mark:]
             tiler = self._tiler(parity)
+            l1 = ctx.arena("L1", cube_parity, lo=res.streaming, hi=hi)
+        self._products(
+            tiler, l1, k_tile, step, accumulators, cube_parity, cached, conv, a_l0, read_a, before_a
+        )
+
+    def _products(
+        self,
+        tiler: Tiler,
+        l1: Arena,
+        k_tile: dict,
+        step: int,
+        accumulators: list[Buf],
+        cube_parity: int,
+        cached: tuple[Matrix, list[Buf]] | None,
+        conv: img2col.ConvLayout | None = None,
+        a_l0: list[Buf] | None = None,
+        read_a: _Operand | None = None,
+        before_a: int = 0,
+    ) -> None:
+        """The rest of K step `step`: B's window (unless kept in L1), the operands into L1
+        (A's: `read_a` from its window, `cached` from its residency, or `a_l0` in L0A by
+        img2col with `conv`'s layout), then into L0 (in the halves of `cube_parity`; kept
+        weights' loads go first, at `before_a`) and the products."""
+        con, init = self.con, step == 0
         weights = self.weights if conv is not None else None
         kept = weights.loaded.get((weights.block, step)) if weights is not None else None
         read_b = None
@@ -601,10 +650,10 @@ class Gemm:
             read_b = self._read(tiler, con.b, con.n, k_tile, con.b_cons, conv)
         mat_a = self._matrix(tiler, read_a) if read_a is not None else None
         mat_b = self._matrix(tiler, read_b) if read_b is not None else None
-        l0a, l0b = ctx.arena("L0A", cube_parity), ctx.arena("L0B", cube_parity)
-        l0: dict[str, list[Buf]] = {"a": a_l0 or [], "b": []}
-        operands = (("a", mat_a, l0a, con.a.buffer), ("b", mat_b, l0b, con.b.buffer))
-        for which, mat, arena, name in operands:
+        in_l1: dict[str, tuple[Matrix, list[Buf], str]] = {}
+        whole: dict[str, list[Buf]] = {}  # without sub-steps or M parts: each in L0 whole
+        operands = (("a", mat_a, con.a.buffer), ("b", mat_b, con.b.buffer))
+        for which, mat, name in operands:
             if which == "a" and a_l0 is not None:
                 continue
             if which == "b" and kept is not None:  # the weights, in L1 since an earlier tile
@@ -621,20 +670,82 @@ class Gemm:
                 l1_parts = self._fp16_to_l1(tiler, which, mat, l1, name)
             use = mat_a if which == "a" else mat_b
             assert use is not None
-            l0_parts = self._cube_bufs(arena, name, [buf.size for buf in l1_parts], which)
-            for l1_buf, dst in zip(l1_parts, l0_parts, strict=True):
-                load = self._to_l0(which, use, l1_buf, dst)
+            in_l1[which] = (use, l1_parts, name)
+            if (self.sub, self.m_parts) == (1, 1):  # into L0 at once, whole
+                ks = (0, (use.rows if use.k_rows else use.cols) // self.fk)
+                n0 = len(self.ops)
+                whole[which] = self._l0_parts(in_l1[which], which, cube_parity, ks)
                 if which == "b" and kept is not None:  # ready before A's window: loaded first
-                    self.ops.insert(before_a, load)
-                    before_a += 1
-                else:
-                    self.ops.append(load)
-                l0[which].append(dst)
+                    loads = self.ops[n0:]
+                    del self.ops[n0:]
+                    self.ops[before_a:before_a] = loads
         if conv is not None:
             kp = conv.columns
         else:
             assert mat_a is not None
             kp = mat_a.rows if mat_a.k_rows else mat_a.cols
+        # The K step's L0 sub-steps (`sub`): each a range of its K fractals, B's fractals
+        # loaded once for the M parts' products (`m_parts`, each with its accumulators), in
+        # the L0 halves that alternate with each load: a K step's L1 buffers may be larger
+        # than an L0 half.
+        ko = kp // self.fk
+        per = -(-ko // self.sub)
+        if a_l0 is not None and (per < ko or self.m_parts > 1):
+            raise OutOfMemory("L0A: an img2col K step takes a whole L0A share")
+        if (self.sub, self.m_parts) == (1, 1):
+            l0 = {"a": a_l0 or whole["a"], "b": whole["b"]}
+            self._mads(accumulators, l0, kp, self.rows_m, init)
+            return
+        for j, k0 in enumerate(range(0, ko, per)):
+            k1 = min(k0 + per, ko)
+            b_l0 = self._l0_parts(in_l1.get("b"), "b", cube_parity * self.sub + j, (k0, k1))
+            for mi, rows in enumerate(self.m_ranges()):
+                if a_l0 is not None:
+                    a_parts = a_l0
+                else:
+                    slot = (cube_parity * self.sub + j) * self.m_parts + mi
+                    a_parts = self._l0_parts(in_l1.get("a"), "a", slot, (k0, k1), rows)
+                accs = accumulators[mi :: self.m_parts]
+                l0 = {"a": a_parts, "b": b_l0}
+                m_rows = (rows[1] - rows[0]) * self.fm
+                self._mads(accs, l0, (k1 - k0) * self.fk, m_rows, init and j == 0)
+
+    def m_ranges(self) -> list[tuple[int, int]]:
+        """The M parts' ranges of fractal rows (`m_parts` of them, as even as they come)."""
+        mo = self.rows_m // self.fm
+        per = -(-mo // self.m_parts)
+        return [(m0, min(m0 + per, mo)) for m0 in range(0, mo, per)]
+
+    def _l0_parts(
+        self,
+        operand: tuple[Matrix, list[Buf], str] | None,
+        which: str,
+        parity: int,
+        ks: tuple[int, int],
+        ms: tuple[int, int] | None = None,
+    ) -> list[Buf]:
+        """An operand's fp16 parts in L0 (in the half of `parity`): its K fractals `ks` and
+        (A) its fractal rows `ms`."""
+        assert operand is not None
+        use, l1_parts, name = operand
+        ctx = self.ctx
+        arena = ctx.arena("L0A" if which == "a" else "L0B", parity)
+        side = self.fm if which == "a" else self.fn
+        outer = (use.cols if use.k_rows else use.rows) // side
+        if ms is not None:
+            outer = ms[1] - ms[0]
+        size = outer * (ks[1] - ks[0]) * side * self.fk * 2
+        l0_parts = self._cube_bufs(arena, name, [size] * len(l1_parts), which)
+        for l1_buf, dst in zip(l1_parts, l0_parts, strict=True):
+            self.ops.append(self._to_l0(which, use, l1_buf, dst, ks, ms))
+        return l0_parts
+
+    def _mads(
+        self, accumulators: list[Buf], l0: dict[str, list[Buf]], kp: int, m_rows: int, init: bool
+    ) -> None:
+        """The Cube's products of one L0 sub-step (`kp` of K, `m_rows` of M) into the
+        accumulators."""
+        con = self.con
         # fp16: C = A.B; split: C0 = Ahi.Bhi, C1 = Ahi.Blo + Alo.Bhi (scaled by 2^11)
         terms = [(0, 0, 0)] if not con.split else [(0, 0, 0), (1, 0, 1), (1, 1, 0)]
         for c_index, ai, bi in terms:
@@ -645,7 +756,7 @@ class Gemm:
                 acc.ptr("float"),
                 la.ptr(DType.FP16),
                 lb.ptr(DType.FP16),
-                self.rows_m,
+                m_rows,
                 kp,
                 self.rows_n,
                 int(first),
@@ -691,20 +802,47 @@ class Gemm:
         elems = self.rows_m * self.rows_n
         out_t = con.out
         values = ValueEmitter(elems, ctx.repeat_bytes, tiler.arena, tiler.ops, "cube result")
+        order = (*con.batch, *con.m, *con.n)
+        space = Space(
+            {v: self.sizes[v] for v in order},
+            tuple(self.local(a, self.starts) for a in con.out_cons),
+        )
+        pos = dense_position(con.m, self.sizes, self.rows_n) + dense_position(con.n, self.sizes, 1)
+        access = self.local(con.store.access.offset, self.starts)
+        name = con.store.access.buffer
+        columns = None
+        if self.epilogue is None and not space.is_empty() and self._rows_crowd(tiler, values):
+            columns = fractal_columns_window(tiler, space, name, access, pos, out_t, self.rows_n, f)
+        # stored by fractal columns, the result stays in UB until the next tile's K steps
+        # are under way (the store is deferred): at the top of the share, clear of their
+        # windows (taken from the bottom)
+        top = None
+        if columns is not None:
+            nbytes = values.vec_bytes(out_t)
+            top = Placed(
+                (tiler.arena.base + tiler.arena.size - nbytes)
+                // ctx.repeat_bytes
+                * ctx.repeat_bytes,
+                nbytes,
+            )
         # The output's window goes where the pipeline placed it: the result's rows when they
         # fit there (padded to whole fractals, they are the window the store sends), else
         # the store's staging. The place is kept free of the fractals while there is room
         # for them elsewhere (an fp32 tile's two accumulators may need it).
         at = self._at(tiler, con.store.access.buffer) if self.epilogue is None else None
         kept = at is not None and tiler.arena.reserve(at.offset, at.size)
-        # An fp16 result of one accumulator converts on its way out of L0C (CC_MODE_F16)
-        on_move = out_t is DType.FP16 and len(accumulators) == 1
+        # An fp16 result converts on its way out of L0C (CC_MODE_F16): no fp32 copy in UB,
+        # no vconv
+        on_move = out_t is DType.FP16 and not con.split
+        frac_t = DType.FP16 if on_move else DType.FP32
         fractals = []
         start = len(self.ops)  # the first op that waits for the accumulators
-        for acc in accumulators:
-            dtype = DType.FP16 if on_move else DType.FP32
+        hm = self.m_parts
+        for k in range(len(accumulators) // hm):
+            accs = accumulators[k * hm : (k + 1) * hm]
             try:
-                ub = values.alloc_vec(dtype, "C fractals")
+                with values.preferring(top if k == 0 else None):
+                    ub = values.alloc_vec(frac_t, "C fractals")
             except OutOfMemory:
                 if not kept or at is None:
                     raise
@@ -712,19 +850,26 @@ class Gemm:
                 assert freed is not None
                 tiler.arena.release(freed)
                 kept = False
-                ub = values.alloc_vec(dtype, "C fractals")
-            stmt = call(
-                "copy_matrix_cc_to_ubuf",
-                ub.ptr(),
-                acc.ptr("float"),
-                0,
-                1,
-                mo * no,
-                0,
-                0,
-                "CC_MODE_F16" if on_move else "CC_MODE_F32",
-            )
-            self.ops.append(Op("PIPE_V", (stmt,), (acc.region(),), (values.region(ub),), "L0C"))
+                ub = values.alloc_vec(frac_t, "C fractals")
+            # each M part's [No][rows] fractals into the tile's [No][Mo]
+            stmts = []
+            for acc, (m0, m1) in zip(accs, self.m_ranges(), strict=True):
+                bursts = (1, mo * no, 0) if hm == 1 else (no, m1 - m0, mo - (m1 - m0))
+                stmts.append(
+                    call(
+                        "copy_matrix_cc_to_ubuf",
+                        ub.ptr(m0 * fm * f * frac_t.byte_size),
+                        acc.ptr("float"),
+                        0,
+                        bursts[0],
+                        bursts[1],
+                        0,
+                        bursts[2],
+                        "CC_MODE_F16" if frac_t is DType.FP16 else "CC_MODE_F32",
+                    )
+                )
+            reads = tuple(acc.region() for acc in accs)
+            self.ops.append(Op("PIPE_V", tuple(stmts), reads, (values.region(ub),), "L0C"))
             fractals.append(ub)
         result = fractals[0]
         if con.split:
@@ -736,6 +881,16 @@ class Gemm:
             values.convert(half, result)
             tiler.arena.release(result.buf)  # type: ignore[arg-type]
             result = half
+        if columns is not None:  # the fractal columns straight to GM (`cube_store`)
+            assert result.buf is not None
+            store = fractal_columns_store(
+                ctx, columns, result.buf, out_t, self.rows_m, self.rows_n, f
+            )
+            if self.defer:
+                self.deferred = store
+            else:
+                self.ops.append(store)
+            return
         # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]
         fits = at is not None and values.vec_bytes(out_t) <= at.size
         with values.preferring(at if fits else None):
@@ -746,14 +901,7 @@ class Gemm:
         self.ops.append(
             Op("PIPE_V", tuple(stmts), (values.region(result),), (values.region(rows),), "C rows")
         )
-        order = (*con.batch, *con.m, *con.n)
-        space = Space(
-            {v: self.sizes[v] for v in order},
-            tuple(self.local(a, self.starts) for a in con.out_cons),
-        )
-        pos = dense_position(con.m, self.sizes, self.rows_n) + dense_position(con.n, self.sizes, 1)
         live = [v for v in order if self.sizes[v] > 1]
-        access = self.local(con.store.access.offset, self.starts)
         src = Placement(rows.buf, out_t, space.fold(pos))
         if self.epilogue is not None:
             first = len(self.ops)
@@ -762,12 +910,24 @@ class Gemm:
             hoist_independent(self.ops, start, first)
             return
         if not space.is_empty():
-            name = con.store.access.buffer
             before = len(self.ops)
             tiler.write_window(space, live[-1] if live else None, name, access, src, at)
             # the result is the window: one transfer, which may be issued later
             if self.defer and len(self.ops) == before + 1 and self.ops[-1].pipe == "PIPE_MTE3":
                 self.deferred = self.ops.pop()
+
+    def _rows_crowd(self, tiler: Tiler, values: ValueEmitter) -> bool:
+        """Whether the result's fractals and its row-major rows, beside the largest K step's
+        windows, overflow the UB share: then the next tile's windows would wait for the
+        store, and the result goes to GM by fractal columns (`cube_store`: no rows in UB)
+        instead. Not for the split's two accumulators: their sum takes the vector unit
+        anyway, and MTE3, busy with both parts' strips, is better off with one transfer."""
+        if self.con.split:
+            return False
+        out_t = self.con.out
+        rows = values.vec_bytes(out_t) * 2  # fp16 fractals out of L0C (or fp32's), the rows
+        windows = max((t.arena.peak for t in self.tilers[:-1]), default=0)
+        return rows + windows > tiler.arena.size
 
     def _epilogue(self, tiler: Tiler, result: Placement, space: Space) -> None:
         """Run the fused elementwise kernel on this tile's result, still in UB."""
