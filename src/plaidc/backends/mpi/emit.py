@@ -24,7 +24,7 @@ it computed (all its threads; below the compute seconds where other programs tak
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -274,65 +274,72 @@ def _declare(k: int, messages: Sequence[_Message]) -> list[str]:
     ]
 
 
-def _post_receives(messages: Sequence[_Message], ranks: int) -> list[str]:
+def _on_each_rank(
+    messages: Sequence[_Message],
+    ranks: int,
+    rank_of: Callable[[_Message], int],
+    lines: Callable[[_Message], list[str]],
+) -> list[str]:
+    """`lines` of each of `messages`, grouped under `if (rank == r)` by `rank_of`."""
     out: list[str] = []
     for r in range(ranks):
-        mine = [m for m in messages if m.t.dst == r]
-        if not mine:
-            continue
-        out.append(f"if (rank == {r}) {{")
-        for m in mine:
-            k, i, t = m.phase, m.index, m.t
-            into = m.received_into
-            if into is None:
-                out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
-                into = f"mg{k}[{i}]"
-            out.append(
-                f"MPI_Irecv({into}, {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
-                f" &rq{k}[nr{k}++]);"
-            )
-        out.append("}")
+        mine = [m for m in messages if rank_of(m) == r]
+        if mine:
+            out.append(f"if (rank == {r}) {{")
+            for m in mine:
+                out.extend(lines(m))
+            out.append("}")
     return out
+
+
+def _post_receives(messages: Sequence[_Message], ranks: int) -> list[str]:
+    """Post each of `messages`' receives on its receiver (into the buffer, or a message)."""
+
+    def receive(m: _Message) -> list[str]:
+        k, i, t = m.phase, m.index, m.t
+        into, out = m.received_into, []
+        if into is None:
+            out.append(f"mg{k}[{i}] = buffer({t.nbytes}, rank);")
+            into = f"mg{k}[{i}]"
+        out.append(
+            f"MPI_Irecv({into}, {t.nbytes}, MPI_BYTE, {t.src}, {t.tag}, MPI_COMM_WORLD,"
+            f" &rq{k}[nr{k}++]);"
+        )
+        return out
+
+    return _on_each_rank(messages, ranks, lambda m: m.t.dst, receive)
 
 
 def _post_sends(messages: Sequence[_Message], layouts: dict[str, Layout], ranks: int) -> list[str]:
     """Pack (unless sent from the buffer) and send each of `messages` on its sender."""
-    out: list[str] = []
-    for r in range(ranks):
-        mine = [m for m in messages if m.t.src == r]
-        if not mine:
-            continue
-        out.append(f"if (rank == {r}) {{")
-        for m in mine:
-            k, i, t = m.phase, m.index, m.t
-            out.append(f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */")
-            source = m.sent_from
-            if source is None:
-                out.append(f"sg{k}[{i}] = buffer({t.nbytes}, rank);")
-                out.extend(_pack(t, layouts[t.buffer], f"sg{k}[{i}]"))
-                source = f"sg{k}[{i}]"
-            out.append(
-                f"MPI_Isend({source}, {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
-                f" &sq{k}[{i}]);"
-            )
-            out.append(f"sent += {t.nbytes};")
-        out.append("}")
-    return out
+
+    def send(m: _Message) -> list[str]:
+        k, i, t = m.phase, m.index, m.t
+        out = [f"/* '{t.buffer}': {t.count} elements to rank {t.dst} */"]
+        source = m.sent_from
+        if source is None:
+            out.append(f"sg{k}[{i}] = buffer({t.nbytes}, rank);")
+            out.extend(_pack(t, layouts[t.buffer], f"sg{k}[{i}]"))
+            source = f"sg{k}[{i}]"
+        out.append(
+            f"MPI_Isend({source}, {t.nbytes}, MPI_BYTE, {t.dst}, {t.tag}, MPI_COMM_WORLD,"
+            f" &sq{k}[{i}]);"
+        )
+        out.append(f"sent += {t.nbytes};")
+        return out
+
+    return _on_each_rank(messages, ranks, lambda m: m.t.src, send)
 
 
 def _complete_sends(messages: Sequence[_Message], ranks: int) -> list[str]:
     """Wait for each of `messages`' sends on its sender and free its packed message."""
-    out: list[str] = []
-    for r in range(ranks):
-        mine = [m for m in messages if m.t.src == r]
-        if not mine:
-            continue
-        out.append(f"if (rank == {r}) {{")
-        for m in mine:
-            k, i = m.phase, m.index
-            out.append(f"MPI_Wait(&sq{k}[{i}], MPI_STATUS_IGNORE); free(sg{k}[{i}]);")
-        out.append("}")
-    return out
+
+    def complete(m: _Message) -> list[str]:
+        return [
+            f"MPI_Wait(&sq{m.phase}[{m.index}], MPI_STATUS_IGNORE); free(sg{m.phase}[{m.index}]);"
+        ]
+
+    return _on_each_rank(messages, ranks, lambda m: m.t.src, complete)
 
 
 def _finish(
@@ -354,15 +361,13 @@ def _finish(
     out.append(f"for (int q = 0; q < nr{k}; ++q) {{")
     out.append("int got = 0; MPI_Get_count(&st[q], MPI_BYTE, &got); received += got;")
     out.append("}")
-    for r in range(ranks):
-        packed = [m for m in messages if m.t.dst == r and m.received_into is None]
-        if not packed:
-            continue
-        out.append(f"if (rank == {r}) {{")
-        for m in packed:
-            out.extend(_unpack(m.t, layouts[m.t.buffer], f"mg{k}[{m.index}]"))
-            out.append(f"free(mg{k}[{m.index}]);")
-        out.append("}")
+    packed = [m for m in messages if m.received_into is None]
+
+    def unpack(m: _Message) -> list[str]:
+        message = f"mg{k}[{m.index}]"
+        return [*_unpack(m.t, layouts[m.t.buffer], message), f"free({message});"]
+
+    out.extend(_on_each_rank(packed, ranks, lambda m: m.t.dst, unpack))
     out.append("}")
     return out
 
