@@ -76,6 +76,7 @@ from plaidc.backends.npu.vector import (
     pipeline_tiles_first,
     placement_note,
     tile_comment,
+    tiles_chosen,
 )
 from plaidc.backends.npu_sim.machine import BLOCK_BYTES
 from plaidc.stripe.ir import Affine
@@ -118,12 +119,9 @@ def lower_contraction(
         if lowered is not None:
             ops, cut = lowered
             if kernel.pinned:
-                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
-                if pinned and cut:
-                    who += ", cut further by the backend to fit its buffers"
-                if not pinned and pipeline is not None:
-                    who += " (estimated faster than the pass pipeline's)"
-                ops.insert(0, comment(f"tiles chosen by {who}"))
+                faster = not pinned and pipeline is not None
+                why = " (estimated faster than the pass pipeline's)" if faster else ""
+                ops.insert(0, tiles_chosen(bool(pinned), cut, why))
             return ops
     return None
 

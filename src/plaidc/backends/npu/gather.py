@@ -113,17 +113,27 @@ def _cheaper(ctx: Context, g: GatherKernel, whole_tiles: int) -> bool:
     return whole <= by_dma
 
 
+def _tile_names(
+    g: GatherKernel, lo: int, count: int
+) -> tuple[list[str], list[str], dict[str, int], dict[str, int], dict[str, int]]:
+    """A tile of `count` index points from `lo`: the index dimensions' names `p0..` (the first
+    cut to the tile), a source row's element dimensions `e0..`, their sizes, and the tile's
+    start."""
+    p_names = [f"p{d}" for d in range(len(g.index.shape.sizes))]
+    e_names = [f"e{d}" for d in range(len(g.source.shape.sizes) - 1)]
+    p_sizes = dict(zip(p_names, g.index.shape.sizes, strict=True))
+    if p_names:
+        p_sizes[p_names[0]] = count
+    e_sizes = dict(zip(e_names, g.source.shape.sizes[1:], strict=True))
+    starts = {p_names[0]: lo} if p_names else {}
+    return p_names, e_names, p_sizes, e_sizes, starts
+
+
 def _tile(ctx: Context, g: GatherKernel, lo: int, count: int, parity: int) -> list[Op]:
     ops: list[Op] = []
     tiler = Tiler(ctx, ctx.arena("UB", parity), ops)
     src, idx = g.source, g.index
-    p_names = [f"p{d}" for d in range(len(idx.shape.sizes))]
-    e_names = [f"e{d}" for d in range(len(src.shape.sizes) - 1)]
-    p_sizes = dict(zip(p_names, idx.shape.sizes, strict=True))
-    if p_names:
-        p_sizes[p_names[0]] = count
-    e_sizes = dict(zip(e_names, src.shape.sizes[1:], strict=True))
-    starts = {p_names[0]: lo} if p_names else {}
+    p_names, e_names, p_sizes, e_sizes, starts = _tile_names(g, lo, count)
 
     # The source, whole: its row index `r` is data, so every row must be there.
     src_space = Space({"r": src.shape.sizes[0], **e_sizes})
@@ -243,13 +253,7 @@ def _dma_tile(ctx: Context, g: GatherKernel, lo: int, count: int, parity: int) -
     ops: list[Op] = []
     tiler = Tiler(ctx, ctx.arena("UB", parity), ops)
     src, idx, out = g.source, g.index, g.out
-    p_names = [f"p{d}" for d in range(len(idx.shape.sizes))]
-    e_names = [f"e{d}" for d in range(len(src.shape.sizes) - 1)]
-    p_sizes = dict(zip(p_names, idx.shape.sizes, strict=True))
-    if p_names:
-        p_sizes[p_names[0]] = count
-    e_sizes = dict(zip(e_names, src.shape.sizes[1:], strict=True))
-    starts = {p_names[0]: lo} if p_names else {}
+    p_names, e_names, p_sizes, e_sizes, starts = _tile_names(g, lo, count)
     # The tile's indices and its output window.
     idx_at, out_at = _index_and_output(ctx, tiler, g, p_sizes, e_sizes, starts)
     idx_buf, idx_pos, idx_window = idx_at.buf, idx_at.pos, idx_at.window

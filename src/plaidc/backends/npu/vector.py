@@ -328,12 +328,18 @@ def pipeline_tiles_first(
         if lowered is not None:
             ops, cut = lowered
             if kernel.pinned:
-                who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
-                if pinned and cut:
-                    who += ", cut further by the backend to fit its buffers"
-                ops.insert(0, comment(f"tiles chosen by {who}"))
+                ops.insert(0, tiles_chosen(bool(pinned), cut))
             return ops
     return None
+
+
+def tiles_chosen(pinned: bool, cut: bool, why: str = "") -> Op:
+    """The comment saying whose tiles a kernel runs: the pass pipeline's (`pinned`, `cut`
+    further to fit the buffers) or the backend's (`why`)."""
+    who = "the pass pipeline (tagged inner blocks)" if pinned else "the backend"
+    if pinned and cut:
+        who += ", cut further by the backend to fit its buffers"
+    return comment(f"tiles chosen by {who}{why}")
 
 
 def cut_further(sizes: dict[str, int], ranges: dict[str, int], pinned: tuple[str, ...]) -> bool:
