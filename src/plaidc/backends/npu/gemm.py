@@ -228,7 +228,8 @@ class Gemm(GemmResult):
         if space.is_empty():
             return op
         acc = self.local(access.offset, starts)
-        window = tiler.window(space, access.buffer, [acc])
+        # a plain matrix's rows may come in exact (`Window.exact`): row-major at `cols`
+        window = tiler.window(space, access.buffer, [acc], pitch=cols if conv is None else 0)
         op.src = window.to_ub(space.fold(acc))
         g = elems_per_block(dtype)
         op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
