@@ -163,10 +163,6 @@ class Tiler:
         # fewer elements (in UB: the caller's padding).
         exact: Window | None = None
         start = max(lo, 0)
-        if best.rows == 1 and (start, hi + 1) != (best.first, best.first + best.width):
-            span = hi + 1 - start  # the elements themselves, not whole blocks around them
-            if span * size <= MAX_LENBURST:
-                exact = Window(name, start, 1, span, span, round_up(span, g), exact=True)
         for stride in sorted(k for k in strides if k > 1):
             shape = _strided(space, accesses, stride, 1, start)
             if shape is None or not 1 < shape[0] <= MAX_BURSTS:
@@ -179,6 +175,10 @@ class Tiler:
                 continue
             if exact is None or rows * row_pitch < exact.elements:
                 exact = Window(name, start, rows, stride, width, row_pitch, exact=True)
+        if exact is None and best.rows == 1 and best.width != hi + 1 - start:
+            span = hi + 1 - start  # one run: its elements, not the whole blocks around them
+            if span * size <= MAX_LENBURST:
+                exact = Window(name, start, 1, span, span, round_up(span, g), exact=True)
         if exact is None or (
             exact.elements > best.elements and exact.gm_elements != space.point_count()
         ):
