@@ -310,12 +310,18 @@ class Tiler:
         every point of `space` (which has only the store's indices). `exact`: the window may
         be an exact one (`Window.exact`) with the rows of `src` (its largest stride)."""
         dtype = self.ctx.storage[name]
-        pitch = max((k for v, k in src.pos.terms if space.sizes.get(v, 1) > 1), default=0)
-        window = self.window(space, name, [access], pitch=pitch if exact else 0)
-        if window.exact and any(
-            window.to_ub(space.fold(access)).coeff(v) != src.pos.coeff(v) for v in space.sizes
-        ):  # not the value's rows: the narrowest exact rows
-            window = self.window(space, name, [access], pitch=1)
+
+        def sends(window: Window) -> bool:  # the value is the window, as it is
+            ub_pos = window.to_ub(space.fold(access))
+            same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
+            return same and ub_pos.const == src.pos.const == 0 and self.covers(space, window)
+
+        window = self.window(space, name, [access])
+        if exact and not sends(window):
+            pitch = max((k for v, k in src.pos.terms if space.sizes.get(v, 1) > 1), default=0)
+            window = self.window(space, name, [access], pitch=pitch)
+            if window.exact and not sends(window):  # the narrowest exact rows
+                window = self.window(space, name, [access], pitch=1)
         access = space.fold(access)
         covered = self.covers(space, window)
         ub_pos = window.to_ub(access)
