@@ -44,6 +44,18 @@ static inline void plaidc_fill_f32(__ubuf__ float *dst, int64_t d0, double value
   plaidc_mask(0, 128);
 }
 
+/* dst[r * stride + c] <- value, r in [0, rows), c in [lo, hi): rows `stride` elements apart, a
+ * whole number of blocks; each repeat of a vector_dup is one row's band of the columns. */
+static inline void plaidc_fillcols_f32(__ubuf__ float *dst, int64_t rows, int64_t stride, int64_t lo,
+                                       int64_t hi, double value) {
+  for (int64_t c = lo - lo % 8; c < hi; c += 64) {
+    plaidc_mask(plaidc_max(lo - c, 0), plaidc_min(hi - c, 64));
+    for (int64_t r = 0; r < rows; r += 255)
+      vector_dup(dst + r * stride + c, value, plaidc_min(255, rows - r), 1, stride / 8);
+  }
+  plaidc_mask(0, 128);
+}
+
 /* Stage A of a move: lane 0 of block (d0 + i*ds - w0) of S <- src[e0 + i*es], for the i in
  * [0, n) whose block lies in the window [w0, w1) (ds > 0). Lane classes repeat every `period`
  * elements of the run, and each class is one vcmax with a single active lane. */
@@ -76,9 +88,7 @@ void plaidc_kernel(__gm__ float *Bias, __gm__ float *W, __gm__ float *X, __gm__ 
   copy_gm_to_ubuf_align((__ubuf__ float *)(UB_BASE + 0x400), W, 0, 6, 20, 0, 1);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  for (int64_t r = 0; r < 4; ++r) {
-    plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x0), r * 16 + 6, 0.0, 10);
-  }
+  plaidc_fillcols_f32((__ubuf__ float *)(UB_BASE + 0x0), 4, 16, 6, 16, 0.0);
   plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x580), 0, 0.0, 160);
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x800), (__ubuf__ float *)(UB_BASE + 0x0), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);

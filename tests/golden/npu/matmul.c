@@ -36,6 +36,18 @@ static inline void plaidc_fill_f32(__ubuf__ float *dst, int64_t d0, double value
   plaidc_mask(0, 128);
 }
 
+/* dst[r * stride + c] <- value, r in [0, rows), c in [lo, hi): rows `stride` elements apart, a
+ * whole number of blocks; each repeat of a vector_dup is one row's band of the columns. */
+static inline void plaidc_fillcols_f32(__ubuf__ float *dst, int64_t rows, int64_t stride, int64_t lo,
+                                       int64_t hi, double value) {
+  for (int64_t c = lo - lo % 8; c < hi; c += 64) {
+    plaidc_mask(plaidc_max(lo - c, 0), plaidc_min(hi - c, 64));
+    for (int64_t r = 0; r < rows; r += 255)
+      vector_dup(dst + r * stride + c, value, plaidc_min(255, rows - r), 1, stride / 8);
+  }
+  plaidc_mask(0, 128);
+}
+
 /* stripe_program on the NPU */
 void plaidc_kernel(__gm__ float *A, __gm__ float *B, __gm__ float *C) {
   /* kernel_0(A,B): C[m, n : M, N] = +(A[m, k] * B[k, n]) -- on the Cube */
@@ -44,9 +56,7 @@ void plaidc_kernel(__gm__ float *A, __gm__ float *B, __gm__ float *C) {
   copy_gm_to_ubuf_align((__ubuf__ float *)(UB_BASE + 0x400), B, 0, 5, 24, 0, 1);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  for (int64_t r = 0; r < 7; ++r) {
-    plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x0), r * 16 + 5, 0.0, 11);
-  }
+  plaidc_fillcols_f32((__ubuf__ float *)(UB_BASE + 0x0), 7, 16, 5, 16, 0.0);
   plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x540), 0, 0.0, 176);
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x800), (__ubuf__ float *)(UB_BASE + 0x0), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
