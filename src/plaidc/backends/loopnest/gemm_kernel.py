@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from plaidc.backends.loopnest.gemm_transpose import transposable, transposed
 from plaidc.backends.loopnest.optimise import hoist_scratch
 from plaidc.backends.loopnest.plan import (
     Alloc,
@@ -513,6 +514,8 @@ class Kernel:
                 return body
 
             out.append(Loop(p.name, *self._panel_range(full), tuple(self._k_nest(vectors))))
+        elif not _is(full, 0) and self._transposes(s.b_k, lay.lanes):
+            out += self._pack_b_transposed(full)
         elif not _is(full, 0):
             p, j = IVar(self.fresh("p")), IVar(self.fresh("j"))
 
@@ -536,6 +539,60 @@ class Kernel:
             ]
 
         return out + self._tail_panel(_when_positive(width, self._k_nest(last, k0)))
+
+    def _transposes(self, k_step: int, rows: int) -> bool:
+        """Whether an operand that steps by `k_step` over a simple reduction packs blocks of
+        `rows` rows as shuffled vectors (`gemm_transpose`): its reduction is contiguous."""
+        return not self.s.k_dims and k_step == 1 and transposable(rows, self.lay.lanes)
+
+    def _k_blocks(self, body: Callable[[IntExpr], list[Stmt]], rest: Loop) -> list[Stmt]:
+        """`body(k)` for the reduction's blocks of `lanes` rows from `k`, then `rest` (the
+        loop over the last `kb % lanes` rows, its bounds replaced)."""
+        lanes = self.lay.lanes
+        blocks = _pdiv(self.kb, lanes)
+        kb = IVar(self.fresh("kb"))
+        out: list[Stmt] = []
+        if not _is(blocks, 0):
+            out.append(Loop(kb.name, IConst(0), blocks, tuple(body(imul(kb, lanes)))))
+        done = imul(blocks, lanes)
+        if not (isinstance(self.kb, IConst) and self.kb.value % lanes == 0):
+            out.append(replace(rest, lo=done, hi=self.kb))
+        return out
+
+    def _pack_b_transposed(self, full: IntExpr) -> list[Stmt]:
+        """The full panels of a B whose reduction is contiguous (`b_k` 1): per panel, group
+        of `lanes` columns and block of `lanes` rows of k, `lanes` vector loads along k,
+        transposed, stored as `lanes` rows of the panel."""
+        s, lay = self.s, self.lay
+        lanes = lay.lanes
+        p = IVar(self.fresh("p"))
+
+        def block(k: IntExpr) -> list[Stmt]:
+            # one group of `lanes` columns per iteration: the panel's groups as a loop keep
+            # the code (and the C compiler's time) to one transpose
+            group = IVar(self.fresh("g"))
+            first = iadd(imul(p, lay.nr), imul(group, lanes))
+            loads: list[SExpr] = [
+                SLoad(self.b, iadd(iadd(k, self.k0), imul(iadd(first, IConst(c)), s.b_j)), self.vt)
+                for c in range(lanes)
+            ]
+            body, rows = transposed(self.lw.names, loads, self.vt)
+            for q, row in enumerate(rows):
+                at = iadd(self._packed_b(p, iadd(k, IConst(q))), imul(group, lanes))
+                body.append(Store(self.scratch, iadd(self.b_base, at), row))
+            return [Loop(group.name, IConst(0), IConst(lay.nv), tuple(body))]
+
+        kv, j = IVar(self.fresh("k")), IVar(self.fresh("j"))
+        src = iadd(iadd(kv, self.k0), imul(iadd(imul(p, lay.nr), j), s.b_j))
+        copy = Store(
+            self.scratch,
+            iadd(self.b_base, iadd(self._packed_b(p, kv), j)),
+            SLoad(self.b, src, self.t),
+        )
+        rest = Loop(
+            kv.name, IConst(0), self.kb, (Loop(j.name, IConst(0), IConst(lay.nr), (copy,)),)
+        )
+        return [Loop(p.name, *self._panel_range(full), tuple(self._k_blocks(block, rest)))]
 
     def _packed_b(self, p: IntExpr, k: IntExpr) -> IntExpr:
         """Where row k of panel p starts in the packed B (relative to the chunk's part)."""
@@ -569,6 +626,8 @@ class Kernel:
         own, one per thread); with `valid`, the rows from `valid` on are zero."""
         s = self.s
         k0 = self.fresh("k") if not s.k_dims else None
+        if valid is None and not s.row_dims and self._transposes(s.a_k, rows):
+            return self._pack_a_transposed(pack, i0, rows)
         if valid is None:
             starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
 
@@ -596,6 +655,34 @@ class Kernel:
             Loop(e, IConst(0), IConst(rows * self.kstride), (zero,), vector=True),
             *self._k_nest(copy_valid, k0),
         ]
+
+    def _pack_a_transposed(self, pack: str, i0: IntExpr, rows: int) -> list[Stmt]:
+        """`_pack_a` of A rows whose reduction is contiguous (`a_k` 1): per block of `lanes`
+        k, `rows` vector loads along k, transposed into `rows` vectors of the `[k][r]` block."""
+        lanes = self.lay.lanes
+        starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
+
+        def block(k: IntExpr) -> list[Stmt]:
+            loads: list[SExpr] = [
+                SLoad(self.a, iadd(start, iadd(k, self.k0)), self.vt) for start in starts
+            ]
+            shuffles, vectors = transposed(self.lw.names, loads, self.vt)
+            stores = [
+                Store(pack, iadd(imul(k, rows), IConst(q * lanes)), v)
+                for q, v in enumerate(vectors)
+            ]
+            return [*shuffles, *stores]
+
+        kv = IVar(self.fresh("k"))
+        copies = [
+            Store(
+                pack,
+                iadd(IConst(r), imul(kv, rows)),
+                SLoad(self.a, iadd(start, iadd(kv, self.k0)), self.t),
+            )
+            for r, start in enumerate(starts)
+        ]
+        return self._k_blocks(block, Loop(kv.name, IConst(0), self.kb, tuple(copies)))
 
     def _ragged_rows(self) -> Loop:
         """Every row block of a kernel with run-time `m` or `n`: a block of MR rows on full
