@@ -26,8 +26,8 @@ static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   {
     float apack[384] __attribute__((aligned(64)));
-    for (int64_t p = 0; p < 2; ++p) {
-      for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
+    for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
+      for (int64_t p = 0; p < 2; ++p) {
         plaidc_f32x16_store(scratch + (k_1 * 32 + p * 1536), plaidc_f32x16_load(B + (k_1 * 80 + p * 32)));
         plaidc_f32x16_store(scratch + (k_1 * 32 + p * 1536 + 16), plaidc_f32x16_load(B + (k_1 * 80 + p * 32 + 16)));
       }

@@ -6,8 +6,8 @@ define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C
 {
 entry:
   %"apack" = alloca [384 x float], align 64
-  %"p.slot" = alloca i64
   %"k_1.slot" = alloca i64
+  %"p.slot" = alloca i64
   %"k_2.slot" = alloca i64
   %"j.slot" = alloca i64
   %"j_1.slot" = alloca i64
@@ -60,23 +60,23 @@ entry:
   br label %"start"
 start:
   ; micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 8x32 register block
-  store i64 0, ptr %"p.slot"
-  br label %"p.head"
-p.head:
-  %"p" = load i64, ptr %"p.slot"
-  %".9" = icmp slt i64 %"p", 2
-  br i1 %".9", label %"p.body", label %"p.exit"
-p.body:
   store i64 0, ptr %"k_1.slot"
   br label %"k_1.head"
-p.exit:
-  store i64 0, ptr %"k_2.slot"
-  br label %"k_2.head"
 k_1.head:
   %"k_1" = load i64, ptr %"k_1.slot"
-  %".13" = icmp slt i64 %"k_1", 48
-  br i1 %".13", label %"k_1.body", label %"k_1.exit"
+  %".9" = icmp slt i64 %"k_1", 48
+  br i1 %".9", label %"k_1.body", label %"k_1.exit"
 k_1.body:
+  store i64 0, ptr %"p.slot"
+  br label %"p.head"
+k_1.exit:
+  store i64 0, ptr %"k_2.slot"
+  br label %"k_2.head"
+p.head:
+  %"p" = load i64, ptr %"p.slot"
+  %".13" = icmp slt i64 %"p", 2
+  br i1 %".13", label %"p.body", label %"p.exit"
+p.body:
   %".15" = mul i64 %"k_1", 80
   %".16" = mul i64 %"p", 32
   %".17" = add i64 %".15", %".16"
@@ -99,13 +99,13 @@ k_1.body:
   %".34" = add i64 %".33", 16
   %".35" = getelementptr inbounds float, ptr %"scratch", i64 %".34"
   store <16 x float> %".30", ptr %".35", align 4
-  %".37" = add i64 %"k_1", 1
-  store i64 %".37", ptr %"k_1.slot"
-  br label %"k_1.head"
-k_1.exit:
-  %".40" = add i64 %"p", 1
-  store i64 %".40", ptr %"p.slot"
+  %".37" = add i64 %"p", 1
+  store i64 %".37", ptr %"p.slot"
   br label %"p.head"
+p.exit:
+  %".40" = add i64 %"k_1", 1
+  store i64 %".40", ptr %"k_1.slot"
+  br label %"k_1.head"
 k_2.head:
   %"k_2" = load i64, ptr %"k_2.slot"
   %".45" = icmp slt i64 %"k_2", 48

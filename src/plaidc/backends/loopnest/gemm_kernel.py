@@ -511,9 +511,12 @@ class Kernel:
                     lane = IConst(v * lay.lanes)
                     load = SLoad(self.b, src(p, b_off, lane), self.vt)
                     body.append(Store(self.scratch, dst(p, k, lane), load))
-                return body
+                return [Loop(p.name, *self._panel_range(full), tuple(body))]
 
-            out.append(Loop(p.name, *self._panel_range(full), tuple(self._k_nest(vectors))))
+            # row by row of B, all its panels: B's rows are read front to back, where a
+            # panel at a time read a few lines of each row, a page apart, which the
+            # prefetchers do not follow
+            out += self._k_nest(vectors)
         elif not _is(full, 0) and self._transposes(s.b_k, lay.lanes):
             out += self._pack_b_transposed(full)
         elif not _is(full, 0):
