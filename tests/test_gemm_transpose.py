@@ -53,26 +53,26 @@ def test_only_powers_of_two_transpose() -> None:
     assert not transposable(6, 16) and not transposable(8, 12) and not transposable(1, 16)
 
 
-def tmm(m: int, n: int, k: int) -> str:
+def tmm(m: int, n: int, k: int, dtype: str = "fp32") -> str:
     """`C[m, n] = +(A[m, k] * B[n, k])` as one untiled kernel block (B's reduction
     contiguous, its columns k apart)."""
     return f"""0: #program
 block []:1 (
-    #user none new@0x00000000 A[0, 0] fp32:I({m}, {k}):({k}, 1):1 B
-    #user none new@0x00000000 B[0, 0] fp32:I({n}, {k}):({k}, 1):1 B
-    #user none new@0x00000000 C[0, 0] fp32:I({m}, {n}):({n}, 1):1 B
+    #user none new@0x00000000 A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
+    #user none new@0x00000000 B[0, 0] {dtype}:I({n}, {k}):({k}, 1):1 B
+    #user none new@0x00000000 C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
 ) {{
   0: #main
   block []:1 (
-      in A[0, 0] fp32:I({m}, {k}):({k}, 1):1 B
-      in B[0, 0] fp32:I({n}, {k}):({k}, 1):1 B
-      out C[0, 0] fp32:I({m}, {n}):({n}, 1):1 B
+      in A[0, 0] {dtype}:I({m}, {k}):({k}, 1):1 B
+      in B[0, 0] {dtype}:I({n}, {k}):({k}, 1):1 B
+      out C[0, 0] {dtype}:I({m}, {n}):({n}, 1):1 B
   ) {{
     0: #contraction #kernel
     block [m:{m}, n:{n}, k:{k}] (
-        in A[m, k] fp32:I(1, 1):({k}, 1):1 B
-        in B[n, k] fp32:I(1, 1):({k}, 1):1 B
-        out C[m, n]:add fp32:I(1, 1):({n}, 1):1 B
+        in A[m, k] {dtype}:I(1, 1):({k}, 1):1 B
+        in B[n, k] {dtype}:I(1, 1):({k}, 1):1 B
+        out C[m, n]:add {dtype}:I(1, 1):({n}, 1):1 B
     ) {{
       0: $a = load(A)
       1: $b = load(B)
@@ -91,25 +91,26 @@ def shuffles(backend: str, source: str, lanes: int) -> int:
     return source.count(f"i32 0, i32 {lanes}, i32 1, i32 {lanes + 1}")
 
 
-# (M, N, K, vector bytes, gemm_block_bytes): full and partial panels and row blocks, a
+# (M, N, K, vector bytes, gemm_block_bytes, type): full and partial panels and row blocks, a
 # reduction shorter than a block of lanes, one that lanes divide and ragged ones; 8-lane (AVX2)
 # and 16-lane vectors; blocked reductions (the budget holds a few rows of B's panels: k blocks
 # start past 0 and the last is shorter).
 CASES = [
-    (16, 64, 64, 64, 0),
-    (37, 45, 53, 64, 0),
-    (9, 70, 5, 64, 0),
-    (40, 96, 100, 32, 0),
-    (24, 64, 300, 64, 64 * 100 * 4),
-    (19, 100, 203, 32, 48 * 64 * 4),
+    (16, 64, 64, 64, 0, "fp32"),
+    (37, 45, 53, 64, 0, "fp32"),
+    (9, 70, 5, 64, 0, "fp32"),
+    (40, 96, 100, 32, 0, "fp32"),
+    (24, 64, 300, 64, 64 * 100 * 4, "fp32"),
+    (19, 100, 203, 32, 48 * 64 * 4, "fp32"),
+    (21, 40, 77, 64, 0, "fp64"),
 ]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "x".join(map(str, c)))
-def test_transposed_b_packs_with_shuffles(backend: str, case: tuple[int, ...]) -> None:
-    m, n, k, vector_bytes, block_bytes = case
-    program = parse_stripe(tmm(m, n, k), "tmm.stripe")
+def test_transposed_b_packs_with_shuffles(backend: str, case: tuple) -> None:
+    m, n, k, vector_bytes, block_bytes, dtype = case
+    program = parse_stripe(tmm(m, n, k, dtype), "tmm.stripe")
     inputs = driver.random_inputs(program_io(program).inputs, seed=3)
     cfg = with_codegen(backend, vector_bytes=vector_bytes, gemm_block_bytes=block_bytes)
     artifact = get_backend(backend).compile(program, cfg)
@@ -117,7 +118,7 @@ def test_transposed_b_packs_with_shuffles(backend: str, case: tuple[int, ...]) -
     a, b = (inputs[name].astype(np.float64) for name in ("A", "B"))
     np.testing.assert_allclose(got["C"], a @ b.T, rtol=1e-4, atol=1e-4)
     assert not driver.compare_outputs(run_program(program, inputs), got)
-    lanes = vector_bytes // 4
+    lanes = vector_bytes // (8 if dtype == "fp64" else 4)
     assert "micro-kernel" in artifact.source
     if k >= lanes:
         assert shuffles(backend, artifact.source, lanes) > 0

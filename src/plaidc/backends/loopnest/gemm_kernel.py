@@ -8,6 +8,8 @@ rows are padded), keeps an `MR x NR` block of C in vector registers across the w
 and updates it with fused multiply-adds. A is read in place when one panel uses it and it
 steps evenly over the reduction (a grouped conv's weights); B is read in place when its one
 partial panel's padded vectors stay within B's buffer, which the caller passes (`b_bound`).
+An operand whose reduction is contiguous (a transposed product's B, a row-major A) packs as
+vector transposes (`gemm_transpose`); a row-major B packs row by row across its panels.
 
 The sizes are compile-time constants, except in a ragged kernel (the edge tiles of a tiling
 whose tile does not divide the extent): there any of `m`, `n`, `k` may be a run-time extent
