@@ -17,7 +17,9 @@ Every decision here is checked against the semantics, so it only changes speed:
   divisions by loop-invariant values become multiplications by their reciprocals
   (`plaidc.backends.loopnest.reciprocal`); with `minmax_accumulators` above 1, a reduction
   loop runs as that many interleaved parts with their own accumulators
-  (`plaidc.backends.loopnest.interleave`).
+  (`plaidc.backends.loopnest.interleave`); with `vector_exp_loops`, a loop computing fp32 exp
+  is written with vector types, so the backend's vector exp inlines
+  (`plaidc.backends.loopnest.vector_loops`).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from plaidc.backends.loopnest.plan import (
 from plaidc.backends.loopnest.reciprocal import divide_by_reciprocal
 from plaidc.backends.loopnest.scalars import aggregate, identity
 from plaidc.backends.loopnest.scope import Scope
+from plaidc.backends.loopnest.vector_loops import vectorise_exp_loops
 from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, LoadIndex
 from plaidc.stripe.ir import Store as StripeStore
 
@@ -250,6 +253,9 @@ def _vectorise(stmt: Stmt, var: str, shared: set[str] | None, lowering: Lowering
             versions += divide_by_reciprocal(part, lowering.names.fresh)
         else:
             versions.append(part)
+    if opts.vector_exp_loops:
+        lanes = max(opts.vector_bytes // DType.FP32.byte_size, 1)
+        versions = vectorise_exp_loops(versions, lanes, lowering.names.fresh)
     return [*hoisted, *before, *versions, *after]
 
 
