@@ -11,6 +11,12 @@ vectorised loop calls the clone of its vector width. Every clone gcc may call on
 machine is defined here (SSE 4, AVX 8, AVX2 8 lanes by widening to the 16-lane one), and the
 scalar function (remainder iterations) computes one lane of the same code.
 
+A vectorised loop pays a call per vector for the clone, and the ABI preserves no vector
+register across it, so loops computing exp are written with vector types instead
+(`plaidc.backends.loopnest.vector_loops`) and call `vector_exp`'s function, which inlines the
+same 16-lane code (`INLINE`; narrower vectors widened to it): the clones remain for what gcc
+still vectorises itself (a remainder loop, a loop the vector form does not express).
+
 `emit` wraps it in `#if defined(__AVX512F__)`: the compiler's own `-march=native` answer
 decides, else the portable inline function (`helpers._exp_f32`) is compiled.
 """
