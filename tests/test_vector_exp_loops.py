@@ -187,3 +187,20 @@ def test_softmax_matches_the_interpreter(source: str, x: np.ndarray) -> None:
     assert not driver.compare_outputs(want, got, reduction_terms=terms)
     # NaN exactly where the interpreter has NaN
     np.testing.assert_array_equal(np.isnan(got["Y"]), np.isnan(want["Y"]))
+
+
+SIGMOID = "function (X[N]) -> (Y) { Y = 1.0 / (1.0 + exp(-X)); }"
+
+
+def test_sigmoid_negation_and_division_match_the_interpreter() -> None:
+    rng = np.random.default_rng(6)
+    x = (rng.standard_normal(1007) * 30).astype(np.float32)  # 62 vectors and 15 left over
+    x[:8] = [np.inf, -np.inf, np.nan, 0.0, -0.0, 88.8, -104.0, 3.0e38]
+    program = pipelined(SIGMOID, "c", x)
+    artifact = get_backend("c").compile(program, load_target("c"))
+    assert "plaidc_f32x16_exp(" in artifact.source and "= -" in artifact.source
+    got = artifact.run({"X": x})
+    with np.errstate(all="ignore"):
+        want = run_program(tile(SIGMOID, x), {"X": x})
+    assert not driver.compare_outputs(want, got)
+    np.testing.assert_array_equal(np.isnan(got["Y"]), np.isnan(want["Y"]))

@@ -20,7 +20,7 @@ reductions) with `L` lanes and at least `L` iterations becomes:
 * the original loop over the remaining iterations (fewer than `L`).
 
 It applies only where every operation has the same meaning on vectors as on scalars, lane by
-lane: fp32 `add`, `sub`, `mul`, `div`, `exp` and loads, stores and broadcasts; anything else
+lane: fp32 `add`, `sub`, `mul`, `div`, `neg`, `exp` and loads, stores and broadcasts; anything else
 (a comparison, a select, a max, a gather, an offset that steps by more than one element, a
 store that does not move with the loop, a reduction other than a sum or product) leaves the
 loop to the compiler's vectoriser. The values computed per element are the same operations on
@@ -65,6 +65,7 @@ from plaidc.backends.loopnest.simplify import affine_form
 from plaidc.stripe.ir import DType
 
 _DTYPE = DType.FP32
+_UNARY = ("exp", "neg")
 _BINARY = ("add", "sub", "mul", "div")
 _REDUCTIONS = ("add", "mul")
 
@@ -268,8 +269,8 @@ class _Vectoriser:
             if self._step(offset) != 1:
                 raise _NotVectorisable
             return SLoad(e.buffer, offset, self.vtype)
-        if isinstance(e, SUnary) and e.op == "exp":
-            return SUnary("exp", self._vector(e.arg), self.vtype)
+        if isinstance(e, SUnary) and e.op in _UNARY:
+            return SUnary(e.op, self._vector(e.arg), self.vtype)
         if isinstance(e, SBinary) and e.op in _BINARY:
             return SBinary(e.op, self._vector(e.a), self._vector(e.b), self.vtype)
         raise _NotVectorisable
