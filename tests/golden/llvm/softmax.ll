@@ -258,32 +258,57 @@ start:
 
 declare float @"llvm.maximum.f32"(float %".1", float %".2")
 
-define internal float @"plaidc.exp.f32"(float %".1") alwaysinline memory(none) nounwind
+define internal float @"plaidc.exp.f32"(float %".1") alwaysinline memory(read) nounwind
 {
 entry:
-  %".3" = fcmp olt float %".1", 0xc05a000000000000
-  %".4" = select  i1 %".3", float 0xc05a000000000000, float %".1"
-  %".5" = fcmp ogt float %".4", 0x4056400000000000
-  %".6" = select  i1 %".5", float 0x4056400000000000, float %".4"
-  %".7" = call float @"llvm.fma.f32"(float %".6", float 0x3ff7154760000000, float 0x4168000000000000)
-  %".8" = bitcast float %".7" to i32
-  %".9" = sub i32 %".8", 1262485504
-  %".10" = fsub float %".7", 0x4168000000000000
-  %".11" = call float @"llvm.fma.f32"(float %".10", float 0xbfe6300000000000, float %".6")
-  %".12" = call float @"llvm.fma.f32"(float %".10", float 0x3f2bd01060000000, float %".11")
-  %".13" = call float @"llvm.fma.f32"(float 0x3f56d10fc0000000, float %".12", float 0x3f8120b620000000)
-  %".14" = call float @"llvm.fma.f32"(float %".13", float %".12", float 0x3fa55551a0000000)
-  %".15" = call float @"llvm.fma.f32"(float %".14", float %".12", float 0x3fc5554de0000000)
-  %".16" = call float @"llvm.fma.f32"(float %".15", float %".12", float 0x3fe0000000000000)
-  %".17" = fmul float %".16", %".12"
-  %".18" = call float @"llvm.fma.f32"(float %".17", float %".12", float %".12")
-  %".19" = fadd float %".18", 0x3ff0000000000000
-  %".20" = call float @"llvm.ldexp.f32.i32"(float %".19", i32 %".9")
-  ret float %".20"
+  %".3" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 0
+  %".4" = load float, float* %".3"
+  %".5" = fcmp olt float %".1", %".4"
+  %".6" = select  i1 %".5", float %".4", float %".1"
+  %".7" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 1
+  %".8" = load float, float* %".7"
+  %".9" = fcmp ogt float %".6", %".8"
+  %".10" = select  i1 %".9", float %".8", float %".6"
+  %".11" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 2
+  %".12" = load float, float* %".11"
+  %".13" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 3
+  %".14" = load float, float* %".13"
+  %".15" = call float @"llvm.fma.f32"(float %".10", float %".12", float %".14")
+  %".16" = bitcast float %".15" to i32
+  %".17" = sub i32 %".16", 1262485504
+  %".18" = fsub float %".15", %".14"
+  %".19" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 4
+  %".20" = load float, float* %".19"
+  %".21" = call float @"llvm.fma.f32"(float %".18", float %".20", float %".10")
+  %".22" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 5
+  %".23" = load float, float* %".22"
+  %".24" = call float @"llvm.fma.f32"(float %".18", float %".23", float %".21")
+  %".25" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 10
+  %".26" = load float, float* %".25"
+  %".27" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 9
+  %".28" = load float, float* %".27"
+  %".29" = call float @"llvm.fma.f32"(float %".26", float %".24", float %".28")
+  %".30" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 8
+  %".31" = load float, float* %".30"
+  %".32" = call float @"llvm.fma.f32"(float %".29", float %".24", float %".31")
+  %".33" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 7
+  %".34" = load float, float* %".33"
+  %".35" = call float @"llvm.fma.f32"(float %".32", float %".24", float %".34")
+  %".36" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 6
+  %".37" = load float, float* %".36"
+  %".38" = call float @"llvm.fma.f32"(float %".35", float %".24", float %".37")
+  %".39" = fmul float %".38", %".24"
+  %".40" = call float @"llvm.fma.f32"(float %".39", float %".24", float %".24")
+  %".41" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 11
+  %".42" = load float, float* %".41"
+  %".43" = fadd float %".40", %".42"
+  %".44" = call float @"llvm.ldexp.f32.i32"(float %".43", i32 %".17")
+  ret float %".44"
 }
 
 declare float @"llvm.fma.f32"(float %".1", float %".2", float %".3")
 
+@"plaidc.exp.f32.constants" = internal externally_initialized global [12 x float] [float 0xc05a000000000000, float 0x4056400000000000, float 0x3ff7154760000000, float 0x4168000000000000, float 0xbfe6300000000000, float 0x3f2bd01060000000, float 0x3fe0000000000000, float 0x3fc5554de0000000, float 0x3fa55551a0000000, float 0x3f8120b620000000, float 0x3f56d10fc0000000, float 0x3ff0000000000000]
 declare float @"llvm.ldexp.f32.i32"(float %".1", i32 %".2")
 
 declare float @"llvm.fabs.f32"(float %".1")
