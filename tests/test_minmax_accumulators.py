@@ -76,5 +76,6 @@ def test_max_min_loops_are_split_and_sums_are_not() -> None:
     assert vector_reductions(short, 4) == vector_reductions(short, 1)
 
 
-def test_llvm_config_splits_max_min_loops() -> None:
+def test_cpu_configs_split_max_min_loops() -> None:
     assert load_target("llvm").codegen.get("minmax_accumulators") == 4
+    assert load_target("c").codegen.get("minmax_accumulators") == 2

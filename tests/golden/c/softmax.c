@@ -112,8 +112,21 @@ static void kernel_0(float *restrict X_00, const float *restrict X_I_0) {
     X_00[b] = -INFINITY;
     float X_00_acc = -INFINITY;
     int32_t X_00_nan = 0;
+    float X_00_acc_1 = -INFINITY;
+    int32_t X_00_nan_1 = -2147483648;
+    #pragma omp simd reduction(max:X_00_acc) reduction(max:X_00_nan) reduction(max:X_00_acc_1) reduction(max:X_00_nan_1)
+    for (int64_t n_1 = 0; n_1 < 16; ++n_1) {
+      const float X_I_0_1 = X_I_0[b * 33 + n_1];
+      X_00_acc = X_I_0_1 > X_00_acc ? X_I_0_1 : X_00_acc;
+      X_00_nan = plaidc_max_i32(X_00_nan, X_I_0_1 != X_I_0_1 ? 1 : 0);
+      const float X_I_0_1_1 = X_I_0[b * 33 + n_1 + 16];
+      X_00_acc_1 = X_I_0_1_1 > X_00_acc_1 ? X_I_0_1_1 : X_00_acc_1;
+      X_00_nan_1 = plaidc_max_i32(X_00_nan_1, X_I_0_1_1 != X_I_0_1_1 ? 1 : 0);
+    }
+    X_00_acc = X_00_acc_1 > X_00_acc ? X_00_acc_1 : X_00_acc;
+    X_00_nan = plaidc_max_i32(X_00_nan, X_00_nan_1);
     #pragma omp simd reduction(max:X_00_acc) reduction(max:X_00_nan)
-    for (int64_t n_1 = 0; n_1 < 33; ++n_1) {
+    for (int64_t n_1 = 32; n_1 < 33; ++n_1) {
       const float X_I_0_1 = X_I_0[b * 33 + n_1];
       X_00_acc = X_I_0_1 > X_00_acc ? X_I_0_1 : X_00_acc;
       X_00_nan = plaidc_max_i32(X_00_nan, X_I_0_1 != X_I_0_1 ? 1 : 0);
