@@ -165,8 +165,17 @@ static void kernel_3(float *restrict X_03, const float *restrict X_02) {
     /* initialise what 'X_T4' aggregates (add) */
     X_03[b_2] = 0.0f;
     float X_03_acc = 0.0f;
+    float X_03_acc_1 = 0.0f;
+    #pragma omp simd reduction(+:X_03_acc) reduction(+:X_03_acc_1)
+    for (int64_t n_3 = 0; n_3 < 16; ++n_3) {
+      const float X_T3_1 = X_02[b_2 * 33 + n_3];
+      X_03_acc += X_T3_1;
+      const float X_T3_1_1 = X_02[b_2 * 33 + n_3 + 16];
+      X_03_acc_1 += X_T3_1_1;
+    }
+    X_03_acc += X_03_acc_1;
     #pragma omp simd reduction(+:X_03_acc)
-    for (int64_t n_3 = 0; n_3 < 33; ++n_3) {
+    for (int64_t n_3 = 32; n_3 < 33; ++n_3) {
       const float X_T3_1 = X_02[b_2 * 33 + n_3];
       X_03_acc += X_T3_1;
     }

@@ -106,7 +106,9 @@ define internal void @"kernel_3"(ptr noalias %"X_03", ptr noalias %"X_02") "pref
 entry:
   %"b_2.slot" = alloca i64
   %"X_03_acc" = alloca float
+  %"X_03_acc_1" = alloca float
   %"n_3.slot" = alloca i64
+  %"n_3.slot.1" = alloca i64
   br label %"start"
 start:
   ; kernel_3
@@ -123,34 +125,65 @@ b_2.body:
   %".12" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
   store float              0x0, ptr %".12", align 4
   store float              0x0, ptr %"X_03_acc"
+  store float              0x0, ptr %"X_03_acc_1"
   store i64 0, ptr %"n_3.slot"
   br label %"n_3.head"
 b_2.exit:
   ret void
 n_3.head:
   %"n_3" = load i64, ptr %"n_3.slot"
-  %".17" = icmp slt i64 %"n_3", 33
-  br i1 %".17", label %"n_3.body", label %"n_3.exit"
+  %".18" = icmp slt i64 %"n_3", 16
+  br i1 %".18", label %"n_3.body", label %"n_3.exit"
 n_3.body:
-  %".19" = mul i64 %"b_2", 33
-  %".20" = add i64 %".19", %"n_3"
-  %".21" = getelementptr inbounds float, ptr %"X_02", i64 %".20"
-  %"X_T3_1" = load float, ptr %".21", align 4
-  %".23" = load float, ptr %"X_03_acc"
-  %".24" = fadd reassoc float %".23", %"X_T3_1"
-  store float %".24", ptr %"X_03_acc"
-  %".26" = add i64 %"n_3", 1
-  store i64 %".26", ptr %"n_3.slot"
+  %".20" = mul i64 %"b_2", 33
+  %".21" = add i64 %".20", %"n_3"
+  %".22" = getelementptr inbounds float, ptr %"X_02", i64 %".21"
+  %"X_T3_1" = load float, ptr %".22", align 4
+  %".24" = load float, ptr %"X_03_acc"
+  %".25" = fadd reassoc float %".24", %"X_T3_1"
+  store float %".25", ptr %"X_03_acc"
+  %".27" = mul i64 %"b_2", 33
+  %".28" = add i64 %".27", %"n_3"
+  %".29" = add i64 %".28", 16
+  %".30" = getelementptr inbounds float, ptr %"X_02", i64 %".29"
+  %"X_T3_1_1" = load float, ptr %".30", align 4
+  %".32" = load float, ptr %"X_03_acc_1"
+  %".33" = fadd reassoc float %".32", %"X_T3_1_1"
+  store float %".33", ptr %"X_03_acc_1"
+  %".35" = add i64 %"n_3", 1
+  store i64 %".35", ptr %"n_3.slot"
   br label %"n_3.head", !llvm.loop !4
 n_3.exit:
-  %".29" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
-  %".30" = load float, ptr %".29", align 4
-  %".31" = load float, ptr %"X_03_acc"
-  %".32" = fadd float %".30", %".31"
-  %".33" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
-  store float %".32", ptr %".33", align 4
-  %".35" = add i64 %"b_2", 1
-  store i64 %".35", ptr %"b_2.slot"
+  %".38" = load float, ptr %"X_03_acc"
+  %".39" = load float, ptr %"X_03_acc_1"
+  %".40" = fadd float %".38", %".39"
+  store float %".40", ptr %"X_03_acc"
+  store i64 32, ptr %"n_3.slot.1"
+  br label %"n_3.head.1"
+n_3.head.1:
+  %"n_3.1" = load i64, ptr %"n_3.slot.1"
+  %".44" = icmp slt i64 %"n_3.1", 33
+  br i1 %".44", label %"n_3.body.1", label %"n_3.exit.1"
+n_3.body.1:
+  %".46" = mul i64 %"b_2", 33
+  %".47" = add i64 %".46", %"n_3.1"
+  %".48" = getelementptr inbounds float, ptr %"X_02", i64 %".47"
+  %"X_T3_1.1" = load float, ptr %".48", align 4
+  %".50" = load float, ptr %"X_03_acc"
+  %".51" = fadd reassoc float %".50", %"X_T3_1.1"
+  store float %".51", ptr %"X_03_acc"
+  %".53" = add i64 %"n_3.1", 1
+  store i64 %".53", ptr %"n_3.slot.1"
+  br label %"n_3.head.1", !llvm.loop !5
+n_3.exit.1:
+  %".56" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
+  %".57" = load float, ptr %".56", align 4
+  %".58" = load float, ptr %"X_03_acc"
+  %".59" = fadd float %".57", %".58"
+  %".60" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
+  store float %".59", ptr %".60", align 4
+  %".62" = add i64 %"b_2", 1
+  store i64 %".62", ptr %"b_2.slot"
   br label %"b_2.head"
 }
 
@@ -215,7 +248,7 @@ i2_1.body:
   store float %"X_T5_1", ptr %".38", align 4
   %".40" = add i64 %"i2_1", 1
   store i64 %".40", ptr %"i2_1.slot"
-  br label %"i2_1.head", !llvm.loop !5
+  br label %"i2_1.head", !llvm.loop !6
 i2_1.exit:
   br label %"i1_1.body.endif"
 i2_1.head.1:
@@ -234,7 +267,7 @@ i2_1.body.1:
   store float %"X_T5_1.1", ptr %".55", align 4
   %".57" = add i64 %"i2_1.1", 1
   store i64 %".57", ptr %"i2_1.slot.1"
-  br label %"i2_1.head.1", !llvm.loop !6
+  br label %"i2_1.head.1", !llvm.loop !7
 i2_1.exit.1:
   br label %"i1_1.body.endif"
 }
@@ -333,3 +366,4 @@ entry:
 !4 = distinct !{ !4, !0, !1 }
 !5 = distinct !{ !5, !0, !1 }
 !6 = distinct !{ !6, !0, !1 }
+!7 = distinct !{ !7, !0, !1 }
