@@ -1,6 +1,7 @@
 """Ragged matrix products on the NPU (issue 21): simulated cycles and Cube busy of
 `C = A @ B` for shapes given as MxKxN[:dtype[:chip[:cores]]] (dtype fp16 or fp32, chip
-`default` or `small`: UB 64 KiB, L1 256 KiB), each checked against numpy.
+`default`, `small`: UB 64 KiB, L1 256 KiB, or `strict`: the npu-strict target, without the
+byte-exact `_align` DMAs), each checked against numpy.
 
     python bench/npu_ragged.py 1000x990x1030 1000x990x1030:fp32 300x200x500:fp32:small:1
 
@@ -29,7 +30,7 @@ TYPES = {"fp16": (DType.FP16, np.float16, 1e-2), "fp32": (DType.FP32, np.float32
 
 
 def measure(m: int, k: int, n: int, dtype: str, chip: str, cores: int) -> dict[str, Any]:
-    base = load_target("npu")
+    base = load_target("npu-strict" if chip == "strict" else "npu")
     hardware = {**dict(base.hardware), **(SMALL if chip == "small" else {}), "cores": cores}
     cfg = dataclasses.replace(base, hardware=hardware)
     ir_type, np_type, tol = TYPES[dtype]
@@ -62,6 +63,8 @@ def main(specs: list[str]) -> None:
         shape, dtype, chip, cores = (spec.split(":") + ["fp16", "default", "1"][spec.count(":") :])[
             :4
         ]
+        if chip not in ("default", "small", "strict"):
+            sys.exit(f"npu_ragged.py: unknown chip {chip!r} (default, small or strict)")
         m, k, n = (int(x) for x in shape.split("x"))
         print(json.dumps(measure(m, k, n, dtype, chip, int(cores))), flush=True)
 

@@ -372,3 +372,22 @@ def test_byte_exact_transfers_keep_ub_on_blocks() -> None:
     assert err.instruction == "copy_gm_to_ubuf_align"
     assert err.line == error_line("dma_align.c", "misaligned_ub_align")
     assert "misaligned dst" in str(err) and "32-byte alignment" in str(err)
+
+
+@pytest.mark.parametrize("lacked", ["copy_gm_to_ubuf_align", "copy_ubuf_to_gm_align"])
+def test_a_chip_without_byte_exact_transfers_rejects_them(lacked: str) -> None:
+    """NPU.md's strict machine (`[hardware] lacks` the `_align` DMAs, as `npu-strict` does):
+    the one it lacks is a hard error at its line, the other still runs."""
+    from plaidc.backends.npu_sim import NpuSimError
+
+    from .support.npu_sim import KERNELS
+
+    x, o = f16(12, 21), f16(12, 21)
+    machine = default_machine().replace(lacks=(lacked,))
+    with pytest.raises(NpuSimError) as caught:
+        run("dma_align.c", "rows_in_and_out", {"X": x, "O": o}, machine=machine)
+    err = caught.value
+    assert err.instruction == lacked
+    assert f"{lacked} is not in this machine's instruction set ([hardware] lacks it)" in str(err)
+    lines = (KERNELS / "dma_align.c").read_text().splitlines()
+    assert err.line == next(i + 1 for i, t in enumerate(lines) if t.lstrip().startswith(lacked))

@@ -71,6 +71,7 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS
+from plaidc.backends.npu.staging import byte_exact
 from plaidc.backends.npu.vector import (
     Lowered,
     cut_further,
@@ -379,12 +380,9 @@ def _core_chunks(
         else:
             spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
     # the result's own stores write exactly its bytes where its rows are no whole number of
-    # blocks (`staging.Window.exact`), else whole blocks
-    block = (
-        BLOCK_BYTES
-        if epilogue is not None or con.out != ctx.storage[con.store.access.buffer]
-        else 1
-    )
+    # blocks (`staging.Window.exact`, on a chip with the byte-exact store), else whole blocks
+    exact = epilogue is None and con.out == ctx.storage[con.store.access.buffer]
+    block = 1 if exact and byte_exact(ctx, store=True) else BLOCK_BYTES
     for prev, nxt in itertools.pairwise(spans):
         for (_, end), (start, _) in zip(prev, nxt, strict=True):
             if end // block >= start // block:

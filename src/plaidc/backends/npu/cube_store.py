@@ -38,7 +38,7 @@ def fractal_columns_window(
     size = dtype.byte_size
     if ctx.storage[name] != dtype or ctx.gm_type[name] != dtype or fn * size % BLOCK:
         return None
-    window = tiler.window(space, name, [access], pitch=rows_n)
+    window = tiler.window(space, name, [access], pitch=rows_n, store=True)
     ub_pos = window.to_ub(space.fold(access))
     pos = space.fold(rows_pos)
     if not tiler.covers(space, window) or ub_pos.const != 0 or pos.const != 0:

@@ -33,11 +33,19 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.valops import CONVERSIONS, convert_op
-from plaidc.backends.npu_sim.isa import ENCODING
+from plaidc.backends.npu_sim.isa import ALIGN_DMAS, ENCODING
 from plaidc.stripe.ir import Affine, DType
 
 MAX_BURSTS = ENCODING["MAX_NBURST"]  # nBurst's field width (plaidc_npu.h)
 MAX_LENBURST = ENCODING["MAX_LENBURST"]  # an exact window's row, in bytes
+
+
+def byte_exact(ctx: Context, store: bool) -> bool:
+    """Whether the chip moves ragged rows byte-exact (`Window.exact`) from GM to UB (`store`
+    False: `copy_gm_to_ubuf_align`) or back (`copy_ubuf_to_gm_align`). These extend NPU.md's
+    DMAs (32-B aligned GM, whole-block bursts); a chip that `lacks` them (`npu-strict`) brings
+    whole blocks around the rows, and the vector unit lays them out."""
+    return ctx.machine.has(ALIGN_DMAS[1] if store else ALIGN_DMAS[0])
 
 
 @dataclass(frozen=True)
@@ -127,12 +135,14 @@ class Tiler:
         accesses: list[Affine],
         strides: set[int] | None = None,
         pitch: int = 0,
+        store: bool = False,
     ) -> Window:
         """The smallest window of buffer `name` holding every element `accesses` reach on the
         tile's points (its rows `strides` apart when given; none: one contiguous range).
         `pitch` > 0 also allows exact windows (`Window.exact`) with rows `pitch` elements
         apart in UB (at least the row's width in whole blocks), where GM's rows are not whole
-        blocks apart: the rows the caller lays its matrix out in."""
+        blocks apart: the rows the caller lays its matrix out in; only where the chip has the
+        byte-exact DMA of that direction (`store`: UB -> GM, else GM -> UB; `byte_exact`)."""
         accesses = [space.fold(a) for a in accesses]
         lo, hi = _bounds(space, accesses[0])
         for access in accesses[1:]:
@@ -156,6 +166,8 @@ class Tiler:
                 best = Window(name, first, shape[0], stride, shape[1])
         if not pitch or self.ctx.storage[name] != self.ctx.gm_type[name]:
             return best
+        if not byte_exact(self.ctx, store):
+            return best  # NPU.md's strict DMAs: the caller lays the rows out (vector unit)
         if best.rows > 1 and best.width == pitch:
             return best  # already the caller's rows
         # Rows `pitch` apart are the caller's matrix (no vector pass to lay it out), so an
@@ -319,9 +331,9 @@ class Tiler:
         window = self.window(space, name, [access])
         if exact and not sends(window):
             pitch = max((k for v, k in src.pos.terms if space.sizes.get(v, 1) > 1), default=0)
-            window = self.window(space, name, [access], pitch=pitch)
+            window = self.window(space, name, [access], pitch=pitch, store=True)
             if window.exact and not sends(window):  # the narrowest exact rows
-                window = self.window(space, name, [access], pitch=1)
+                window = self.window(space, name, [access], pitch=1, store=True)
         access = space.fold(access)
         covered = self.covers(space, window)
         ub_pos = window.to_ub(access)

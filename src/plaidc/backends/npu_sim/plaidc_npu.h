@@ -174,7 +174,12 @@ enum plaidc_npu_vop {
   PLAIDC_VSEL,
   PLAIDC_NVOPS
 };
-_Static_assert(PLAIDC_NVOPS <= 64, "plaidc_npu_machine.lacks holds one bit per vector op");
+/* The intrinsics a chip may lack beyond the vector ops (isa.ALIGN_DMAS): their bits of `lacks`. */
+enum plaidc_npu_optional_dma {
+  PLAIDC_LACKS_GM_UB_ALIGN = PLAIDC_NVOPS, PLAIDC_LACKS_UB_GM_ALIGN,
+  PLAIDC_NOPTIONAL
+};
+_Static_assert(PLAIDC_NOPTIONAL <= 64, "plaidc_npu_machine.lacks holds one bit per optional op");
 
 /* One vector operand: address, element type, block stride and repeat stride (32-B units, except
  * the per-repeat result of a reduction, whose repeat stride counts elements). */
@@ -441,7 +446,7 @@ typedef struct plaidc_npu_machine {
   uint64_t vector_latency;                 /* cycles added to every vector instruction   */
   uint64_t cores;                          /* kernel instances, block_idx 0 .. cores-1   */
   uint64_t core_barrier_latency;           /* cycles of sync_all_cores after the last core */
-  uint64_t lacks; /* bit k: this chip has no vector op k (enum plaidc_npu_vop)             */
+  uint64_t lacks; /* bit k: this chip has no optional op k (isa.OPTIONAL_OPS)            */
 } plaidc_npu_machine;
 
 typedef struct plaidc_npu_report {

@@ -385,6 +385,9 @@ void plaidc_npu_dma_align(plaidc_npu_site site, int path, void *dst, const void 
   const dma_path *dp = &DMA_PATHS[path];
   const int to_ub = dp->dst_mem == PLAIDC_MEM_UB;
   (void)sid;
+  if ((s->machine->lacks >> (to_ub ? PLAIDC_LACKS_GM_UB_ALIGN : PLAIDC_LACKS_UB_GM_ALIGN)) & 1u)
+    npu_fail(s, site, "%s is not in this machine's instruction set ([hardware] lacks it)",
+             site.name);
   npu_check_range(s, site, "nBurst", n_burst, 1, PLAIDC_NPU_MAX_NBURST);
   npu_check_range(s, site, "lenBurst", len_burst, 1, PLAIDC_NPU_MAX_LENBURST);
   npu_check_range(s, site, to_ub ? "srcGap" : "dstGap", to_ub ? src_gap : dst_gap, 0,
@@ -1082,6 +1085,6 @@ void plaidc_npu_abi(uint64_t out[8]) {
   out[3] = PLAIDC_NMEM;
   out[4] = PLAIDC_NPIPES;
   out[5] = PLAIDC_NPATHS;
-  out[6] = PLAIDC_NVOPS;
+  out[6] = PLAIDC_NOPTIONAL;
   out[7] = sizeof(plaidc_npu_trace_record);
 }
