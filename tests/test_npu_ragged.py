@@ -21,6 +21,8 @@ from plaidc.stripe.ir import DType
 from plaidc.targets import TargetConfig, load_target, parse_config
 from plaidc.tile import compile_tile
 
+from .support.backend_c import load_program, program_inputs
+
 MATMUL = "function (A[M, K], B[K, N]) -> (C) { C[m, n : M, N] = +(A[m, k] * B[k, n]); }"
 DTYPES = {"fp16": (DType.FP16, np.float16), "fp32": (DType.FP32, np.float32)}
 
@@ -164,3 +166,22 @@ def test_a_chip_may_lack_one_byte_exact_direction(lacked: str) -> None:
     (kept,) = set(ALIGN_DMAS) - {lacked}
     assert f"{lacked}(" not in artifact.source
     assert f"{kept}(" in artifact.source
+
+
+@pytest.mark.parametrize(
+    "program_id",
+    ["tile/matmul", "tile/dense", "tile/conv2d_padded", "tile/mlp_3layer", "tile/tc_tbmm"],
+)
+def test_op_library_contractions_on_the_strict_chip(program_id: str) -> None:
+    """Programs whose default-chip C uses the `_align` DMAs (the goldens matmul, dense and
+    conv2d_padded) run on the Cube without them and match the interpreter."""
+    program = load_program(program_id)
+    artifact = get_backend("npu").compile(program, load_target("npu-strict"))
+    assert isinstance(artifact, NpuArtifact)
+    assert "_align(" not in artifact.source
+    inputs = program_inputs(program_id, program)
+    got = artifact.run({key: v.copy() for key, v in inputs.items()})
+    mismatches = driver.compare_outputs(run_program(program, inputs), got)
+    assert not mismatches, mismatches[0].message
+    report = artifact.last_report
+    assert report is not None and report.macs > 0 and report.unwaited_flags == 0
