@@ -42,6 +42,7 @@ orders the tilings, `gemm` lowers one output tile, this one lowers the tiling's 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 from plaidc.backends.npu import conv_weights, img2col
@@ -257,11 +258,13 @@ def _cube_parity(first: int, k: int, k_steps: int) -> tuple[int, int]:
 
 
 def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
-    """The previous tile's store (`pending`: its transfer from UB to GM) issued after this
+    """The previous tile's store (`pending`: its transfer from UB to GM) issued among this
     tile's ops, when none of them touches the bytes it reads or writes: MTE3 runs in order,
     so a store issued as soon as its tile ends holds up the next tile's copies into L1 until
     the result has come out of L0C through the vector unit; issued a tile later, its result
-    is long ready. Otherwise (this tile reuses the result's bytes) before them."""
+    is long ready. Its transfers (a store by fractal columns is several) are spread over
+    this tile's K steps (`spread_store`) where there are enough of them, else issued after
+    the tile's ops. Otherwise (this tile reuses the result's bytes) before them."""
     if pending is None:
         return tile_ops
     touched = [*pending.reads, *pending.writes]
@@ -270,7 +273,44 @@ def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
             r.overlaps(w) for r in op.reads for w in pending.writes
         ):
             return [pending, *tile_ops]
-    return [*tile_ops, pending]
+    spread = spread_store(pending, tile_ops)
+    return spread if spread is not None else [*tile_ops, pending]
+
+
+def spread_store(pending: Op, tile_ops: list[Op]) -> list[Op] | None:
+    """`tile_ops` with the transfers of `pending` (one op each, in their order) at the ends of
+    the tile's K steps after the first, as many at each (the last K step takes the rest), or
+    None when the K steps after the first outnumber the transfers (or there are none).
+
+    Issued after the whole tile, a store of several transfers sits in MTE3's queue in front
+    of the next tile's first copies into L1, which MTE3 can run only a K step or two ahead
+    of the Cube (the L1 halves): the Cube waits for the store's tail at every tile boundary.
+    A few of them after each K step fill MTE3's slack there instead. The first K step is
+    left out: its copies are issued before the previous tile's result leaves L0C. The share
+    of each K step is the same (a multiple of the K step's index in the transfers' order),
+    so that the K steps stay alike and their loop rolls (`loops`), also when sampled: a
+    step the sample leaves out has its transfers in the rolled loop's body."""
+    marks = [(i, op.mark) for i, op in enumerate(tile_ops) if op.mark is not None]
+    if not marks:
+        return None
+    loop, steps = marks[0][1].loop, marks[0][1].count
+    slots = steps - 1
+    pieces = [dataclasses.replace(pending, stmts=(stmt,)) for stmt in pending.stmts]
+    if slots < 1 or len(pieces) < slots:
+        return None
+    per = len(pieces) // slots
+    out: list[Op] = []
+    current: int | None = None  # the K step whose ops are being copied
+    for op in tile_ops:
+        mark = op.mark
+        if mark is not None and mark.loop == loop and current is not None and current >= 1:
+            # the end of K step `current`: its share of the transfers
+            end = len(pieces) if current == steps - 1 else current * per
+            out.extend(pieces[(current - 1) * per : end])
+        if mark is not None and mark.loop == loop:
+            current = mark.index if mark.index >= 0 else None
+        out.append(op)
+    return out
 
 
 def _weights(
