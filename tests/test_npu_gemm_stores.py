@@ -127,6 +127,28 @@ def test_a_store_of_fewer_transfers_than_k_steps_goes_after_the_tile() -> None:
     assert spread_store(_columns(8), [_op("a")]) is None  # no K steps at all
 
 
+def test_a_store_is_spread_over_the_k_steps_before_one_that_touches_its_bytes() -> None:
+    """The next row's first tile brings a K step of its left operand into UB where the
+    result waits (its last K step): the transfers go at the ends of the K steps before it;
+    a sampled K loop, or a conflict in the first two K steps, keeps the store first."""
+    ops = _k_steps(4)
+    at = next(i for i, op in enumerate(ops) if op.note == "strips 3")
+    ops[at] = dataclasses.replace(ops[at], writes=(Region("UB", 0, 64),))
+    layout = _layout(defer_store(_columns(8), ops))
+    assert layout[: layout.index("[3]")] == [
+        "[0]", "strips 0", "mad 0",
+        "[1]", "strips 1", "mad 1", "col 0", "col 1", "col 2", "col 3",
+        "[2]", "strips 2", "mad 2", "col 4", "col 5", "col 6", "col 7",
+    ]  # fmt: skip
+    sampled = _k_steps(16, [0, 1, 2, 3, 4, 5, 12, 13, 14, 15])
+    at = next(i for i, op in enumerate(sampled) if op.note == "strips 13")
+    sampled[at] = dataclasses.replace(sampled[at], reads=(Region("GM:C", 0, 64),))
+    assert defer_store(_columns(16), sampled) == [_columns(16), *sampled]
+    early = _k_steps(4)
+    early[4] = dataclasses.replace(early[4], writes=(Region("UB", 0, 64),))  # K step 1's
+    assert defer_store(_columns(8), early) == [_columns(8), *early]
+
+
 def test_a_sampled_k_loop_places_the_transfers_by_the_k_steps_index() -> None:
     """A sample's K steps take the transfers of their index: the rolled loop's body has
     the others' (an affine function of the index)."""
