@@ -63,6 +63,7 @@ from plaidc.backends.npu.cube_tiling import (
 from plaidc.backends.npu.gemm import Gemm, NotCube
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
+from plaidc.backends.npu.moves import Space
 from plaidc.backends.npu.ops import (
     Op,
     OutOfMemory,
@@ -498,12 +499,37 @@ def _core_chunks(
             v: (min(b[v][0] for b in boxes), max(b[v][0] + b[v][1] for b in boxes) - 1)
             for v in boxes[0]
         }
-        spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
+        if epilogue is None:  # the output's constraints clip ragged tiles (isl)
+            spans.append([_clipped_span(con, hull)])
+        else:
+            spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
+    # the result's own stores write exactly its bytes where its rows are no whole number of
+    # blocks (`staging.Window.exact`), else whole blocks
+    block = (
+        BLOCK_BYTES
+        if epilogue is not None or con.out != ctx.storage[con.store.access.buffer]
+        else 1
+    )
     for prev, nxt in itertools.pairwise(spans):
         for (_, end), (start, _) in zip(prev, nxt, strict=True):
-            if end // BLOCK_BYTES >= start // BLOCK_BYTES:
+            if end // block >= start // block:
                 return [(0, n)]
     return chunks
+
+
+def _clipped_span(con: Contraction, hull: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    """The first and last byte the contraction's store reaches over the points of `hull`
+    (index -> first and last value) that its output constraints keep."""
+    shift = {v: Affine.var(v) + a for v, (a, _) in hull.items() if a}
+    space = Space(
+        {v: b - a + 1 for v, (a, b) in hull.items()},
+        tuple(c.substitute(shift) for c in con.out_cons),
+    )
+    found = space.bounds(con.store.access.offset.substitute(shift))
+    if found is None:
+        return 0, -1
+    size = con.out.byte_size
+    return found[0] * size, found[1] * size + size - 1
 
 
 def _span(
