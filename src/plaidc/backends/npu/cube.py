@@ -42,9 +42,12 @@ orders the tilings, `gemm` lowers one output tile, this one lowers the tiling's 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from plaidc.backends.npu import conv_weights, img2col
+from plaidc.backends.npu import conv_weights, cube_prefetch, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
@@ -70,7 +73,7 @@ from plaidc.backends.npu.ops import (
     end_loop,
 )
 from plaidc.backends.npu.ops import round_up as up
-from plaidc.backends.npu.placement import CUBE_MEMS
+from plaidc.backends.npu.placement import CUBE_MEMS, Placed
 from plaidc.backends.npu.staging import byte_exact
 from plaidc.backends.npu.vector import (
     Lowered,
@@ -179,6 +182,10 @@ def _lower_tiled(
             # a convolution's weights stay in L1 across its output tiles (`_weights`)
             conv = img2col_layout(ctx, con, first_tile)
             weights = _weights(ctx, con, conv, inners, k_tiles)
+            # the next row's left operand into L1 during this row (`cube_prefetch`)
+            prefetch = None
+            if conv is None and ctx.options.reuse and not ctx.options.serialise:
+                prefetch = cube_prefetch.plan(ctx, con, outers, inners, k_tiles)
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
@@ -187,14 +194,28 @@ def _lower_tiled(
                     ops.extend(_preload(ctx, kernel, con, outers[lo], inners, k_tiles, weights))
                 part = outers[lo:hi]
                 outer_loop = ctx.new_loop()
+                # With the prefetch, a row's last store goes into the next row's first tile,
+                # as any tile's into the next: that tile no longer brings its left operand,
+                # which kept MTE2 the busier and hid the store at the row's end
+                carry = prefetch is not None
+                pending: Op | None = None
+                done_row = -1
+                rows = _Rows(
+                    ctx, kernel, con, tiling, outers, placed, weights, prefetch, conv, first, groups
+                )
+
                 for li in sample(len(part), ctx.sampling and steady(part, forms)):
                     oi = lo + li
                     ops.append(begin_iteration(outer_loop, li, len(part)))
-                    resident = None
-                    if conv is None:
-                        resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
+                    if carry and li > done_row + 1:  # the sample skipped the row before
+                        previous = rows.resident(oi - 1, li - 1)
+                        pending = rows.skipped_store(oi - 1, uses - 1, previous)
+                    resident = rows.resident(oi, li)
+                    nxt = None  # the next row's, which this row's tiles prefetch
+                    later = li + 1 < len(part)
+                    if prefetch is not None and later and prefetch.full(outers[oi + 1]):
+                        nxt = prefetch.resident(outers[oi + 1], groups + oi + 1, False)
                     inner_loop = ctx.new_loop()
-                    pending: Op | None = None
                     done = -1
                     for nj in sample(uses, ctx.sampling and steady(inners, forms)):
                         ops.append(begin_iteration(inner_loop, nj, uses))
@@ -206,36 +227,29 @@ def _lower_tiled(
                             sizes = {v: n for v, (_, n) in tile.items()}
                             ops.append(tile_comment(k, count, starts, sizes, ranges))
                         if nj > done + 1:  # a sampled loop skipped the previous tile: its store
-                            previous = outers[oi] | inners[nj - 1]
-                            if weights is not None:
-                                weights.block, weights.tile = nj - 1, k - 1
-                            skipped = Gemm(
-                                ctx, kernel, con, previous, None, resident, placed, weights
-                            )
-                            skipped.defer = True
-                            skipped.sub, skipped.m_parts = tiling.sub, tiling.m_parts
-                            skipped.lower(
-                                k_tiles,
-                                first + (k - 1) * steps,
-                                _cube_parity(first, k - 1, len(k_tiles)),
-                            )
-                            pending = skipped.deferred
+                            pending = rows.skipped_store(oi, nj - 1, resident)
                             if weights is not None:
                                 weights.block, weights.tile = nj, k
                         gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
                         gemm.defer = epilogue is None
                         gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
+                        if prefetch is not None and nxt is not None:
+                            gemm.prefetch = _prefetching(ctx, con, prefetch, nxt, nj, li == 0)
                         tile_ops = gemm.lower(
                             k_tiles, first + k * steps, _cube_parity(first, k, len(k_tiles))
                         )
-                        ops.extend(defer_store(pending, tile_ops))
+                        ops.extend(defer_store(pending, tile_ops, nj == 0))
                         pending, done = gemm.deferred, nj
                         if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
                             ops.append(comment(placement_note(kernel, gemm.honoured)))
                     ops.append(end_loop(inner_loop, uses))
-                    if pending is not None:
+                    if pending is not None and not carry:
                         ops.append(pending)
+                        pending = None
+                    done_row = li
                 ops.append(end_loop(outer_loop, len(part)))
+                if pending is not None:
+                    ops.append(pending)
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
@@ -252,27 +266,138 @@ def _lower_tiled(
     return None
 
 
+@dataclass
+class _Rows:
+    """What the tiles of a tiling's rows share: a row's residency and the store of a tile
+    that a sampled loop skipped."""
+
+    ctx: Context
+    kernel: Kernel
+    con: Contraction
+    tiling: CubeTiling
+    outers: list[TileBox]
+    placed: dict[tuple[str, str], Placed]
+    weights: Weights | None
+    prefetch: cube_prefetch.Prefetch | None
+    conv: img2col.ConvLayout | None
+    first: int  # the first tile's UB parity
+    groups: int  # the first row's group number
+
+    def resident(self, oi: int, li: int) -> Resident | None:
+        """The left operand's residency for row `oi` (the `li`th of its core), or None."""
+        con, k_tiles, uses = self.con, self.tiling.k, len(self.tiling.n)
+        outer, group = self.outers[oi], self.groups + oi
+        if self.prefetch is not None:
+            brought = li > 0 and self.prefetch.full(outer)
+            return self.prefetch.resident(outer, group, brought)
+        if self.conv is None:
+            return _resident(self.ctx, con, outer, k_tiles, uses, group)
+        return None
+
+    def skipped_store(self, oi: int, nj: int, resident: Resident | None) -> Op | None:
+        """The deferred store of tile (`oi`, `nj`), which a sampled loop skipped."""
+        tiling, weights = self.tiling, self.weights
+        k_tiles, uses = tiling.k, len(tiling.n)
+        k = oi * uses + nj
+        if weights is not None:
+            weights.block, weights.tile = nj, k
+        tile = self.outers[oi] | tiling.n[nj]
+        gemm = Gemm(self.ctx, self.kernel, self.con, tile, None, resident, self.placed, weights)
+        gemm.defer = True
+        gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
+        steps = len(k_tiles) + 1
+        gemm.lower(k_tiles, self.first + k * steps, _cube_parity(self.first, k, len(k_tiles)))
+        return gemm.deferred
+
+
+def _prefetching(
+    ctx: Context,
+    con: Contraction,
+    prefetch: cube_prefetch.Prefetch,
+    nxt: Resident,
+    tile: int,
+    lead: bool,
+) -> Callable[[int], list[Op]]:
+    """The DMAs tile `tile` of a row (a core's first: `lead`) issues after each of its K
+    steps: the next row's (`nxt`) left operand."""
+    return lambda step: prefetch.dmas(ctx, con, nxt, tile, step, lead)
+
+
 def _cube_parity(first: int, k: int, k_steps: int) -> tuple[int, int]:
     """Tile k's L0C half and its first K step's L1/L0A/L0B half (`Gemm.lower`): the tiles
     alternate L0C halves and every K step, also across tiles, the other buffers' halves."""
     return first + k, first + k * k_steps
 
 
-def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
-    """The previous tile's store (`pending`: its transfer from UB to GM) issued after this
-    tile's ops, when none of them touches the bytes it reads or writes: MTE3 runs in order,
-    so a store issued as soon as its tile ends holds up the next tile's copies into L1 until
-    the result has come out of L0C through the vector unit; issued a tile later, its result
-    is long ready. Otherwise (this tile reuses the result's bytes) before them."""
+def defer_store(pending: Op | None, tile_ops: list[Op], spread_only: bool = False) -> list[Op]:
+    """The previous tile's store (`pending`: its transfer from UB to GM) issued among this
+    tile's ops: MTE3 runs in order, so a store issued as soon as its tile ends holds up the
+    next tile's copies into L1 until the result has come out of L0C through the vector unit;
+    issued a tile later, its result is long ready. Its transfers (a store by fractal columns
+    is several) are spread over this tile's K steps (`spread_store`) that end before the
+    first op touching the bytes it reads or writes, where there are enough of them; else,
+    when no op touches them (and not `spread_only`: the previous row's last store, which
+    waited at the row's end before), after the tile's ops, and otherwise before them."""
     if pending is None:
         return tile_ops
     touched = [*pending.reads, *pending.writes]
-    for op in tile_ops:
+    before = len(tile_ops)
+    for i, op in enumerate(tile_ops):
         if any(w.overlaps(r) for w in op.writes for r in touched) or any(
             r.overlaps(w) for r in op.reads for w in pending.writes
         ):
-            return [pending, *tile_ops]
-    return [*tile_ops, pending]
+            before = i
+            break
+    spread = spread_store(pending, tile_ops, before)
+    if spread is not None:
+        return spread
+    after = before == len(tile_ops) and not spread_only
+    return [*tile_ops, pending] if after else [pending, *tile_ops]
+
+
+def spread_store(pending: Op, tile_ops: list[Op], before: int | None = None) -> list[Op] | None:
+    """`tile_ops` with the transfers of `pending` (one op each, in their order) at the ends of
+    the tile's K steps after the first that end before op `before` (all: None), as many at
+    each (the last of them takes the rest), or None when those K steps outnumber the
+    transfers or there are none, or when they are not all of a sampled loop's.
+
+    Issued after the whole tile, a store of several transfers sits in MTE3's queue in front
+    of the next tile's first copies into L1, which MTE3 can run only a K step or two ahead
+    of the Cube (the L1 halves): the Cube waits for the store's tail at every tile boundary.
+    A few of them after each K step fill MTE3's slack there instead. The first K step is
+    left out: its copies are issued before the previous tile's result leaves L0C. The share
+    of each K step is the same (a multiple of the K step's index in the transfers' order),
+    so that the K steps stay alike and their loop rolls (`loops`), also when sampled: a
+    step the sample leaves out has its transfers in the rolled loop's body."""
+    before = len(tile_ops) if before is None else before
+    marks = [(i, op.mark) for i, op in enumerate(tile_ops) if op.mark is not None]
+    if not marks:
+        return None
+    loop, steps = marks[0][1].loop, marks[0][1].count
+    own = [(i, mark) for i, mark in marks if mark.loop == loop]
+    # the K steps that end before `before` (a K step ends where the next mark is)
+    slots = steps - 1  # K steps 1.. that end in time
+    if before < len(tile_ops):
+        ended = [a.index for (_, a), (j, _) in itertools.pairwise(own) if j <= before]
+        if [mark.index for _, mark in own if mark.index >= 0] != list(range(steps)):
+            return None  # a sample: the steps after `before` would be alike, and have none
+        slots = len(ended) - 1
+    pieces = [dataclasses.replace(pending, stmts=(stmt,)) for stmt in pending.stmts]
+    if slots < 1 or len(pieces) < slots:
+        return None
+    per = len(pieces) // slots
+    out: list[Op] = []
+    current: int | None = None  # the K step whose ops are being copied
+    for i, op in enumerate(tile_ops):
+        mark = op.mark
+        if mark is not None and mark.loop == loop:
+            if current is not None and 1 <= current <= slots and i <= before:
+                # the end of K step `current`: its share of the transfers
+                end = len(pieces) if current == slots else current * per
+                out.extend(pieces[(current - 1) * per : end])
+            current = mark.index if mark.index >= 0 else None
+        out.append(op)
+    return out
 
 
 def _weights(

@@ -7,6 +7,7 @@ fused epilogue). `cube` has the whole story and chooses the tiles.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from plaidc.backends.npu import img2col
@@ -100,6 +101,9 @@ class Gemm(GemmResult):
         # when a K step's operands are larger than the L0A/L0B shares
         self.sub = 1
         self.m_parts = 1
+        # the DMAs to issue after each K step (by its index): the next row of tiles' left
+        # operand, prefetched into L1 (`cube_prefetch`)
+        self.prefetch: Callable[[int], list[Op]] | None = None
 
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
@@ -127,6 +131,8 @@ class Gemm(GemmResult):
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
             self._k_step(k_tiles[step], step, accumulators, parity + step, step_parity + step)
+            if self.prefetch is not None:
+                self.ops.extend(self.prefetch(step))
         self.ops.append(end_loop(loop, len(k_tiles)))
         self._store(accumulators, parity + len(k_tiles))
         return self.ops
