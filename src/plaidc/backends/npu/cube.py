@@ -96,8 +96,11 @@ def lower_contraction(
     if con is None:
         return None
     ranges = kernel.ranges
-    whole = {v: (0, n) for v, n in ranges.items()}
-    if not ctx.cube_tiles.cube_own_tiles or img2col_layout(ctx, con, whole) is not None:
+    # a convolution (whatever its tiles: the pipeline may have split its indices) keeps the
+    # pipeline's tiles; `estimated_cycles` models plain matrices, not img2col windows
+    shape, mach = ctx.buffers[con.a.buffer].shape, ctx.machine
+    conv = mach.cube_m == mach.cube_k and img2col.reads_window(shape, con.a.offset, con.m, con.k)
+    if not ctx.cube_tiles.cube_own_tiles or conv:
         return pipeline_tiles_first(
             kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
         )
