@@ -120,3 +120,49 @@ def test_short_vector_repeats(tmp_path: Path) -> None:
     bindings = driver.Bindings(shapes={"A": (DType.FP16, (48, 40)), "B": (DType.FP16, (40, 32))})
     program = driver.load_program(driver.Session(), str(EXAMPLES / "matmul.tile"), bindings)
     assert "CC_MODE_F16" in _run(program, vector_repeat_bytes=128).source
+
+
+SMALL_L1 = dict(ub_bytes=65536, l1_bytes=262144)
+
+
+def test_weights_stay_in_half_of_l1(tmp_path: Path) -> None:
+    """A 3x3 64->64 fp16 conv's 72 KiB of weights on a 256 KiB L1: more than a quarter, within
+    half. They stay in L1 (one transfer before the first tile) rather than come again with
+    each tile's K steps."""
+    dims = dict(N=1, H=14, W=13, CI=64, KH=3, KW=3, CO=64)
+    artifact = _pipelined(_conv(tmp_path, dims), **SMALL_L1)
+    assert "img2col_cbuf_to_ca(" in artifact.source
+    assert _weight_loads(artifact.source) == 1
+    report = artifact.last_report
+    assert report is not None and report.macs > 0
+
+
+def _pipelined(program, **hardware) -> NpuArtifact:
+    """`_run` on the program as the pass pipeline tiles it (the pipeline splits an fp32
+    conv's indices)."""
+    target = load_target("npu")
+    target = dataclasses.replace(target, hardware={**dict(target.hardware), **hardware})
+    return _run(driver.run_pipeline(program, driver.resolve_steps(target.stage("default"))))
+
+
+def test_split_conv_goes_by_img2col_where_its_weights_stay(tmp_path: Path) -> None:
+    """An fp32 conv whose indices the pass pipeline split (K steps of 8 channels, padded to
+    16 for img2col): by img2col where its weights stay in L1 (default chip), as a GEMM of
+    window positions where they would come again with every tile (a 256 KiB L1)."""
+    dims = dict(N=1, H=18, W=18, CI=64, KH=3, KW=3, CO=64)
+    kept = _pipelined(_conv(tmp_path, dims, t="fp32"))
+    assert "img2col_cbuf_to_ca(" in kept.source
+    # the first tile of each N block (two) brings each K step's weights (fp32: split in
+    # UB); the others find them
+    first, others = kept.source.split("/* tile 3 of", 1)
+    assert _weight_loads(first) > 0 and _weight_loads(others) == 0
+    program = _conv(tmp_path, dims, t="fp32")
+    target = load_target("npu")
+    small = dataclasses.replace(target, hardware={**dict(target.hardware), **SMALL_L1})
+    pipelined = driver.run_pipeline(program, driver.resolve_steps(small.stage("default")))
+    artifact = get_backend("npu").compile(pipelined, small)
+    assert isinstance(artifact, NpuArtifact)
+    assert "img2col_cbuf_to_ca(" not in artifact.source
+    inputs = driver.random_inputs(program_io(pipelined).inputs, seed=5)
+    got = artifact.run({k: v.copy() for k, v in inputs.items()})
+    assert not driver.compare_outputs(run_program(pipelined, inputs), got)

@@ -81,6 +81,10 @@ from plaidc.backends.npu.vector import (
 from plaidc.backends.npu_sim.machine import BLOCK_BYTES
 from plaidc.stripe.ir import Affine
 
+# The share of L1 a convolution's weights may take (`_weights`): a half, else a quarter (as
+# before: the tiles' own buffers then have the rest).
+WEIGHTS_SHARE_BEFORE = 4
+
 # The backend's best tiling replaces the pass pipeline's only when estimated this much
 # faster or more (`cube_tiling.estimated_cycles` is a pipe-level model: closer calls are
 # within its error).
@@ -96,11 +100,7 @@ def lower_contraction(
     if con is None:
         return None
     ranges = kernel.ranges
-    # a convolution (whatever its tiles: the pipeline may have split its indices) keeps the
-    # pipeline's tiles; `estimated_cycles` models plain matrices, not img2col windows
-    shape, mach = ctx.buffers[con.a.buffer].shape, ctx.machine
-    conv = mach.cube_m == mach.cube_k and img2col.reads_window(shape, con.a.offset, con.m, con.k)
-    if not ctx.cube_tiles.cube_own_tiles or conv:
+    if not ctx.cube_tiles.cube_own_tiles or _by_img2col(ctx, kernel, con):
         return pipeline_tiles_first(
             kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
         )
@@ -129,6 +129,30 @@ def lower_contraction(
     return None
 
 
+def _by_img2col(ctx: Context, kernel: Kernel, con: Contraction) -> bool:
+    """Whether the contraction takes a convolution's path (the pass pipeline's tiles, the
+    left operand by img2col) rather than the GEMM tilings ranked by `estimated_cycles`
+    (which model plain matrices): a convolution img2col reads with its indices as the
+    program has them, or one whose indices the pipeline split (`x = 2*x + x_1`, `ci = 8*ci +
+    ci_1`: no tile's roles show the window until the split index has one point per tile)
+    when its weights stay in L1 on the pipeline's tiles. Where they do not, each of those
+    tiles gathers every K step's weights again in img2col's row order (channels padded to
+    whole fractals), and K steps of one window position read as plain matrices do better
+    (fp32 3x3 58x58x64->64 on a 256 KiB L1: 1,288,108 cycles against 2,463,943)."""
+    whole = {v: (0, n) for v, n in kernel.ranges.items()}
+    if img2col_layout(ctx, con, whole) is not None:
+        return True
+    shape, mach = ctx.buffers[con.a.buffer].shape, ctx.machine
+    if mach.cube_m != mach.cube_k or not img2col.reads_window(shape, con.a.offset, con.m, con.k):
+        return False
+    tiling = next(tilings(ctx, con, kernel.ranges, kernel.pinned), None)
+    if tiling is None:
+        return False
+    first = {v: (0, 1) for v in con.batch} | tiling.m[0] | tiling.n[0] | tiling.k[0]
+    conv = img2col_layout(ctx, con, first)
+    return conv is not None and _weights(ctx, con, conv, tiling.n, tiling.k) is not None
+
+
 def _lower_tiled(
     ctx: Context,
     kernel: Kernel,
@@ -136,12 +160,15 @@ def _lower_tiled(
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
     order: list[CubeTiling] | None = None,
+    weights_share: int = 2,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
     `pinned` indices one point per tile; `order`: these instead) whose tiles fit every buffer, or
     None. None too when `epilogue` does not fit a tiling that fits the contraction alone: the
     epilogue would cost the contraction finer tiles (more loads of its operands) than the
-    separate kernel's trip through GM saves."""
+    separate kernel's trip through GM saves. A convolution's weights stay in L1 when they fit
+    `1 / weights_share` of it (`_weights`); a tiling that then runs out of room is tried
+    again with them in a quarter (or not kept)."""
     ranges = kernel.ranges
     for tiling in order if order is not None else tilings(ctx, con, ranges, pinned):
         first, groups = ctx.parity, ctx.groups
@@ -166,6 +193,7 @@ def _lower_tiled(
         # Each tile takes one UB/L1/L0 half per K step and one for its store (`Gemm.lower`):
         # tile k's first half is the parity of `first + k * steps`.
         steps = len(k_tiles) + 1
+        weights: Weights | None = None
         try:
             ops: list[Op] = []
 
@@ -179,7 +207,7 @@ def _lower_tiled(
             core_loop = ctx.new_loop() if len(chunks) > 1 else None
             # a convolution's weights stay in L1 across its output tiles (`_weights`)
             conv = img2col_layout(ctx, con, first_tile)
-            weights = _weights(ctx, con, conv, inners, k_tiles)
+            weights = _weights(ctx, con, conv, inners, k_tiles, weights_share)
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
@@ -240,6 +268,13 @@ def _lower_tiled(
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
+            if weights is not None and weights_share < WEIGHTS_SHARE_BEFORE:
+                # the weights' share of L1 left the tiles too little: as they were before
+                again = _lower_tiled(
+                    ctx, kernel, con, epilogue, pinned, [tiling], WEIGHTS_SHARE_BEFORE
+                )
+                if again is not None:
+                    return again
             if epilogue is not None:
                 alone = _lower_tiled(ctx, kernel, con, None, pinned, [tiling])
                 ctx.parity, ctx.groups = first, groups
@@ -282,10 +317,14 @@ def _weights(
     conv: img2col.ConvLayout | None,
     inners: list[TileBox],
     k_tiles: list[TileBox],
+    share: int = 2,
 ) -> Weights | None:
     """L1 for a convolution's weights (every N block and K step, each in its padded
     img2col row order), kept across the output tiles when `[codegen] reuse` is on and they
-    fit a quarter of L1 (the top quarter; the tiles' own buffers double-buffer below it).
+    fit `1 / share` of L1 (the top; the tiles' own buffers double-buffer below it): half of
+    it first, else every tile brings each K step's weights again (on a 256 KiB L1, the 3x3
+    64->64 fp16 conv's 72 KiB; an fp32 conv's hi and lo parts, in K steps of 8 channels
+    padded to 16, four times that), and a quarter where half leaves a tiling too little.
     Also for a core's single row of tiles: the weights then come before it in one transfer
     (`conv_weights`) rather than one per K step. Not with batch indices (a grouped
     convolution's groups): each batch point has weights of its own."""
@@ -296,7 +335,7 @@ def _weights(
     cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), fn)
     stride = up((2 if con.split else 1) * conv.columns * cols * 2, align)
     total = stride * len(inners) * len(k_tiles)
-    if total > size // 4:
+    if total > size // share:
         return None
     base = size - total
     # the tiles' windows (`Weights.window_slot`) in the half below, for single-part operands
