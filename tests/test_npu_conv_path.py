@@ -193,3 +193,18 @@ def test_weights_back_to_a_quarter_where_half_leaves_too_little(
     artifact = _pipelined(_conv(tmp_path, dims), l1_bytes=65536, ub_bytes=65536)
     assert "img2col_cbuf_to_ca(" in artifact.source
     assert cube.WEIGHTS_SHARE_BEFORE in shares
+
+
+def test_split_rows_of_tiles_go_to_every_core(tmp_path: Path) -> None:
+    """A dilated fp32 conv the pipeline tiles by output row, its rows split in two (`x =
+    2*x + x_1`): 30 rows of tiles over 4 cores (8, 8, 7, 7). Each core's stores are judged by
+    its own tiles' GM spans; the hull of a 7-tile chunk (x 8..11, x_1 0..1) would reach into
+    the next chunk's first row and keep every tile on core 0."""
+    path = tmp_path / "dilated.tile"
+    path.write_text((EXAMPLES / "conv2d_dilated.tile").read_text())
+    dims = dict(N=1, H=34, W=33, CI=32, KH=3, KW=3, CO=48)
+    program = driver.load_program(driver.Session(), str(path), driver.Bindings(dims=dims))
+    artifact = _pipelined(program, cores=4)
+    report = artifact.last_report
+    assert report is not None and "img2col_cbuf_to_ca(" in artifact.source
+    assert len(report.core_cycles) == 4 and all(c > 0 for c in report.core_cycles)

@@ -410,12 +410,19 @@ def _core_chunks(
         ]
     spans = []
     for lo, hi in chunks:
+        # each tile's own span (a hull of the chunk's tiles would reach past it where the
+        # pipeline split an index: rows x = 2*x + x_1 from (8, 0) to (11, 0) are not 16..23)
         boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
-        hull = {
-            v: (min(b[v][0] for b in boxes), max(b[v][0] + b[v][1] for b in boxes) - 1)
-            for v in boxes[0]
-        }
-        spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
+        tiles = [
+            [
+                _span(offset, size, {v: (s, s + n - 1) for v, (s, n) in box.items()}, names)
+                for offset, size, names in stores
+            ]
+            for box in boxes
+        ]
+        spans.append(
+            [(min(t[k][0] for t in tiles), max(t[k][1] for t in tiles)) for k in range(len(stores))]
+        )
     for prev, nxt in itertools.pairwise(spans):
         for (_, end), (start, _) in zip(prev, nxt, strict=True):
             if end // BLOCK_BYTES >= start // BLOCK_BYTES:
