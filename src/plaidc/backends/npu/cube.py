@@ -60,6 +60,7 @@ from plaidc.backends.npu.cube_tiling import (
 from plaidc.backends.npu.gemm import Gemm, NotCube
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
+from plaidc.backends.npu.moves import Space
 from plaidc.backends.npu.ops import (
     Op,
     OutOfMemory,
@@ -413,21 +414,47 @@ def _core_chunks(
         # each tile's own span (a hull of the chunk's tiles would reach past it where the
         # pipeline split an index: rows x = 2*x + x_1 from (8, 0) to (11, 0) are not 16..23)
         boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
-        tiles = [
-            [
-                _span(offset, size, {v: (s, s + n - 1) for v, (s, n) in box.items()}, names)
-                for offset, size, names in stores
-            ]
-            for box in boxes
-        ]
-        spans.append(
-            [(min(t[k][0] for t in tiles), max(t[k][1] for t in tiles)) for k in range(len(stores))]
-        )
+        tiles = []
+        for box in boxes:
+            hull = {v: (s, s + n - 1) for v, (s, n) in box.items()}
+            if epilogue is None:  # the output's constraints clip ragged tiles (isl)
+                tiles.append([_clipped_span(con, hull)])
+            else:
+                tiles.append([_span(offset, size, hull, names) for offset, size, names in stores])
+        spans.append([_union([t[k] for t in tiles]) for k in range(len(stores))])
+    # the result's own stores write exactly its bytes where its rows are no whole number of
+    # blocks (`staging.Window.exact`), else whole blocks
+    block = (
+        BLOCK_BYTES
+        if epilogue is not None or con.out != ctx.storage[con.store.access.buffer]
+        else 1
+    )
     for prev, nxt in itertools.pairwise(spans):
         for (_, end), (start, _) in zip(prev, nxt, strict=True):
-            if end // BLOCK_BYTES >= start // BLOCK_BYTES:
+            if end // block >= start // block:
                 return [(0, n)]
     return chunks
+
+
+def _union(spans: list[tuple[int, int]]) -> tuple[int, int]:
+    """The first and last byte of the non-empty `spans` ((0, -1) when none is)."""
+    found = [(a, b) for a, b in spans if b >= a]
+    return (min(a for a, _ in found), max(b for _, b in found)) if found else (0, -1)
+
+
+def _clipped_span(con: Contraction, hull: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    """The first and last byte the contraction's store reaches over the points of `hull`
+    (index -> first and last value) that its output constraints keep."""
+    shift = {v: Affine.var(v) + a for v, (a, _) in hull.items() if a}
+    space = Space(
+        {v: b - a + 1 for v, (a, b) in hull.items()},
+        tuple(c.substitute(shift) for c in con.out_cons),
+    )
+    found = space.bounds(con.store.access.offset.substitute(shift))
+    if found is None:
+        return 0, -1
+    size = con.out.byte_size
+    return found[0] * size, found[1] * size + size - 1
 
 
 def _span(

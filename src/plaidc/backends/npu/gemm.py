@@ -58,6 +58,7 @@ class _Operand:
     src: Affine = dataclasses.field(default_factory=Affine)
     alias: bool = False
     holes: bool = False  # positions no point writes inside the matrix (padded channels): zero
+    rect: Window | None = None  # the GM window the matrix aliases, when it holds only points
 
 
 class Gemm(GemmResult):
@@ -228,11 +229,14 @@ class Gemm(GemmResult):
         if space.is_empty():
             return op
         acc = self.local(access.offset, starts)
-        window = tiler.window(space, access.buffer, [acc])
+        # a plain matrix's rows may come in exact (`Window.exact`): row-major at `cols`
+        window = tiler.window(space, access.buffer, [acc], pitch=cols if conv is None else 0)
         op.src = window.to_ub(space.fold(acc))
         g = elems_per_block(dtype)
         op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
         op.alias = op.alias and op.src.const % g == 0 and not op.holes
+        if op.alias and op.src.const == 0 and window.gm_elements == space.point_count():
+            op.rect = window  # every element of the window is a point, and only those
         if not op.alias:
             op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
@@ -267,7 +271,16 @@ class Gemm(GemmResult):
             note = f"{'layout' if op.holes else 'img2col'} {op.name}"
             tiler.move(op.space, live_run, dst, src, (0, total), op.holes, note)
             tiler.arena.release(op.window)
-        if op.space.live_constraints:
+        if op.rect is not None and op.rect.rows > 1 and op.space.live_constraints:
+            # the points are the window's rows x width: zero the rest of the matrix in bands
+            # (a ragged edge tile's columns beyond its width, its rows beyond its rows)
+            rows, width = op.rect.rows, op.rect.width
+            if width < mat.cols:
+                tiler.ops.append(mover.fill_columns(buf, dtype, rows, mat.cols, width, mat.cols))
+            if rows < mat.rows:
+                rest = offset_buf(buf, rows * mat.cols * dtype.byte_size)
+                tiler.ops.append(mover.fill_all(rest, dtype, (mat.rows - rows) * mat.cols, 0))
+        elif op.space.live_constraints:
             if op.run is None:
                 raise NotCube("excluded points in a one-column matrix")
             zero = mover.fill_invalid(op.space, op.run, Placement(buf, dtype, op.pos), 0, "zero")

@@ -96,6 +96,7 @@ ENCODING = {
     "MAX_NBURST": 4095,
     "MAX_LENBURST": 65535,
     "MAX_GAP": 65535,
+    "MAX_BYTE_GAP": 4294967295,
     "MAX_REPEAT": 255,
     "MAX_STRIDE": 65535,
     "MAX_MAD_DIM": 4095,
@@ -130,6 +131,7 @@ class Form(Enum):
     """How an intrinsic's operands are laid out (the C macro's shape)."""
 
     DMA = "dma"  # (dst, src, sid, nBurst, lenBurst, srcGap, dstGap)
+    DMA_ALIGN = "dma_align"  # the same operands; lenBurst and GM's gap in bytes
     FRACTAL = "fractal"  # L1 -> L0A/L0B fractal loads
     IMG2COL = "img2col"  # L1 -> L0A: a convolution window's fractals (load3d)
     MAD = "mad"  # the Cube
@@ -513,6 +515,26 @@ OTHER_TABLE = (
     Intrinsic("copy_gm_to_cbuf", Form.DMA, "PIPE_MTE2", _DMA_PARAMS, ("GM",), ("L1",)),
     Intrinsic("copy_ubuf_to_gm", Form.DMA, "PIPE_MTE3", _DMA_PARAMS, ("UB",), ("GM",)),
     Intrinsic("copy_ubuf_to_cbuf", Form.DMA, "PIPE_MTE3", _DMA_PARAMS, ("UB",), ("L1",)),
+    Intrinsic(
+        "copy_gm_to_ubuf_align",
+        Form.DMA_ALIGN,
+        "PIPE_MTE2",
+        _DMA_PARAMS,
+        ("GM",),
+        ("UB",),
+        doc="bursts of lenBurst bytes from any GM byte (gaps: GM's in bytes, UB's in blocks), "
+        "each into whole UB blocks, the rest of its last block zero",
+    ),
+    Intrinsic(
+        "copy_ubuf_to_gm_align",
+        Form.DMA_ALIGN,
+        "PIPE_MTE3",
+        _DMA_PARAMS,
+        ("UB",),
+        ("GM",),
+        doc="bursts of lenBurst bytes from whole UB blocks to any GM byte (gaps: UB's in "
+        "blocks, GM's in bytes); nothing else of GM is written",
+    ),
     Intrinsic(
         "load_cbuf_to_ca",
         Form.FRACTAL,
