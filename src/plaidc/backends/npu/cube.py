@@ -86,6 +86,10 @@ from plaidc.backends.npu.vector import (
 from plaidc.backends.npu_sim.machine import BLOCK_BYTES
 from plaidc.stripe.ir import Affine
 
+# The share of L1 a convolution's weights may take (`_weights`): a half, else a quarter (as
+# before: the tiles' own buffers then have the rest).
+WEIGHTS_SHARE_BEFORE = 4
+
 # The backend's best tiling replaces the pass pipeline's only when estimated this much
 # faster or more (`cube_tiling.estimated_cycles` is a pipe-level model: closer calls are
 # within its error).
@@ -101,8 +105,7 @@ def lower_contraction(
     if con is None:
         return None
     ranges = kernel.ranges
-    whole = {v: (0, n) for v, n in ranges.items()}
-    if not ctx.cube_tiles.cube_own_tiles or img2col_layout(ctx, con, whole) is not None:
+    if not ctx.cube_tiles.cube_own_tiles or _by_img2col(ctx, kernel, con):
         return pipeline_tiles_first(
             kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
         )
@@ -131,6 +134,30 @@ def lower_contraction(
     return None
 
 
+def _by_img2col(ctx: Context, kernel: Kernel, con: Contraction) -> bool:
+    """Whether the contraction takes a convolution's path (the pass pipeline's tiles, the
+    left operand by img2col) rather than the GEMM tilings ranked by `estimated_cycles`
+    (which model plain matrices): a convolution img2col reads with its indices as the
+    program has them, or one whose indices the pipeline split (`x = 2*x + x_1`, `ci = 8*ci +
+    ci_1`: no tile's roles show the window until the split index has one point per tile)
+    when its weights stay in L1 on the pipeline's tiles. Where they do not, each of those
+    tiles gathers every K step's weights again in img2col's row order (channels padded to
+    whole fractals), and K steps of one window position read as plain matrices do better
+    (fp32 3x3 58x58x64->64 on a 256 KiB L1: 1,288,108 cycles against 2,463,943)."""
+    whole = {v: (0, n) for v, n in kernel.ranges.items()}
+    if img2col_layout(ctx, con, whole) is not None:
+        return True
+    shape, mach = ctx.buffers[con.a.buffer].shape, ctx.machine
+    if mach.cube_m != mach.cube_k or not img2col.reads_window(shape, con.a.offset, con.m, con.k):
+        return False
+    tiling = next(tilings(ctx, con, kernel.ranges, kernel.pinned), None)
+    if tiling is None:
+        return False
+    first = {v: (0, 1) for v in con.batch} | tiling.m[0] | tiling.n[0] | tiling.k[0]
+    conv = img2col_layout(ctx, con, first)
+    return conv is not None and _weights(ctx, con, conv, tiling.n, tiling.k) is not None
+
+
 def _lower_tiled(
     ctx: Context,
     kernel: Kernel,
@@ -138,12 +165,15 @@ def _lower_tiled(
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
     order: list[CubeTiling] | None = None,
+    weights_share: int = 2,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
     `pinned` indices one point per tile; `order`: these instead) whose tiles fit every buffer, or
     None. None too when `epilogue` does not fit a tiling that fits the contraction alone: the
     epilogue would cost the contraction finer tiles (more loads of its operands) than the
-    separate kernel's trip through GM saves."""
+    separate kernel's trip through GM saves. A convolution's weights stay in L1 when they fit
+    `1 / weights_share` of it (`_weights`); a tiling that then runs out of room is tried
+    again with them in a quarter (or not kept)."""
     ranges = kernel.ranges
     for tiling in order if order is not None else tilings(ctx, con, ranges, pinned):
         first, groups = ctx.parity, ctx.groups
@@ -168,6 +198,7 @@ def _lower_tiled(
         # Each tile takes one UB/L1/L0 half per K step and one for its store (`Gemm.lower`):
         # tile k's first half is the parity of `first + k * steps`.
         steps = len(k_tiles) + 1
+        weights: Weights | None = None
         try:
             ops: list[Op] = []
 
@@ -181,7 +212,7 @@ def _lower_tiled(
             core_loop = ctx.new_loop() if len(chunks) > 1 else None
             # a convolution's weights stay in L1 across its output tiles (`_weights`)
             conv = img2col_layout(ctx, con, first_tile)
-            weights = _weights(ctx, con, conv, inners, k_tiles)
+            weights = _weights(ctx, con, conv, inners, k_tiles, weights_share)
             # the next row's left operand into L1 during this row (`cube_prefetch`)
             prefetch = None
             if conv is None and ctx.options.reuse and not ctx.options.serialise:
@@ -253,6 +284,13 @@ def _lower_tiled(
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
+            if weights is not None and weights_share < WEIGHTS_SHARE_BEFORE:
+                # the weights' share of L1 left the tiles too little: as they were before
+                again = _lower_tiled(
+                    ctx, kernel, con, epilogue, pinned, [tiling], WEIGHTS_SHARE_BEFORE
+                )
+                if again is not None:
+                    return again
             if epilogue is not None:
                 alone = _lower_tiled(ctx, kernel, con, None, pinned, [tiling])
                 ctx.parity, ctx.groups = first, groups
@@ -406,10 +444,14 @@ def _weights(
     conv: img2col.ConvLayout | None,
     inners: list[TileBox],
     k_tiles: list[TileBox],
+    share: int = 2,
 ) -> Weights | None:
     """L1 for a convolution's weights (every N block and K step, each in its padded
     img2col row order), kept across the output tiles when `[codegen] reuse` is on and they
-    fit a quarter of L1 (the top quarter; the tiles' own buffers double-buffer below it).
+    fit `1 / share` of L1 (the top; the tiles' own buffers double-buffer below it): half of
+    it first, else every tile brings each K step's weights again (on a 256 KiB L1, the 3x3
+    64->64 fp16 conv's 72 KiB; an fp32 conv's hi and lo parts, in K steps of 8 channels
+    padded to 16, four times that), and a quarter where half leaves a tiling too little.
     Also for a core's single row of tiles: the weights then come before it in one transfer
     (`conv_weights`) rather than one per K step. Not with batch indices (a grouped
     convolution's groups): each batch point has weights of its own."""
@@ -420,7 +462,7 @@ def _weights(
     cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), fn)
     stride = up((2 if con.split else 1) * conv.columns * cols * 2, align)
     total = stride * len(inners) * len(k_tiles)
-    if total > size // 4:
+    if total > size // share:
         return None
     base = size - total
     # the tiles' windows (`Weights.window_slot`) in the half below, for single-part operands
@@ -495,15 +537,17 @@ def _core_chunks(
         ]
     spans = []
     for lo, hi in chunks:
+        # each tile's own span (a hull of the chunk's tiles would reach past it where the
+        # pipeline split an index: rows x = 2*x + x_1 from (8, 0) to (11, 0) are not 16..23)
         boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
-        hull = {
-            v: (min(b[v][0] for b in boxes), max(b[v][0] + b[v][1] for b in boxes) - 1)
-            for v in boxes[0]
-        }
-        if epilogue is None:  # the output's constraints clip ragged tiles (isl)
-            spans.append([_clipped_span(con, hull)])
-        else:
-            spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
+        tiles = []
+        for box in boxes:
+            hull = {v: (s, s + n - 1) for v, (s, n) in box.items()}
+            if epilogue is None:  # the output's constraints clip ragged tiles (isl)
+                tiles.append([_clipped_span(con, hull)])
+            else:
+                tiles.append([_span(offset, size, hull, names) for offset, size, names in stores])
+        spans.append([_union([t[k] for t in tiles]) for k in range(len(stores))])
     # the result's own stores write exactly its bytes where its rows are no whole number of
     # blocks (`staging.Window.exact`, on a chip with the byte-exact store), else whole blocks
     exact = epilogue is None and con.out == ctx.storage[con.store.access.buffer]
@@ -513,6 +557,12 @@ def _core_chunks(
             if end // block >= start // block:
                 return [(0, n)]
     return chunks
+
+
+def _union(spans: list[tuple[int, int]]) -> tuple[int, int]:
+    """The first and last byte of the non-empty `spans` ((0, -1) when none is)."""
+    found = [(a, b) for a, b in spans if b >= a]
+    return (min(a for a, _ in found), max(b for _, b in found)) if found else (0, -1)
 
 
 def _clipped_span(con: Contraction, hull: dict[str, tuple[int, int]]) -> tuple[int, int]:
