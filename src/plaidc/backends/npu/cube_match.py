@@ -272,7 +272,7 @@ def converted_on_the_way_out(
     con = recognise(ctx, producer)
     if con is None or con.out is not DType.FP32 or readers != 1:
         return None
-    if consumer.constraints or len(consumer.body) != 4:
+    if len(consumer.body) != 4:
         return None
     load, const, cast, store = consumer.body
     if not (
@@ -296,11 +296,15 @@ def converted_on_the_way_out(
         or (out.extent, out.origin) != (temp.extent, temp.origin)
     ):
         return None
-    # every element of the temporary is written by the contraction and read by the consumer
+    # every element of the temporary is written by the contraction and read by the consumer:
+    # the contraction writes as many points as the temporary has elements, and they correspond
+    # one-to-one to the consumer's points through the element each writes and reads (isl
+    # decides it, whatever tiles and ragged-edge constraints the pipeline gave the consumer)
     outs = (*con.batch, *con.m, *con.n)
     written = point_count(_output_space(outs, producer.ranges, con.out_cons).to_isl())
-    visited = count_points(tuple(v for v, _ in consumer.idxs), consumer.ranges)
-    if not written == visited == temp.shape.elem_count:
+    if written != temp.shape.elem_count:
+        return None
+    if _in_indices_of(producer, con, consumer, load.access.offset) is None:
         return None
     redirected = KStore(Access(out.name, con.store.access.offset), con.store.agg, con.store.src)
     body = tuple(redirected if s is con.store else s for s in producer.body)
