@@ -118,6 +118,39 @@ def test_ragged_rows_reach_the_cube_without_the_vector_unit() -> None:
     assert "vcmax" not in source
 
 
+@pytest.mark.parametrize(("m", "k", "n"), [(500, 16, 300), (300, 16, 700)])
+def test_fp16_result_rounded_on_its_way_out_of_l0c_when_the_conversion_is_tiled(
+    m: int, k: int, n: int
+) -> None:
+    """fp16 500 x 512 x 700's pathology, in small: `tile_vector` cuts the `C = as_float(C_acc,
+    16)` after the product into ragged tiles (N in 16s with a constraint on the last), which
+    used to make it a second kernel on the vector unit that laid out ragged fp32 and fp16 rows
+    element by element (vcmax; 1,080,972 of them at 500 x 512 x 700). The rounding now happens
+    as the result leaves L0C: one kernel, on the Cube, no vcmax; checked against the
+    interpreter."""
+    cfg = _chip("default")
+    shapes = {"A": (DType.FP16, (m, k)), "B": (DType.FP16, (k, n))}
+    program = compile_tile(MATMUL, "ragged.tile", shapes=shapes).program
+    compiled = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    artifact = get_backend("npu").compile(compiled, cfg)
+    assert isinstance(artifact, NpuArtifact)
+    kernels = [line for line in artifact.source.splitlines() if "/* kernel_" in line]
+    assert len(kernels) == 1 and "as the result leaves L0C -- on the Cube" in kernels[0]
+    rng = np.random.default_rng(m + n)
+    inputs = {
+        "A": rng.uniform(-1, 1, (m, k)).astype(np.float16),
+        "B": rng.uniform(-1, 1, (k, n)).astype(np.float16),
+    }
+    got = artifact.run({key: v.copy() for key, v in inputs.items()})
+    mismatches = driver.compare_outputs(run_program(program, inputs), got)
+    assert not mismatches, mismatches[0].message
+    report = artifact.report_json()
+    assert report is not None
+    assert report["cube_macs"] > 0
+    used = report["instructions_by_intrinsic"]
+    assert "vcmax" not in used and "vconv_f322f16" not in used, used
+
+
 # --------------------------------------------------------------------------------------------
 # NPU.md's strict machine (`npu-strict`: `[hardware] lacks` both `_align` DMAs): ragged rows come
 # in as whole blocks and the vector unit lays them out; the result goes back the same way.
