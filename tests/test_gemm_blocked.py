@@ -1,4 +1,4 @@
-"""The micro-kernel's BLIS-style blocking (`gemm_kernel.Blocking`), on c and llvm.
+"""The micro-kernel's BLIS-style blocking (`gemm_shape.Blocking`), on c and llvm.
 
 A kernel of constant sizes that packs both operands runs its rows in chunks, one per thread
 (one parallel loop), and its reduction in blocks of kc rows of B, kc from the config's

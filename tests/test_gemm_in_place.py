@@ -1,4 +1,4 @@
-"""B read in place by the micro-kernel (`gemm_kernel.reads_b_in_place`), on c and llvm.
+"""B read in place by the micro-kernel (`gemm_shape.reads_b_in_place`), on c and llvm.
 
 A call whose columns fit one partial panel (a grouped conv's 14-pixel rows) reads its padded
 vectors of B straight from B's buffer when they stay within it, instead of packing B with zero

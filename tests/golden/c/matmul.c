@@ -26,8 +26,8 @@ static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   {
     float apack[384] __attribute__((aligned(64)));
-    for (int64_t p = 0; p < 2; ++p) {
-      for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
+    for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
+      for (int64_t p = 0; p < 2; ++p) {
         plaidc_f32x16_store(scratch + (k_1 * 32 + p * 1536), plaidc_f32x16_load(B + (k_1 * 80 + p * 32)));
         plaidc_f32x16_store(scratch + (k_1 * 32 + p * 1536 + 16), plaidc_f32x16_load(B + (k_1 * 80 + p * 32 + 16)));
       }
@@ -43,15 +43,39 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
       }
     }
     for (int64_t i0 = 0; i0 < 32; i0 += 8) {
-      for (int64_t k_3 = 0; k_3 < 48; ++k_3) {
-        apack[k_3 * 8] = A[i0 * 48 + k_3];
-        apack[k_3 * 8 + 1] = A[i0 * 48 + k_3 + 48];
-        apack[k_3 * 8 + 2] = A[i0 * 48 + k_3 + 96];
-        apack[k_3 * 8 + 3] = A[i0 * 48 + k_3 + 144];
-        apack[k_3 * 8 + 4] = A[i0 * 48 + k_3 + 192];
-        apack[k_3 * 8 + 5] = A[i0 * 48 + k_3 + 240];
-        apack[k_3 * 8 + 6] = A[i0 * 48 + k_3 + 288];
-        apack[k_3 * 8 + 7] = A[i0 * 48 + k_3 + 336];
+      for (int64_t kb = 0; kb < 3; ++kb) {
+        const plaidc_f32x16 t = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 192)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_1 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 192)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_2 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 48)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 240)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_3 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 48)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 240)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_4 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 96)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 288)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_5 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 96)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 288)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_6 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 144)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 336)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_7 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 144)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 336)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_8 = __builtin_shufflevector(t, t_4, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_9 = __builtin_shufflevector(t, t_4, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_10 = __builtin_shufflevector(t_1, t_5, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_11 = __builtin_shufflevector(t_1, t_5, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_12 = __builtin_shufflevector(t_2, t_6, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_13 = __builtin_shufflevector(t_2, t_6, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_14 = __builtin_shufflevector(t_3, t_7, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_15 = __builtin_shufflevector(t_3, t_7, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_16 = __builtin_shufflevector(t_8, t_12, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_17 = __builtin_shufflevector(t_8, t_12, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_18 = __builtin_shufflevector(t_9, t_13, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_19 = __builtin_shufflevector(t_9, t_13, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_20 = __builtin_shufflevector(t_10, t_14, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_21 = __builtin_shufflevector(t_10, t_14, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        const plaidc_f32x16 t_22 = __builtin_shufflevector(t_11, t_15, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        const plaidc_f32x16 t_23 = __builtin_shufflevector(t_11, t_15, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        plaidc_f32x16_store(apack + kb * 128, t_16);
+        plaidc_f32x16_store(apack + (kb * 128 + 16), t_17);
+        plaidc_f32x16_store(apack + (kb * 128 + 32), t_18);
+        plaidc_f32x16_store(apack + (kb * 128 + 48), t_19);
+        plaidc_f32x16_store(apack + (kb * 128 + 64), t_20);
+        plaidc_f32x16_store(apack + (kb * 128 + 80), t_21);
+        plaidc_f32x16_store(apack + (kb * 128 + 96), t_22);
+        plaidc_f32x16_store(apack + (kb * 128 + 112), t_23);
       }
       for (int64_t p_1 = 0; p_1 < 2; ++p_1) {
         plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
@@ -70,31 +94,31 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
         plaidc_f32x16 c6_1 = plaidc_f32x16_splat(0.0f);
         plaidc_f32x16 c7_0 = plaidc_f32x16_splat(0.0f);
         plaidc_f32x16 c7_1 = plaidc_f32x16_splat(0.0f);
-        for (int64_t k_4 = 0; k_4 < 48; ++k_4) {
-          const plaidc_f32x16 b0 = plaidc_f32x16_load(scratch + (k_4 * 32 + p_1 * 1536));
-          const plaidc_f32x16 b1 = plaidc_f32x16_load(scratch + (k_4 * 32 + p_1 * 1536 + 16));
-          const plaidc_f32x16 a0 = plaidc_f32x16_splat(apack[k_4 * 8]);
+        for (int64_t k_5 = 0; k_5 < 48; ++k_5) {
+          const plaidc_f32x16 b0 = plaidc_f32x16_load(scratch + (k_5 * 32 + p_1 * 1536));
+          const plaidc_f32x16 b1 = plaidc_f32x16_load(scratch + (k_5 * 32 + p_1 * 1536 + 16));
+          const plaidc_f32x16 a0 = plaidc_f32x16_splat(apack[k_5 * 8]);
           c0_0 = a0 * b0 + c0_0;
           c0_1 = a0 * b1 + c0_1;
-          const plaidc_f32x16 a1 = plaidc_f32x16_splat(apack[k_4 * 8 + 1]);
+          const plaidc_f32x16 a1 = plaidc_f32x16_splat(apack[k_5 * 8 + 1]);
           c1_0 = a1 * b0 + c1_0;
           c1_1 = a1 * b1 + c1_1;
-          const plaidc_f32x16 a2 = plaidc_f32x16_splat(apack[k_4 * 8 + 2]);
+          const plaidc_f32x16 a2 = plaidc_f32x16_splat(apack[k_5 * 8 + 2]);
           c2_0 = a2 * b0 + c2_0;
           c2_1 = a2 * b1 + c2_1;
-          const plaidc_f32x16 a3 = plaidc_f32x16_splat(apack[k_4 * 8 + 3]);
+          const plaidc_f32x16 a3 = plaidc_f32x16_splat(apack[k_5 * 8 + 3]);
           c3_0 = a3 * b0 + c3_0;
           c3_1 = a3 * b1 + c3_1;
-          const plaidc_f32x16 a4 = plaidc_f32x16_splat(apack[k_4 * 8 + 4]);
+          const plaidc_f32x16 a4 = plaidc_f32x16_splat(apack[k_5 * 8 + 4]);
           c4_0 = a4 * b0 + c4_0;
           c4_1 = a4 * b1 + c4_1;
-          const plaidc_f32x16 a5 = plaidc_f32x16_splat(apack[k_4 * 8 + 5]);
+          const plaidc_f32x16 a5 = plaidc_f32x16_splat(apack[k_5 * 8 + 5]);
           c5_0 = a5 * b0 + c5_0;
           c5_1 = a5 * b1 + c5_1;
-          const plaidc_f32x16 a6 = plaidc_f32x16_splat(apack[k_4 * 8 + 6]);
+          const plaidc_f32x16 a6 = plaidc_f32x16_splat(apack[k_5 * 8 + 6]);
           c6_0 = a6 * b0 + c6_0;
           c6_1 = a6 * b1 + c6_1;
-          const plaidc_f32x16 a7 = plaidc_f32x16_splat(apack[k_4 * 8 + 7]);
+          const plaidc_f32x16 a7 = plaidc_f32x16_splat(apack[k_5 * 8 + 7]);
           c7_0 = a7 * b0 + c7_0;
           c7_1 = a7 * b1 + c7_1;
         }
@@ -133,31 +157,31 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
         plaidc_f32x16 c6_1_1 = plaidc_f32x16_splat(0.0f);
         plaidc_f32x16 c7_0_1 = plaidc_f32x16_splat(0.0f);
         plaidc_f32x16 c7_1_1 = plaidc_f32x16_splat(0.0f);
-        for (int64_t k_5 = 0; k_5 < 48; ++k_5) {
-          const plaidc_f32x16 b0_1 = plaidc_f32x16_load(scratch + (k_5 * 32 + 3072));
-          const plaidc_f32x16 b1_1 = plaidc_f32x16_load(scratch + (k_5 * 32 + 3088));
-          const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(apack[k_5 * 8]);
+        for (int64_t k_6 = 0; k_6 < 48; ++k_6) {
+          const plaidc_f32x16 b0_1 = plaidc_f32x16_load(scratch + (k_6 * 32 + 3072));
+          const plaidc_f32x16 b1_1 = plaidc_f32x16_load(scratch + (k_6 * 32 + 3088));
+          const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(apack[k_6 * 8]);
           c0_0_1 = a0_1 * b0_1 + c0_0_1;
           c0_1_1 = a0_1 * b1_1 + c0_1_1;
-          const plaidc_f32x16 a1_1 = plaidc_f32x16_splat(apack[k_5 * 8 + 1]);
+          const plaidc_f32x16 a1_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 1]);
           c1_0_1 = a1_1 * b0_1 + c1_0_1;
           c1_1_1 = a1_1 * b1_1 + c1_1_1;
-          const plaidc_f32x16 a2_1 = plaidc_f32x16_splat(apack[k_5 * 8 + 2]);
+          const plaidc_f32x16 a2_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 2]);
           c2_0_1 = a2_1 * b0_1 + c2_0_1;
           c2_1_1 = a2_1 * b1_1 + c2_1_1;
-          const plaidc_f32x16 a3_1 = plaidc_f32x16_splat(apack[k_5 * 8 + 3]);
+          const plaidc_f32x16 a3_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 3]);
           c3_0_1 = a3_1 * b0_1 + c3_0_1;
           c3_1_1 = a3_1 * b1_1 + c3_1_1;
-          const plaidc_f32x16 a4_1 = plaidc_f32x16_splat(apack[k_5 * 8 + 4]);
+          const plaidc_f32x16 a4_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 4]);
           c4_0_1 = a4_1 * b0_1 + c4_0_1;
           c4_1_1 = a4_1 * b1_1 + c4_1_1;
-          const plaidc_f32x16 a5_1 = plaidc_f32x16_splat(apack[k_5 * 8 + 5]);
+          const plaidc_f32x16 a5_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 5]);
           c5_0_1 = a5_1 * b0_1 + c5_0_1;
           c5_1_1 = a5_1 * b1_1 + c5_1_1;
-          const plaidc_f32x16 a6_1 = plaidc_f32x16_splat(apack[k_5 * 8 + 6]);
+          const plaidc_f32x16 a6_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 6]);
           c6_0_1 = a6_1 * b0_1 + c6_0_1;
           c6_1_1 = a6_1 * b1_1 + c6_1_1;
-          const plaidc_f32x16 a7_1 = plaidc_f32x16_splat(apack[k_5 * 8 + 7]);
+          const plaidc_f32x16 a7_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 7]);
           c7_0_1 = a7_1 * b0_1 + c7_0_1;
           c7_1_1 = a7_1 * b1_1 + c7_1_1;
         }

@@ -6,13 +6,13 @@ define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C
 {
 entry:
   %"apack" = alloca [384 x float], align 64
-  %"p.slot" = alloca i64
   %"k_1.slot" = alloca i64
+  %"p.slot" = alloca i64
   %"k_2.slot" = alloca i64
   %"j.slot" = alloca i64
   %"j_1.slot" = alloca i64
   %"i0.slot" = alloca i64
-  %"k_3.slot" = alloca i64
+  %"kb.slot" = alloca i64
   %"p_1.slot" = alloca i64
   %"c0_0" = alloca <16 x float>
   %"c0_1" = alloca <16 x float>
@@ -30,7 +30,7 @@ entry:
   %"c6_1" = alloca <16 x float>
   %"c7_0" = alloca <16 x float>
   %"c7_1" = alloca <16 x float>
-  %"k_4.slot" = alloca i64
+  %"k_5.slot" = alloca i64
   %"ctile" = alloca [256 x float], align 64
   %"c0_0_1" = alloca <16 x float>
   %"c0_1_1" = alloca <16 x float>
@@ -48,7 +48,7 @@ entry:
   %"c6_1_1" = alloca <16 x float>
   %"c7_0_1" = alloca <16 x float>
   %"c7_1_1" = alloca <16 x float>
-  %"k_5.slot" = alloca i64
+  %"k_6.slot" = alloca i64
   %"j_2.slot" = alloca i64
   %"j_3.slot" = alloca i64
   %"j_4.slot" = alloca i64
@@ -60,23 +60,23 @@ entry:
   br label %"start"
 start:
   ; micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 8x32 register block
-  store i64 0, ptr %"p.slot"
-  br label %"p.head"
-p.head:
-  %"p" = load i64, ptr %"p.slot"
-  %".9" = icmp slt i64 %"p", 2
-  br i1 %".9", label %"p.body", label %"p.exit"
-p.body:
   store i64 0, ptr %"k_1.slot"
   br label %"k_1.head"
-p.exit:
-  store i64 0, ptr %"k_2.slot"
-  br label %"k_2.head"
 k_1.head:
   %"k_1" = load i64, ptr %"k_1.slot"
-  %".13" = icmp slt i64 %"k_1", 48
-  br i1 %".13", label %"k_1.body", label %"k_1.exit"
+  %".9" = icmp slt i64 %"k_1", 48
+  br i1 %".9", label %"k_1.body", label %"k_1.exit"
 k_1.body:
+  store i64 0, ptr %"p.slot"
+  br label %"p.head"
+k_1.exit:
+  store i64 0, ptr %"k_2.slot"
+  br label %"k_2.head"
+p.head:
+  %"p" = load i64, ptr %"p.slot"
+  %".13" = icmp slt i64 %"p", 2
+  br i1 %".13", label %"p.body", label %"p.exit"
+p.body:
   %".15" = mul i64 %"k_1", 80
   %".16" = mul i64 %"p", 32
   %".17" = add i64 %".15", %".16"
@@ -99,13 +99,13 @@ k_1.body:
   %".34" = add i64 %".33", 16
   %".35" = getelementptr inbounds float, ptr %"scratch", i64 %".34"
   store <16 x float> %".30", ptr %".35", align 4
-  %".37" = add i64 %"k_1", 1
-  store i64 %".37", ptr %"k_1.slot"
-  br label %"k_1.head"
-k_1.exit:
-  %".40" = add i64 %"p", 1
-  store i64 %".40", ptr %"p.slot"
+  %".37" = add i64 %"p", 1
+  store i64 %".37", ptr %"p.slot"
   br label %"p.head"
+p.exit:
+  %".40" = add i64 %"k_1", 1
+  store i64 %".40", ptr %"k_1.slot"
+  br label %"k_1.head"
 k_2.head:
   %"k_2" = load i64, ptr %"k_2.slot"
   %".45" = icmp slt i64 %"k_2", 48
@@ -159,739 +159,818 @@ i0.head:
   %".81" = icmp slt i64 %"i0", 32
   br i1 %".81", label %"i0.body", label %"i0.exit"
 i0.body:
-  store i64 0, ptr %"k_3.slot"
-  br label %"k_3.head"
+  store i64 0, ptr %"kb.slot"
+  br label %"kb.head"
 i0.exit:
   ret void
-k_3.head:
-  %"k_3" = load i64, ptr %"k_3.slot"
-  %".85" = icmp slt i64 %"k_3", 48
-  br i1 %".85", label %"k_3.body", label %"k_3.exit"
-k_3.body:
+kb.head:
+  %"kb" = load i64, ptr %"kb.slot"
+  %".85" = icmp slt i64 %"kb", 3
+  br i1 %".85", label %"kb.body", label %"kb.exit"
+kb.body:
   %".87" = mul i64 %"i0", 48
-  %".88" = add i64 %".87", %"k_3"
-  %".89" = getelementptr inbounds float, ptr %"A", i64 %".88"
-  %".90" = load float, ptr %".89", align 4
-  %".91" = mul i64 %"k_3", 8
-  %".92" = getelementptr inbounds float, ptr %"apack", i64 %".91"
-  store float %".90", ptr %".92", align 4
-  %".94" = mul i64 %"i0", 48
-  %".95" = add i64 %".94", %"k_3"
-  %".96" = add i64 %".95", 48
-  %".97" = getelementptr inbounds float, ptr %"A", i64 %".96"
-  %".98" = load float, ptr %".97", align 4
-  %".99" = mul i64 %"k_3", 8
-  %".100" = add i64 %".99", 1
-  %".101" = getelementptr inbounds float, ptr %"apack", i64 %".100"
-  store float %".98", ptr %".101", align 4
-  %".103" = mul i64 %"i0", 48
-  %".104" = add i64 %".103", %"k_3"
-  %".105" = add i64 %".104", 96
-  %".106" = getelementptr inbounds float, ptr %"A", i64 %".105"
-  %".107" = load float, ptr %".106", align 4
-  %".108" = mul i64 %"k_3", 8
-  %".109" = add i64 %".108", 2
-  %".110" = getelementptr inbounds float, ptr %"apack", i64 %".109"
-  store float %".107", ptr %".110", align 4
-  %".112" = mul i64 %"i0", 48
-  %".113" = add i64 %".112", %"k_3"
-  %".114" = add i64 %".113", 144
+  %".88" = mul i64 %"kb", 16
+  %".89" = add i64 %".87", %".88"
+  %".90" = getelementptr inbounds float, ptr %"A", i64 %".89"
+  %".91" = load <16 x float>, ptr %".90", align 4
+  %".92" = mul i64 %"i0", 48
+  %".93" = mul i64 %"kb", 16
+  %".94" = add i64 %".92", %".93"
+  %".95" = add i64 %".94", 192
+  %".96" = getelementptr inbounds float, ptr %"A", i64 %".95"
+  %".97" = load <16 x float>, ptr %".96", align 4
+  %"t" = shufflevector <16 x float> %".91", <16 x float> %".97", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %".99" = mul i64 %"i0", 48
+  %".100" = mul i64 %"kb", 16
+  %".101" = add i64 %".99", %".100"
+  %".102" = getelementptr inbounds float, ptr %"A", i64 %".101"
+  %".103" = load <16 x float>, ptr %".102", align 4
+  %".104" = mul i64 %"i0", 48
+  %".105" = mul i64 %"kb", 16
+  %".106" = add i64 %".104", %".105"
+  %".107" = add i64 %".106", 192
+  %".108" = getelementptr inbounds float, ptr %"A", i64 %".107"
+  %".109" = load <16 x float>, ptr %".108", align 4
+  %"t_1" = shufflevector <16 x float> %".103", <16 x float> %".109", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %".111" = mul i64 %"i0", 48
+  %".112" = mul i64 %"kb", 16
+  %".113" = add i64 %".111", %".112"
+  %".114" = add i64 %".113", 48
   %".115" = getelementptr inbounds float, ptr %"A", i64 %".114"
-  %".116" = load float, ptr %".115", align 4
-  %".117" = mul i64 %"k_3", 8
-  %".118" = add i64 %".117", 3
-  %".119" = getelementptr inbounds float, ptr %"apack", i64 %".118"
-  store float %".116", ptr %".119", align 4
-  %".121" = mul i64 %"i0", 48
-  %".122" = add i64 %".121", %"k_3"
-  %".123" = add i64 %".122", 192
-  %".124" = getelementptr inbounds float, ptr %"A", i64 %".123"
-  %".125" = load float, ptr %".124", align 4
-  %".126" = mul i64 %"k_3", 8
-  %".127" = add i64 %".126", 4
-  %".128" = getelementptr inbounds float, ptr %"apack", i64 %".127"
-  store float %".125", ptr %".128", align 4
+  %".116" = load <16 x float>, ptr %".115", align 4
+  %".117" = mul i64 %"i0", 48
+  %".118" = mul i64 %"kb", 16
+  %".119" = add i64 %".117", %".118"
+  %".120" = add i64 %".119", 240
+  %".121" = getelementptr inbounds float, ptr %"A", i64 %".120"
+  %".122" = load <16 x float>, ptr %".121", align 4
+  %"t_2" = shufflevector <16 x float> %".116", <16 x float> %".122", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %".124" = mul i64 %"i0", 48
+  %".125" = mul i64 %"kb", 16
+  %".126" = add i64 %".124", %".125"
+  %".127" = add i64 %".126", 48
+  %".128" = getelementptr inbounds float, ptr %"A", i64 %".127"
+  %".129" = load <16 x float>, ptr %".128", align 4
   %".130" = mul i64 %"i0", 48
-  %".131" = add i64 %".130", %"k_3"
-  %".132" = add i64 %".131", 240
-  %".133" = getelementptr inbounds float, ptr %"A", i64 %".132"
-  %".134" = load float, ptr %".133", align 4
-  %".135" = mul i64 %"k_3", 8
-  %".136" = add i64 %".135", 5
-  %".137" = getelementptr inbounds float, ptr %"apack", i64 %".136"
-  store float %".134", ptr %".137", align 4
-  %".139" = mul i64 %"i0", 48
-  %".140" = add i64 %".139", %"k_3"
-  %".141" = add i64 %".140", 288
-  %".142" = getelementptr inbounds float, ptr %"A", i64 %".141"
-  %".143" = load float, ptr %".142", align 4
-  %".144" = mul i64 %"k_3", 8
-  %".145" = add i64 %".144", 6
-  %".146" = getelementptr inbounds float, ptr %"apack", i64 %".145"
-  store float %".143", ptr %".146", align 4
-  %".148" = mul i64 %"i0", 48
-  %".149" = add i64 %".148", %"k_3"
-  %".150" = add i64 %".149", 336
-  %".151" = getelementptr inbounds float, ptr %"A", i64 %".150"
-  %".152" = load float, ptr %".151", align 4
-  %".153" = mul i64 %"k_3", 8
-  %".154" = add i64 %".153", 7
-  %".155" = getelementptr inbounds float, ptr %"apack", i64 %".154"
-  store float %".152", ptr %".155", align 4
-  %".157" = add i64 %"k_3", 1
-  store i64 %".157", ptr %"k_3.slot"
-  br label %"k_3.head"
-k_3.exit:
+  %".131" = mul i64 %"kb", 16
+  %".132" = add i64 %".130", %".131"
+  %".133" = add i64 %".132", 240
+  %".134" = getelementptr inbounds float, ptr %"A", i64 %".133"
+  %".135" = load <16 x float>, ptr %".134", align 4
+  %"t_3" = shufflevector <16 x float> %".129", <16 x float> %".135", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %".137" = mul i64 %"i0", 48
+  %".138" = mul i64 %"kb", 16
+  %".139" = add i64 %".137", %".138"
+  %".140" = add i64 %".139", 96
+  %".141" = getelementptr inbounds float, ptr %"A", i64 %".140"
+  %".142" = load <16 x float>, ptr %".141", align 4
+  %".143" = mul i64 %"i0", 48
+  %".144" = mul i64 %"kb", 16
+  %".145" = add i64 %".143", %".144"
+  %".146" = add i64 %".145", 288
+  %".147" = getelementptr inbounds float, ptr %"A", i64 %".146"
+  %".148" = load <16 x float>, ptr %".147", align 4
+  %"t_4" = shufflevector <16 x float> %".142", <16 x float> %".148", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %".150" = mul i64 %"i0", 48
+  %".151" = mul i64 %"kb", 16
+  %".152" = add i64 %".150", %".151"
+  %".153" = add i64 %".152", 96
+  %".154" = getelementptr inbounds float, ptr %"A", i64 %".153"
+  %".155" = load <16 x float>, ptr %".154", align 4
+  %".156" = mul i64 %"i0", 48
+  %".157" = mul i64 %"kb", 16
+  %".158" = add i64 %".156", %".157"
+  %".159" = add i64 %".158", 288
+  %".160" = getelementptr inbounds float, ptr %"A", i64 %".159"
+  %".161" = load <16 x float>, ptr %".160", align 4
+  %"t_5" = shufflevector <16 x float> %".155", <16 x float> %".161", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %".163" = mul i64 %"i0", 48
+  %".164" = mul i64 %"kb", 16
+  %".165" = add i64 %".163", %".164"
+  %".166" = add i64 %".165", 144
+  %".167" = getelementptr inbounds float, ptr %"A", i64 %".166"
+  %".168" = load <16 x float>, ptr %".167", align 4
+  %".169" = mul i64 %"i0", 48
+  %".170" = mul i64 %"kb", 16
+  %".171" = add i64 %".169", %".170"
+  %".172" = add i64 %".171", 336
+  %".173" = getelementptr inbounds float, ptr %"A", i64 %".172"
+  %".174" = load <16 x float>, ptr %".173", align 4
+  %"t_6" = shufflevector <16 x float> %".168", <16 x float> %".174", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %".176" = mul i64 %"i0", 48
+  %".177" = mul i64 %"kb", 16
+  %".178" = add i64 %".176", %".177"
+  %".179" = add i64 %".178", 144
+  %".180" = getelementptr inbounds float, ptr %"A", i64 %".179"
+  %".181" = load <16 x float>, ptr %".180", align 4
+  %".182" = mul i64 %"i0", 48
+  %".183" = mul i64 %"kb", 16
+  %".184" = add i64 %".182", %".183"
+  %".185" = add i64 %".184", 336
+  %".186" = getelementptr inbounds float, ptr %"A", i64 %".185"
+  %".187" = load <16 x float>, ptr %".186", align 4
+  %"t_7" = shufflevector <16 x float> %".181", <16 x float> %".187", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_8" = shufflevector <16 x float> %"t", <16 x float> %"t_4", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_9" = shufflevector <16 x float> %"t", <16 x float> %"t_4", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_10" = shufflevector <16 x float> %"t_1", <16 x float> %"t_5", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_11" = shufflevector <16 x float> %"t_1", <16 x float> %"t_5", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_12" = shufflevector <16 x float> %"t_2", <16 x float> %"t_6", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_13" = shufflevector <16 x float> %"t_2", <16 x float> %"t_6", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_14" = shufflevector <16 x float> %"t_3", <16 x float> %"t_7", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_15" = shufflevector <16 x float> %"t_3", <16 x float> %"t_7", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_16" = shufflevector <16 x float> %"t_8", <16 x float> %"t_12", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_17" = shufflevector <16 x float> %"t_8", <16 x float> %"t_12", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_18" = shufflevector <16 x float> %"t_9", <16 x float> %"t_13", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_19" = shufflevector <16 x float> %"t_9", <16 x float> %"t_13", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_20" = shufflevector <16 x float> %"t_10", <16 x float> %"t_14", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_21" = shufflevector <16 x float> %"t_10", <16 x float> %"t_14", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %"t_22" = shufflevector <16 x float> %"t_11", <16 x float> %"t_15", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
+  %"t_23" = shufflevector <16 x float> %"t_11", <16 x float> %"t_15", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
+  %".205" = mul i64 %"kb", 128
+  %".206" = getelementptr inbounds float, ptr %"apack", i64 %".205"
+  store <16 x float> %"t_16", ptr %".206", align 4
+  %".208" = mul i64 %"kb", 128
+  %".209" = add i64 %".208", 16
+  %".210" = getelementptr inbounds float, ptr %"apack", i64 %".209"
+  store <16 x float> %"t_17", ptr %".210", align 4
+  %".212" = mul i64 %"kb", 128
+  %".213" = add i64 %".212", 32
+  %".214" = getelementptr inbounds float, ptr %"apack", i64 %".213"
+  store <16 x float> %"t_18", ptr %".214", align 4
+  %".216" = mul i64 %"kb", 128
+  %".217" = add i64 %".216", 48
+  %".218" = getelementptr inbounds float, ptr %"apack", i64 %".217"
+  store <16 x float> %"t_19", ptr %".218", align 4
+  %".220" = mul i64 %"kb", 128
+  %".221" = add i64 %".220", 64
+  %".222" = getelementptr inbounds float, ptr %"apack", i64 %".221"
+  store <16 x float> %"t_20", ptr %".222", align 4
+  %".224" = mul i64 %"kb", 128
+  %".225" = add i64 %".224", 80
+  %".226" = getelementptr inbounds float, ptr %"apack", i64 %".225"
+  store <16 x float> %"t_21", ptr %".226", align 4
+  %".228" = mul i64 %"kb", 128
+  %".229" = add i64 %".228", 96
+  %".230" = getelementptr inbounds float, ptr %"apack", i64 %".229"
+  store <16 x float> %"t_22", ptr %".230", align 4
+  %".232" = mul i64 %"kb", 128
+  %".233" = add i64 %".232", 112
+  %".234" = getelementptr inbounds float, ptr %"apack", i64 %".233"
+  store <16 x float> %"t_23", ptr %".234", align 4
+  %".236" = add i64 %"kb", 1
+  store i64 %".236", ptr %"kb.slot"
+  br label %"kb.head"
+kb.exit:
   store i64 0, ptr %"p_1.slot"
   br label %"p_1.head"
 p_1.head:
   %"p_1" = load i64, ptr %"p_1.slot"
-  %".162" = icmp slt i64 %"p_1", 2
-  br i1 %".162", label %"p_1.body", label %"p_1.exit"
+  %".241" = icmp slt i64 %"p_1", 2
+  br i1 %".241", label %"p_1.body", label %"p_1.exit"
 p_1.body:
-  %".164" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".165" = shufflevector <16 x float> %".164", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".165", ptr %"c0_0"
-  %".167" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".168" = shufflevector <16 x float> %".167", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".168", ptr %"c0_1"
-  %".170" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".171" = shufflevector <16 x float> %".170", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".171", ptr %"c1_0"
-  %".173" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".174" = shufflevector <16 x float> %".173", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".174", ptr %"c1_1"
-  %".176" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".177" = shufflevector <16 x float> %".176", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".177", ptr %"c2_0"
-  %".179" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".180" = shufflevector <16 x float> %".179", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".180", ptr %"c2_1"
-  %".182" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".183" = shufflevector <16 x float> %".182", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".183", ptr %"c3_0"
-  %".185" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".186" = shufflevector <16 x float> %".185", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".186", ptr %"c3_1"
-  %".188" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".189" = shufflevector <16 x float> %".188", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".189", ptr %"c4_0"
-  %".191" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".192" = shufflevector <16 x float> %".191", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".192", ptr %"c4_1"
-  %".194" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".195" = shufflevector <16 x float> %".194", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".195", ptr %"c5_0"
-  %".197" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".198" = shufflevector <16 x float> %".197", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".198", ptr %"c5_1"
-  %".200" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".201" = shufflevector <16 x float> %".200", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".201", ptr %"c6_0"
-  %".203" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".204" = shufflevector <16 x float> %".203", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".204", ptr %"c6_1"
-  %".206" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".207" = shufflevector <16 x float> %".206", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".207", ptr %"c7_0"
-  %".209" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".210" = shufflevector <16 x float> %".209", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".210", ptr %"c7_1"
-  store i64 0, ptr %"k_4.slot"
-  br label %"k_4.head"
-p_1.exit:
-  %".439" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".440" = shufflevector <16 x float> %".439", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".440", ptr %"c0_0_1"
-  %".442" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".443" = shufflevector <16 x float> %".442", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".443", ptr %"c0_1_1"
-  %".445" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".446" = shufflevector <16 x float> %".445", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".446", ptr %"c1_0_1"
-  %".448" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".449" = shufflevector <16 x float> %".448", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".449", ptr %"c1_1_1"
-  %".451" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".452" = shufflevector <16 x float> %".451", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".452", ptr %"c2_0_1"
-  %".454" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".455" = shufflevector <16 x float> %".454", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".455", ptr %"c2_1_1"
-  %".457" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".458" = shufflevector <16 x float> %".457", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".458", ptr %"c3_0_1"
-  %".460" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".461" = shufflevector <16 x float> %".460", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".461", ptr %"c3_1_1"
-  %".463" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".464" = shufflevector <16 x float> %".463", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".464", ptr %"c4_0_1"
-  %".466" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".467" = shufflevector <16 x float> %".466", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".467", ptr %"c4_1_1"
-  %".469" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".470" = shufflevector <16 x float> %".469", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".470", ptr %"c5_0_1"
-  %".472" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".473" = shufflevector <16 x float> %".472", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".473", ptr %"c5_1_1"
-  %".475" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".476" = shufflevector <16 x float> %".475", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".476", ptr %"c6_0_1"
-  %".478" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".479" = shufflevector <16 x float> %".478", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".479", ptr %"c6_1_1"
-  %".481" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".482" = shufflevector <16 x float> %".481", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".482", ptr %"c7_0_1"
-  %".484" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".485" = shufflevector <16 x float> %".484", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".485", ptr %"c7_1_1"
+  %".243" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".244" = shufflevector <16 x float> %".243", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".244", ptr %"c0_0"
+  %".246" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".247" = shufflevector <16 x float> %".246", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".247", ptr %"c0_1"
+  %".249" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".250" = shufflevector <16 x float> %".249", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".250", ptr %"c1_0"
+  %".252" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".253" = shufflevector <16 x float> %".252", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".253", ptr %"c1_1"
+  %".255" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".256" = shufflevector <16 x float> %".255", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".256", ptr %"c2_0"
+  %".258" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".259" = shufflevector <16 x float> %".258", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".259", ptr %"c2_1"
+  %".261" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".262" = shufflevector <16 x float> %".261", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".262", ptr %"c3_0"
+  %".264" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".265" = shufflevector <16 x float> %".264", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".265", ptr %"c3_1"
+  %".267" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".268" = shufflevector <16 x float> %".267", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".268", ptr %"c4_0"
+  %".270" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".271" = shufflevector <16 x float> %".270", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".271", ptr %"c4_1"
+  %".273" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".274" = shufflevector <16 x float> %".273", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".274", ptr %"c5_0"
+  %".276" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".277" = shufflevector <16 x float> %".276", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".277", ptr %"c5_1"
+  %".279" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".280" = shufflevector <16 x float> %".279", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".280", ptr %"c6_0"
+  %".282" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".283" = shufflevector <16 x float> %".282", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".283", ptr %"c6_1"
+  %".285" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".286" = shufflevector <16 x float> %".285", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".286", ptr %"c7_0"
+  %".288" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".289" = shufflevector <16 x float> %".288", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".289", ptr %"c7_1"
   store i64 0, ptr %"k_5.slot"
   br label %"k_5.head"
-k_4.head:
-  %"k_4" = load i64, ptr %"k_4.slot"
-  %".214" = icmp slt i64 %"k_4", 48
-  br i1 %".214", label %"k_4.body", label %"k_4.exit"
-k_4.body:
-  %".216" = mul i64 %"k_4", 32
-  %".217" = mul i64 %"p_1", 1536
-  %".218" = add i64 %".216", %".217"
-  %".219" = getelementptr inbounds float, ptr %"scratch", i64 %".218"
-  %"b0" = load <16 x float>, ptr %".219", align 4
-  %".221" = mul i64 %"k_4", 32
-  %".222" = mul i64 %"p_1", 1536
-  %".223" = add i64 %".221", %".222"
-  %".224" = add i64 %".223", 16
-  %".225" = getelementptr inbounds float, ptr %"scratch", i64 %".224"
-  %"b1" = load <16 x float>, ptr %".225", align 4
-  %".227" = mul i64 %"k_4", 8
-  %".228" = getelementptr inbounds float, ptr %"apack", i64 %".227"
-  %".229" = load float, ptr %".228", align 4
-  %".230" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".229", i32 0
-  %"a0" = shufflevector <16 x float> %".230", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".232" = load <16 x float>, ptr %"c0_0"
-  %".233" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".232")
-  store <16 x float> %".233", ptr %"c0_0"
-  %".235" = load <16 x float>, ptr %"c0_1"
-  %".236" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b1", <16 x float> %".235")
-  store <16 x float> %".236", ptr %"c0_1"
-  %".238" = mul i64 %"k_4", 8
-  %".239" = add i64 %".238", 1
-  %".240" = getelementptr inbounds float, ptr %"apack", i64 %".239"
-  %".241" = load float, ptr %".240", align 4
-  %".242" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".241", i32 0
-  %"a1" = shufflevector <16 x float> %".242", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".244" = load <16 x float>, ptr %"c1_0"
-  %".245" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".244")
-  store <16 x float> %".245", ptr %"c1_0"
-  %".247" = load <16 x float>, ptr %"c1_1"
-  %".248" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b1", <16 x float> %".247")
-  store <16 x float> %".248", ptr %"c1_1"
-  %".250" = mul i64 %"k_4", 8
-  %".251" = add i64 %".250", 2
-  %".252" = getelementptr inbounds float, ptr %"apack", i64 %".251"
-  %".253" = load float, ptr %".252", align 4
-  %".254" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".253", i32 0
-  %"a2" = shufflevector <16 x float> %".254", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".256" = load <16 x float>, ptr %"c2_0"
-  %".257" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".256")
-  store <16 x float> %".257", ptr %"c2_0"
-  %".259" = load <16 x float>, ptr %"c2_1"
-  %".260" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b1", <16 x float> %".259")
-  store <16 x float> %".260", ptr %"c2_1"
-  %".262" = mul i64 %"k_4", 8
-  %".263" = add i64 %".262", 3
-  %".264" = getelementptr inbounds float, ptr %"apack", i64 %".263"
-  %".265" = load float, ptr %".264", align 4
-  %".266" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".265", i32 0
-  %"a3" = shufflevector <16 x float> %".266", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".268" = load <16 x float>, ptr %"c3_0"
-  %".269" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".268")
-  store <16 x float> %".269", ptr %"c3_0"
-  %".271" = load <16 x float>, ptr %"c3_1"
-  %".272" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b1", <16 x float> %".271")
-  store <16 x float> %".272", ptr %"c3_1"
-  %".274" = mul i64 %"k_4", 8
-  %".275" = add i64 %".274", 4
-  %".276" = getelementptr inbounds float, ptr %"apack", i64 %".275"
-  %".277" = load float, ptr %".276", align 4
-  %".278" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".277", i32 0
-  %"a4" = shufflevector <16 x float> %".278", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".280" = load <16 x float>, ptr %"c4_0"
-  %".281" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".280")
-  store <16 x float> %".281", ptr %"c4_0"
-  %".283" = load <16 x float>, ptr %"c4_1"
-  %".284" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b1", <16 x float> %".283")
-  store <16 x float> %".284", ptr %"c4_1"
-  %".286" = mul i64 %"k_4", 8
-  %".287" = add i64 %".286", 5
-  %".288" = getelementptr inbounds float, ptr %"apack", i64 %".287"
-  %".289" = load float, ptr %".288", align 4
-  %".290" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".289", i32 0
-  %"a5" = shufflevector <16 x float> %".290", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".292" = load <16 x float>, ptr %"c5_0"
-  %".293" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".292")
-  store <16 x float> %".293", ptr %"c5_0"
-  %".295" = load <16 x float>, ptr %"c5_1"
-  %".296" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b1", <16 x float> %".295")
-  store <16 x float> %".296", ptr %"c5_1"
-  %".298" = mul i64 %"k_4", 8
-  %".299" = add i64 %".298", 6
-  %".300" = getelementptr inbounds float, ptr %"apack", i64 %".299"
-  %".301" = load float, ptr %".300", align 4
-  %".302" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".301", i32 0
-  %"a6" = shufflevector <16 x float> %".302", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".304" = load <16 x float>, ptr %"c6_0"
-  %".305" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".304")
-  store <16 x float> %".305", ptr %"c6_0"
-  %".307" = load <16 x float>, ptr %"c6_1"
-  %".308" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b1", <16 x float> %".307")
-  store <16 x float> %".308", ptr %"c6_1"
-  %".310" = mul i64 %"k_4", 8
-  %".311" = add i64 %".310", 7
-  %".312" = getelementptr inbounds float, ptr %"apack", i64 %".311"
-  %".313" = load float, ptr %".312", align 4
-  %".314" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".313", i32 0
-  %"a7" = shufflevector <16 x float> %".314", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".316" = load <16 x float>, ptr %"c7_0"
-  %".317" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".316")
-  store <16 x float> %".317", ptr %"c7_0"
-  %".319" = load <16 x float>, ptr %"c7_1"
-  %".320" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b1", <16 x float> %".319")
-  store <16 x float> %".320", ptr %"c7_1"
-  %".322" = add i64 %"k_4", 1
-  store i64 %".322", ptr %"k_4.slot"
-  br label %"k_4.head"
-k_4.exit:
-  %".325" = load <16 x float>, ptr %"c0_0"
-  %".326" = mul i64 %"i0", 80
-  %".327" = mul i64 %"p_1", 32
-  %".328" = add i64 %".326", %".327"
-  %".329" = getelementptr inbounds float, ptr %"C", i64 %".328"
-  store <16 x float> %".325", ptr %".329", align 4
-  %".331" = load <16 x float>, ptr %"c0_1"
-  %".332" = mul i64 %"i0", 80
-  %".333" = mul i64 %"p_1", 32
-  %".334" = add i64 %".332", %".333"
-  %".335" = add i64 %".334", 16
-  %".336" = getelementptr inbounds float, ptr %"C", i64 %".335"
-  store <16 x float> %".331", ptr %".336", align 4
-  %".338" = load <16 x float>, ptr %"c1_0"
-  %".339" = mul i64 %"i0", 80
-  %".340" = mul i64 %"p_1", 32
-  %".341" = add i64 %".339", %".340"
-  %".342" = add i64 %".341", 80
-  %".343" = getelementptr inbounds float, ptr %"C", i64 %".342"
-  store <16 x float> %".338", ptr %".343", align 4
-  %".345" = load <16 x float>, ptr %"c1_1"
-  %".346" = mul i64 %"i0", 80
-  %".347" = mul i64 %"p_1", 32
-  %".348" = add i64 %".346", %".347"
-  %".349" = add i64 %".348", 96
-  %".350" = getelementptr inbounds float, ptr %"C", i64 %".349"
-  store <16 x float> %".345", ptr %".350", align 4
-  %".352" = load <16 x float>, ptr %"c2_0"
-  %".353" = mul i64 %"i0", 80
-  %".354" = mul i64 %"p_1", 32
-  %".355" = add i64 %".353", %".354"
-  %".356" = add i64 %".355", 160
-  %".357" = getelementptr inbounds float, ptr %"C", i64 %".356"
-  store <16 x float> %".352", ptr %".357", align 4
-  %".359" = load <16 x float>, ptr %"c2_1"
-  %".360" = mul i64 %"i0", 80
-  %".361" = mul i64 %"p_1", 32
-  %".362" = add i64 %".360", %".361"
-  %".363" = add i64 %".362", 176
-  %".364" = getelementptr inbounds float, ptr %"C", i64 %".363"
-  store <16 x float> %".359", ptr %".364", align 4
-  %".366" = load <16 x float>, ptr %"c3_0"
-  %".367" = mul i64 %"i0", 80
-  %".368" = mul i64 %"p_1", 32
-  %".369" = add i64 %".367", %".368"
-  %".370" = add i64 %".369", 240
-  %".371" = getelementptr inbounds float, ptr %"C", i64 %".370"
-  store <16 x float> %".366", ptr %".371", align 4
-  %".373" = load <16 x float>, ptr %"c3_1"
-  %".374" = mul i64 %"i0", 80
-  %".375" = mul i64 %"p_1", 32
-  %".376" = add i64 %".374", %".375"
-  %".377" = add i64 %".376", 256
-  %".378" = getelementptr inbounds float, ptr %"C", i64 %".377"
-  store <16 x float> %".373", ptr %".378", align 4
-  %".380" = load <16 x float>, ptr %"c4_0"
-  %".381" = mul i64 %"i0", 80
-  %".382" = mul i64 %"p_1", 32
-  %".383" = add i64 %".381", %".382"
-  %".384" = add i64 %".383", 320
-  %".385" = getelementptr inbounds float, ptr %"C", i64 %".384"
-  store <16 x float> %".380", ptr %".385", align 4
-  %".387" = load <16 x float>, ptr %"c4_1"
-  %".388" = mul i64 %"i0", 80
-  %".389" = mul i64 %"p_1", 32
-  %".390" = add i64 %".388", %".389"
-  %".391" = add i64 %".390", 336
-  %".392" = getelementptr inbounds float, ptr %"C", i64 %".391"
-  store <16 x float> %".387", ptr %".392", align 4
-  %".394" = load <16 x float>, ptr %"c5_0"
-  %".395" = mul i64 %"i0", 80
-  %".396" = mul i64 %"p_1", 32
-  %".397" = add i64 %".395", %".396"
-  %".398" = add i64 %".397", 400
-  %".399" = getelementptr inbounds float, ptr %"C", i64 %".398"
-  store <16 x float> %".394", ptr %".399", align 4
-  %".401" = load <16 x float>, ptr %"c5_1"
-  %".402" = mul i64 %"i0", 80
-  %".403" = mul i64 %"p_1", 32
-  %".404" = add i64 %".402", %".403"
-  %".405" = add i64 %".404", 416
-  %".406" = getelementptr inbounds float, ptr %"C", i64 %".405"
-  store <16 x float> %".401", ptr %".406", align 4
-  %".408" = load <16 x float>, ptr %"c6_0"
-  %".409" = mul i64 %"i0", 80
-  %".410" = mul i64 %"p_1", 32
-  %".411" = add i64 %".409", %".410"
-  %".412" = add i64 %".411", 480
-  %".413" = getelementptr inbounds float, ptr %"C", i64 %".412"
-  store <16 x float> %".408", ptr %".413", align 4
-  %".415" = load <16 x float>, ptr %"c6_1"
-  %".416" = mul i64 %"i0", 80
-  %".417" = mul i64 %"p_1", 32
-  %".418" = add i64 %".416", %".417"
-  %".419" = add i64 %".418", 496
-  %".420" = getelementptr inbounds float, ptr %"C", i64 %".419"
-  store <16 x float> %".415", ptr %".420", align 4
-  %".422" = load <16 x float>, ptr %"c7_0"
-  %".423" = mul i64 %"i0", 80
-  %".424" = mul i64 %"p_1", 32
-  %".425" = add i64 %".423", %".424"
-  %".426" = add i64 %".425", 560
-  %".427" = getelementptr inbounds float, ptr %"C", i64 %".426"
-  store <16 x float> %".422", ptr %".427", align 4
-  %".429" = load <16 x float>, ptr %"c7_1"
-  %".430" = mul i64 %"i0", 80
-  %".431" = mul i64 %"p_1", 32
-  %".432" = add i64 %".430", %".431"
-  %".433" = add i64 %".432", 576
-  %".434" = getelementptr inbounds float, ptr %"C", i64 %".433"
-  store <16 x float> %".429", ptr %".434", align 4
-  %".436" = add i64 %"p_1", 1
-  store i64 %".436", ptr %"p_1.slot"
-  br label %"p_1.head"
+p_1.exit:
+  %".518" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".519" = shufflevector <16 x float> %".518", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".519", ptr %"c0_0_1"
+  %".521" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".522" = shufflevector <16 x float> %".521", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".522", ptr %"c0_1_1"
+  %".524" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".525" = shufflevector <16 x float> %".524", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".525", ptr %"c1_0_1"
+  %".527" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".528" = shufflevector <16 x float> %".527", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".528", ptr %"c1_1_1"
+  %".530" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".531" = shufflevector <16 x float> %".530", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".531", ptr %"c2_0_1"
+  %".533" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".534" = shufflevector <16 x float> %".533", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".534", ptr %"c2_1_1"
+  %".536" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".537" = shufflevector <16 x float> %".536", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".537", ptr %"c3_0_1"
+  %".539" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".540" = shufflevector <16 x float> %".539", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".540", ptr %"c3_1_1"
+  %".542" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".543" = shufflevector <16 x float> %".542", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".543", ptr %"c4_0_1"
+  %".545" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".546" = shufflevector <16 x float> %".545", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".546", ptr %"c4_1_1"
+  %".548" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".549" = shufflevector <16 x float> %".548", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".549", ptr %"c5_0_1"
+  %".551" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".552" = shufflevector <16 x float> %".551", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".552", ptr %"c5_1_1"
+  %".554" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".555" = shufflevector <16 x float> %".554", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".555", ptr %"c6_0_1"
+  %".557" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".558" = shufflevector <16 x float> %".557", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".558", ptr %"c6_1_1"
+  %".560" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".561" = shufflevector <16 x float> %".560", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".561", ptr %"c7_0_1"
+  %".563" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".564" = shufflevector <16 x float> %".563", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".564", ptr %"c7_1_1"
+  store i64 0, ptr %"k_6.slot"
+  br label %"k_6.head"
 k_5.head:
   %"k_5" = load i64, ptr %"k_5.slot"
-  %".489" = icmp slt i64 %"k_5", 48
-  br i1 %".489", label %"k_5.body", label %"k_5.exit"
+  %".293" = icmp slt i64 %"k_5", 48
+  br i1 %".293", label %"k_5.body", label %"k_5.exit"
 k_5.body:
-  %".491" = mul i64 %"k_5", 32
-  %".492" = add i64 %".491", 3072
-  %".493" = getelementptr inbounds float, ptr %"scratch", i64 %".492"
-  %"b0_1" = load <16 x float>, ptr %".493", align 4
-  %".495" = mul i64 %"k_5", 32
-  %".496" = add i64 %".495", 3088
-  %".497" = getelementptr inbounds float, ptr %"scratch", i64 %".496"
-  %"b1_1" = load <16 x float>, ptr %".497", align 4
-  %".499" = mul i64 %"k_5", 8
-  %".500" = getelementptr inbounds float, ptr %"apack", i64 %".499"
-  %".501" = load float, ptr %".500", align 4
-  %".502" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".501", i32 0
-  %"a0_1" = shufflevector <16 x float> %".502", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".504" = load <16 x float>, ptr %"c0_0_1"
-  %".505" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".504")
-  store <16 x float> %".505", ptr %"c0_0_1"
-  %".507" = load <16 x float>, ptr %"c0_1_1"
-  %".508" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b1_1", <16 x float> %".507")
-  store <16 x float> %".508", ptr %"c0_1_1"
-  %".510" = mul i64 %"k_5", 8
-  %".511" = add i64 %".510", 1
-  %".512" = getelementptr inbounds float, ptr %"apack", i64 %".511"
-  %".513" = load float, ptr %".512", align 4
-  %".514" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".513", i32 0
-  %"a1_1" = shufflevector <16 x float> %".514", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".516" = load <16 x float>, ptr %"c1_0_1"
-  %".517" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".516")
-  store <16 x float> %".517", ptr %"c1_0_1"
-  %".519" = load <16 x float>, ptr %"c1_1_1"
-  %".520" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b1_1", <16 x float> %".519")
-  store <16 x float> %".520", ptr %"c1_1_1"
-  %".522" = mul i64 %"k_5", 8
-  %".523" = add i64 %".522", 2
-  %".524" = getelementptr inbounds float, ptr %"apack", i64 %".523"
-  %".525" = load float, ptr %".524", align 4
-  %".526" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".525", i32 0
-  %"a2_1" = shufflevector <16 x float> %".526", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".528" = load <16 x float>, ptr %"c2_0_1"
-  %".529" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".528")
-  store <16 x float> %".529", ptr %"c2_0_1"
-  %".531" = load <16 x float>, ptr %"c2_1_1"
-  %".532" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b1_1", <16 x float> %".531")
-  store <16 x float> %".532", ptr %"c2_1_1"
-  %".534" = mul i64 %"k_5", 8
-  %".535" = add i64 %".534", 3
-  %".536" = getelementptr inbounds float, ptr %"apack", i64 %".535"
-  %".537" = load float, ptr %".536", align 4
-  %".538" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".537", i32 0
-  %"a3_1" = shufflevector <16 x float> %".538", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".540" = load <16 x float>, ptr %"c3_0_1"
-  %".541" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".540")
-  store <16 x float> %".541", ptr %"c3_0_1"
-  %".543" = load <16 x float>, ptr %"c3_1_1"
-  %".544" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b1_1", <16 x float> %".543")
-  store <16 x float> %".544", ptr %"c3_1_1"
-  %".546" = mul i64 %"k_5", 8
-  %".547" = add i64 %".546", 4
-  %".548" = getelementptr inbounds float, ptr %"apack", i64 %".547"
-  %".549" = load float, ptr %".548", align 4
-  %".550" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".549", i32 0
-  %"a4_1" = shufflevector <16 x float> %".550", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".552" = load <16 x float>, ptr %"c4_0_1"
-  %".553" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".552")
-  store <16 x float> %".553", ptr %"c4_0_1"
-  %".555" = load <16 x float>, ptr %"c4_1_1"
-  %".556" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b1_1", <16 x float> %".555")
-  store <16 x float> %".556", ptr %"c4_1_1"
-  %".558" = mul i64 %"k_5", 8
-  %".559" = add i64 %".558", 5
-  %".560" = getelementptr inbounds float, ptr %"apack", i64 %".559"
-  %".561" = load float, ptr %".560", align 4
-  %".562" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".561", i32 0
-  %"a5_1" = shufflevector <16 x float> %".562", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".564" = load <16 x float>, ptr %"c5_0_1"
-  %".565" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".564")
-  store <16 x float> %".565", ptr %"c5_0_1"
-  %".567" = load <16 x float>, ptr %"c5_1_1"
-  %".568" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b1_1", <16 x float> %".567")
-  store <16 x float> %".568", ptr %"c5_1_1"
-  %".570" = mul i64 %"k_5", 8
-  %".571" = add i64 %".570", 6
-  %".572" = getelementptr inbounds float, ptr %"apack", i64 %".571"
-  %".573" = load float, ptr %".572", align 4
-  %".574" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".573", i32 0
-  %"a6_1" = shufflevector <16 x float> %".574", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".576" = load <16 x float>, ptr %"c6_0_1"
-  %".577" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6_1", <16 x float> %"b0_1", <16 x float> %".576")
-  store <16 x float> %".577", ptr %"c6_0_1"
-  %".579" = load <16 x float>, ptr %"c6_1_1"
-  %".580" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6_1", <16 x float> %"b1_1", <16 x float> %".579")
-  store <16 x float> %".580", ptr %"c6_1_1"
-  %".582" = mul i64 %"k_5", 8
-  %".583" = add i64 %".582", 7
-  %".584" = getelementptr inbounds float, ptr %"apack", i64 %".583"
-  %".585" = load float, ptr %".584", align 4
-  %".586" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".585", i32 0
-  %"a7_1" = shufflevector <16 x float> %".586", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".588" = load <16 x float>, ptr %"c7_0_1"
-  %".589" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7_1", <16 x float> %"b0_1", <16 x float> %".588")
-  store <16 x float> %".589", ptr %"c7_0_1"
-  %".591" = load <16 x float>, ptr %"c7_1_1"
-  %".592" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7_1", <16 x float> %"b1_1", <16 x float> %".591")
-  store <16 x float> %".592", ptr %"c7_1_1"
-  %".594" = add i64 %"k_5", 1
-  store i64 %".594", ptr %"k_5.slot"
+  %".295" = mul i64 %"k_5", 32
+  %".296" = mul i64 %"p_1", 1536
+  %".297" = add i64 %".295", %".296"
+  %".298" = getelementptr inbounds float, ptr %"scratch", i64 %".297"
+  %"b0" = load <16 x float>, ptr %".298", align 4
+  %".300" = mul i64 %"k_5", 32
+  %".301" = mul i64 %"p_1", 1536
+  %".302" = add i64 %".300", %".301"
+  %".303" = add i64 %".302", 16
+  %".304" = getelementptr inbounds float, ptr %"scratch", i64 %".303"
+  %"b1" = load <16 x float>, ptr %".304", align 4
+  %".306" = mul i64 %"k_5", 8
+  %".307" = getelementptr inbounds float, ptr %"apack", i64 %".306"
+  %".308" = load float, ptr %".307", align 4
+  %".309" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".308", i32 0
+  %"a0" = shufflevector <16 x float> %".309", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".311" = load <16 x float>, ptr %"c0_0"
+  %".312" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".311")
+  store <16 x float> %".312", ptr %"c0_0"
+  %".314" = load <16 x float>, ptr %"c0_1"
+  %".315" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b1", <16 x float> %".314")
+  store <16 x float> %".315", ptr %"c0_1"
+  %".317" = mul i64 %"k_5", 8
+  %".318" = add i64 %".317", 1
+  %".319" = getelementptr inbounds float, ptr %"apack", i64 %".318"
+  %".320" = load float, ptr %".319", align 4
+  %".321" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".320", i32 0
+  %"a1" = shufflevector <16 x float> %".321", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".323" = load <16 x float>, ptr %"c1_0"
+  %".324" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".323")
+  store <16 x float> %".324", ptr %"c1_0"
+  %".326" = load <16 x float>, ptr %"c1_1"
+  %".327" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b1", <16 x float> %".326")
+  store <16 x float> %".327", ptr %"c1_1"
+  %".329" = mul i64 %"k_5", 8
+  %".330" = add i64 %".329", 2
+  %".331" = getelementptr inbounds float, ptr %"apack", i64 %".330"
+  %".332" = load float, ptr %".331", align 4
+  %".333" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".332", i32 0
+  %"a2" = shufflevector <16 x float> %".333", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".335" = load <16 x float>, ptr %"c2_0"
+  %".336" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".335")
+  store <16 x float> %".336", ptr %"c2_0"
+  %".338" = load <16 x float>, ptr %"c2_1"
+  %".339" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b1", <16 x float> %".338")
+  store <16 x float> %".339", ptr %"c2_1"
+  %".341" = mul i64 %"k_5", 8
+  %".342" = add i64 %".341", 3
+  %".343" = getelementptr inbounds float, ptr %"apack", i64 %".342"
+  %".344" = load float, ptr %".343", align 4
+  %".345" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".344", i32 0
+  %"a3" = shufflevector <16 x float> %".345", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".347" = load <16 x float>, ptr %"c3_0"
+  %".348" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".347")
+  store <16 x float> %".348", ptr %"c3_0"
+  %".350" = load <16 x float>, ptr %"c3_1"
+  %".351" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b1", <16 x float> %".350")
+  store <16 x float> %".351", ptr %"c3_1"
+  %".353" = mul i64 %"k_5", 8
+  %".354" = add i64 %".353", 4
+  %".355" = getelementptr inbounds float, ptr %"apack", i64 %".354"
+  %".356" = load float, ptr %".355", align 4
+  %".357" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".356", i32 0
+  %"a4" = shufflevector <16 x float> %".357", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".359" = load <16 x float>, ptr %"c4_0"
+  %".360" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".359")
+  store <16 x float> %".360", ptr %"c4_0"
+  %".362" = load <16 x float>, ptr %"c4_1"
+  %".363" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b1", <16 x float> %".362")
+  store <16 x float> %".363", ptr %"c4_1"
+  %".365" = mul i64 %"k_5", 8
+  %".366" = add i64 %".365", 5
+  %".367" = getelementptr inbounds float, ptr %"apack", i64 %".366"
+  %".368" = load float, ptr %".367", align 4
+  %".369" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".368", i32 0
+  %"a5" = shufflevector <16 x float> %".369", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".371" = load <16 x float>, ptr %"c5_0"
+  %".372" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".371")
+  store <16 x float> %".372", ptr %"c5_0"
+  %".374" = load <16 x float>, ptr %"c5_1"
+  %".375" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b1", <16 x float> %".374")
+  store <16 x float> %".375", ptr %"c5_1"
+  %".377" = mul i64 %"k_5", 8
+  %".378" = add i64 %".377", 6
+  %".379" = getelementptr inbounds float, ptr %"apack", i64 %".378"
+  %".380" = load float, ptr %".379", align 4
+  %".381" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".380", i32 0
+  %"a6" = shufflevector <16 x float> %".381", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".383" = load <16 x float>, ptr %"c6_0"
+  %".384" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".383")
+  store <16 x float> %".384", ptr %"c6_0"
+  %".386" = load <16 x float>, ptr %"c6_1"
+  %".387" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b1", <16 x float> %".386")
+  store <16 x float> %".387", ptr %"c6_1"
+  %".389" = mul i64 %"k_5", 8
+  %".390" = add i64 %".389", 7
+  %".391" = getelementptr inbounds float, ptr %"apack", i64 %".390"
+  %".392" = load float, ptr %".391", align 4
+  %".393" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".392", i32 0
+  %"a7" = shufflevector <16 x float> %".393", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".395" = load <16 x float>, ptr %"c7_0"
+  %".396" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".395")
+  store <16 x float> %".396", ptr %"c7_0"
+  %".398" = load <16 x float>, ptr %"c7_1"
+  %".399" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b1", <16 x float> %".398")
+  store <16 x float> %".399", ptr %"c7_1"
+  %".401" = add i64 %"k_5", 1
+  store i64 %".401", ptr %"k_5.slot"
   br label %"k_5.head"
 k_5.exit:
-  %".597" = load <16 x float>, ptr %"c0_0_1"
-  %".598" = getelementptr inbounds float, ptr %"ctile", i64 0
-  store <16 x float> %".597", ptr %".598", align 4
-  %".600" = load <16 x float>, ptr %"c0_1_1"
-  %".601" = getelementptr inbounds float, ptr %"ctile", i64 16
-  store <16 x float> %".600", ptr %".601", align 4
-  %".603" = load <16 x float>, ptr %"c1_0_1"
-  %".604" = getelementptr inbounds float, ptr %"ctile", i64 32
-  store <16 x float> %".603", ptr %".604", align 4
-  %".606" = load <16 x float>, ptr %"c1_1_1"
-  %".607" = getelementptr inbounds float, ptr %"ctile", i64 48
-  store <16 x float> %".606", ptr %".607", align 4
-  %".609" = load <16 x float>, ptr %"c2_0_1"
-  %".610" = getelementptr inbounds float, ptr %"ctile", i64 64
-  store <16 x float> %".609", ptr %".610", align 4
-  %".612" = load <16 x float>, ptr %"c2_1_1"
-  %".613" = getelementptr inbounds float, ptr %"ctile", i64 80
-  store <16 x float> %".612", ptr %".613", align 4
-  %".615" = load <16 x float>, ptr %"c3_0_1"
-  %".616" = getelementptr inbounds float, ptr %"ctile", i64 96
-  store <16 x float> %".615", ptr %".616", align 4
-  %".618" = load <16 x float>, ptr %"c3_1_1"
-  %".619" = getelementptr inbounds float, ptr %"ctile", i64 112
-  store <16 x float> %".618", ptr %".619", align 4
-  %".621" = load <16 x float>, ptr %"c4_0_1"
-  %".622" = getelementptr inbounds float, ptr %"ctile", i64 128
-  store <16 x float> %".621", ptr %".622", align 4
-  %".624" = load <16 x float>, ptr %"c4_1_1"
-  %".625" = getelementptr inbounds float, ptr %"ctile", i64 144
-  store <16 x float> %".624", ptr %".625", align 4
-  %".627" = load <16 x float>, ptr %"c5_0_1"
-  %".628" = getelementptr inbounds float, ptr %"ctile", i64 160
-  store <16 x float> %".627", ptr %".628", align 4
-  %".630" = load <16 x float>, ptr %"c5_1_1"
-  %".631" = getelementptr inbounds float, ptr %"ctile", i64 176
-  store <16 x float> %".630", ptr %".631", align 4
-  %".633" = load <16 x float>, ptr %"c6_0_1"
-  %".634" = getelementptr inbounds float, ptr %"ctile", i64 192
-  store <16 x float> %".633", ptr %".634", align 4
-  %".636" = load <16 x float>, ptr %"c6_1_1"
-  %".637" = getelementptr inbounds float, ptr %"ctile", i64 208
-  store <16 x float> %".636", ptr %".637", align 4
-  %".639" = load <16 x float>, ptr %"c7_0_1"
-  %".640" = getelementptr inbounds float, ptr %"ctile", i64 224
-  store <16 x float> %".639", ptr %".640", align 4
-  %".642" = load <16 x float>, ptr %"c7_1_1"
-  %".643" = getelementptr inbounds float, ptr %"ctile", i64 240
-  store <16 x float> %".642", ptr %".643", align 4
+  %".404" = load <16 x float>, ptr %"c0_0"
+  %".405" = mul i64 %"i0", 80
+  %".406" = mul i64 %"p_1", 32
+  %".407" = add i64 %".405", %".406"
+  %".408" = getelementptr inbounds float, ptr %"C", i64 %".407"
+  store <16 x float> %".404", ptr %".408", align 4
+  %".410" = load <16 x float>, ptr %"c0_1"
+  %".411" = mul i64 %"i0", 80
+  %".412" = mul i64 %"p_1", 32
+  %".413" = add i64 %".411", %".412"
+  %".414" = add i64 %".413", 16
+  %".415" = getelementptr inbounds float, ptr %"C", i64 %".414"
+  store <16 x float> %".410", ptr %".415", align 4
+  %".417" = load <16 x float>, ptr %"c1_0"
+  %".418" = mul i64 %"i0", 80
+  %".419" = mul i64 %"p_1", 32
+  %".420" = add i64 %".418", %".419"
+  %".421" = add i64 %".420", 80
+  %".422" = getelementptr inbounds float, ptr %"C", i64 %".421"
+  store <16 x float> %".417", ptr %".422", align 4
+  %".424" = load <16 x float>, ptr %"c1_1"
+  %".425" = mul i64 %"i0", 80
+  %".426" = mul i64 %"p_1", 32
+  %".427" = add i64 %".425", %".426"
+  %".428" = add i64 %".427", 96
+  %".429" = getelementptr inbounds float, ptr %"C", i64 %".428"
+  store <16 x float> %".424", ptr %".429", align 4
+  %".431" = load <16 x float>, ptr %"c2_0"
+  %".432" = mul i64 %"i0", 80
+  %".433" = mul i64 %"p_1", 32
+  %".434" = add i64 %".432", %".433"
+  %".435" = add i64 %".434", 160
+  %".436" = getelementptr inbounds float, ptr %"C", i64 %".435"
+  store <16 x float> %".431", ptr %".436", align 4
+  %".438" = load <16 x float>, ptr %"c2_1"
+  %".439" = mul i64 %"i0", 80
+  %".440" = mul i64 %"p_1", 32
+  %".441" = add i64 %".439", %".440"
+  %".442" = add i64 %".441", 176
+  %".443" = getelementptr inbounds float, ptr %"C", i64 %".442"
+  store <16 x float> %".438", ptr %".443", align 4
+  %".445" = load <16 x float>, ptr %"c3_0"
+  %".446" = mul i64 %"i0", 80
+  %".447" = mul i64 %"p_1", 32
+  %".448" = add i64 %".446", %".447"
+  %".449" = add i64 %".448", 240
+  %".450" = getelementptr inbounds float, ptr %"C", i64 %".449"
+  store <16 x float> %".445", ptr %".450", align 4
+  %".452" = load <16 x float>, ptr %"c3_1"
+  %".453" = mul i64 %"i0", 80
+  %".454" = mul i64 %"p_1", 32
+  %".455" = add i64 %".453", %".454"
+  %".456" = add i64 %".455", 256
+  %".457" = getelementptr inbounds float, ptr %"C", i64 %".456"
+  store <16 x float> %".452", ptr %".457", align 4
+  %".459" = load <16 x float>, ptr %"c4_0"
+  %".460" = mul i64 %"i0", 80
+  %".461" = mul i64 %"p_1", 32
+  %".462" = add i64 %".460", %".461"
+  %".463" = add i64 %".462", 320
+  %".464" = getelementptr inbounds float, ptr %"C", i64 %".463"
+  store <16 x float> %".459", ptr %".464", align 4
+  %".466" = load <16 x float>, ptr %"c4_1"
+  %".467" = mul i64 %"i0", 80
+  %".468" = mul i64 %"p_1", 32
+  %".469" = add i64 %".467", %".468"
+  %".470" = add i64 %".469", 336
+  %".471" = getelementptr inbounds float, ptr %"C", i64 %".470"
+  store <16 x float> %".466", ptr %".471", align 4
+  %".473" = load <16 x float>, ptr %"c5_0"
+  %".474" = mul i64 %"i0", 80
+  %".475" = mul i64 %"p_1", 32
+  %".476" = add i64 %".474", %".475"
+  %".477" = add i64 %".476", 400
+  %".478" = getelementptr inbounds float, ptr %"C", i64 %".477"
+  store <16 x float> %".473", ptr %".478", align 4
+  %".480" = load <16 x float>, ptr %"c5_1"
+  %".481" = mul i64 %"i0", 80
+  %".482" = mul i64 %"p_1", 32
+  %".483" = add i64 %".481", %".482"
+  %".484" = add i64 %".483", 416
+  %".485" = getelementptr inbounds float, ptr %"C", i64 %".484"
+  store <16 x float> %".480", ptr %".485", align 4
+  %".487" = load <16 x float>, ptr %"c6_0"
+  %".488" = mul i64 %"i0", 80
+  %".489" = mul i64 %"p_1", 32
+  %".490" = add i64 %".488", %".489"
+  %".491" = add i64 %".490", 480
+  %".492" = getelementptr inbounds float, ptr %"C", i64 %".491"
+  store <16 x float> %".487", ptr %".492", align 4
+  %".494" = load <16 x float>, ptr %"c6_1"
+  %".495" = mul i64 %"i0", 80
+  %".496" = mul i64 %"p_1", 32
+  %".497" = add i64 %".495", %".496"
+  %".498" = add i64 %".497", 496
+  %".499" = getelementptr inbounds float, ptr %"C", i64 %".498"
+  store <16 x float> %".494", ptr %".499", align 4
+  %".501" = load <16 x float>, ptr %"c7_0"
+  %".502" = mul i64 %"i0", 80
+  %".503" = mul i64 %"p_1", 32
+  %".504" = add i64 %".502", %".503"
+  %".505" = add i64 %".504", 560
+  %".506" = getelementptr inbounds float, ptr %"C", i64 %".505"
+  store <16 x float> %".501", ptr %".506", align 4
+  %".508" = load <16 x float>, ptr %"c7_1"
+  %".509" = mul i64 %"i0", 80
+  %".510" = mul i64 %"p_1", 32
+  %".511" = add i64 %".509", %".510"
+  %".512" = add i64 %".511", 576
+  %".513" = getelementptr inbounds float, ptr %"C", i64 %".512"
+  store <16 x float> %".508", ptr %".513", align 4
+  %".515" = add i64 %"p_1", 1
+  store i64 %".515", ptr %"p_1.slot"
+  br label %"p_1.head"
+k_6.head:
+  %"k_6" = load i64, ptr %"k_6.slot"
+  %".568" = icmp slt i64 %"k_6", 48
+  br i1 %".568", label %"k_6.body", label %"k_6.exit"
+k_6.body:
+  %".570" = mul i64 %"k_6", 32
+  %".571" = add i64 %".570", 3072
+  %".572" = getelementptr inbounds float, ptr %"scratch", i64 %".571"
+  %"b0_1" = load <16 x float>, ptr %".572", align 4
+  %".574" = mul i64 %"k_6", 32
+  %".575" = add i64 %".574", 3088
+  %".576" = getelementptr inbounds float, ptr %"scratch", i64 %".575"
+  %"b1_1" = load <16 x float>, ptr %".576", align 4
+  %".578" = mul i64 %"k_6", 8
+  %".579" = getelementptr inbounds float, ptr %"apack", i64 %".578"
+  %".580" = load float, ptr %".579", align 4
+  %".581" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".580", i32 0
+  %"a0_1" = shufflevector <16 x float> %".581", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".583" = load <16 x float>, ptr %"c0_0_1"
+  %".584" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".583")
+  store <16 x float> %".584", ptr %"c0_0_1"
+  %".586" = load <16 x float>, ptr %"c0_1_1"
+  %".587" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b1_1", <16 x float> %".586")
+  store <16 x float> %".587", ptr %"c0_1_1"
+  %".589" = mul i64 %"k_6", 8
+  %".590" = add i64 %".589", 1
+  %".591" = getelementptr inbounds float, ptr %"apack", i64 %".590"
+  %".592" = load float, ptr %".591", align 4
+  %".593" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".592", i32 0
+  %"a1_1" = shufflevector <16 x float> %".593", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".595" = load <16 x float>, ptr %"c1_0_1"
+  %".596" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".595")
+  store <16 x float> %".596", ptr %"c1_0_1"
+  %".598" = load <16 x float>, ptr %"c1_1_1"
+  %".599" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b1_1", <16 x float> %".598")
+  store <16 x float> %".599", ptr %"c1_1_1"
+  %".601" = mul i64 %"k_6", 8
+  %".602" = add i64 %".601", 2
+  %".603" = getelementptr inbounds float, ptr %"apack", i64 %".602"
+  %".604" = load float, ptr %".603", align 4
+  %".605" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".604", i32 0
+  %"a2_1" = shufflevector <16 x float> %".605", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".607" = load <16 x float>, ptr %"c2_0_1"
+  %".608" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".607")
+  store <16 x float> %".608", ptr %"c2_0_1"
+  %".610" = load <16 x float>, ptr %"c2_1_1"
+  %".611" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b1_1", <16 x float> %".610")
+  store <16 x float> %".611", ptr %"c2_1_1"
+  %".613" = mul i64 %"k_6", 8
+  %".614" = add i64 %".613", 3
+  %".615" = getelementptr inbounds float, ptr %"apack", i64 %".614"
+  %".616" = load float, ptr %".615", align 4
+  %".617" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".616", i32 0
+  %"a3_1" = shufflevector <16 x float> %".617", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".619" = load <16 x float>, ptr %"c3_0_1"
+  %".620" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".619")
+  store <16 x float> %".620", ptr %"c3_0_1"
+  %".622" = load <16 x float>, ptr %"c3_1_1"
+  %".623" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b1_1", <16 x float> %".622")
+  store <16 x float> %".623", ptr %"c3_1_1"
+  %".625" = mul i64 %"k_6", 8
+  %".626" = add i64 %".625", 4
+  %".627" = getelementptr inbounds float, ptr %"apack", i64 %".626"
+  %".628" = load float, ptr %".627", align 4
+  %".629" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".628", i32 0
+  %"a4_1" = shufflevector <16 x float> %".629", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".631" = load <16 x float>, ptr %"c4_0_1"
+  %".632" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".631")
+  store <16 x float> %".632", ptr %"c4_0_1"
+  %".634" = load <16 x float>, ptr %"c4_1_1"
+  %".635" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b1_1", <16 x float> %".634")
+  store <16 x float> %".635", ptr %"c4_1_1"
+  %".637" = mul i64 %"k_6", 8
+  %".638" = add i64 %".637", 5
+  %".639" = getelementptr inbounds float, ptr %"apack", i64 %".638"
+  %".640" = load float, ptr %".639", align 4
+  %".641" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".640", i32 0
+  %"a5_1" = shufflevector <16 x float> %".641", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".643" = load <16 x float>, ptr %"c5_0_1"
+  %".644" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".643")
+  store <16 x float> %".644", ptr %"c5_0_1"
+  %".646" = load <16 x float>, ptr %"c5_1_1"
+  %".647" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b1_1", <16 x float> %".646")
+  store <16 x float> %".647", ptr %"c5_1_1"
+  %".649" = mul i64 %"k_6", 8
+  %".650" = add i64 %".649", 6
+  %".651" = getelementptr inbounds float, ptr %"apack", i64 %".650"
+  %".652" = load float, ptr %".651", align 4
+  %".653" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".652", i32 0
+  %"a6_1" = shufflevector <16 x float> %".653", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".655" = load <16 x float>, ptr %"c6_0_1"
+  %".656" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6_1", <16 x float> %"b0_1", <16 x float> %".655")
+  store <16 x float> %".656", ptr %"c6_0_1"
+  %".658" = load <16 x float>, ptr %"c6_1_1"
+  %".659" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6_1", <16 x float> %"b1_1", <16 x float> %".658")
+  store <16 x float> %".659", ptr %"c6_1_1"
+  %".661" = mul i64 %"k_6", 8
+  %".662" = add i64 %".661", 7
+  %".663" = getelementptr inbounds float, ptr %"apack", i64 %".662"
+  %".664" = load float, ptr %".663", align 4
+  %".665" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".664", i32 0
+  %"a7_1" = shufflevector <16 x float> %".665", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".667" = load <16 x float>, ptr %"c7_0_1"
+  %".668" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7_1", <16 x float> %"b0_1", <16 x float> %".667")
+  store <16 x float> %".668", ptr %"c7_0_1"
+  %".670" = load <16 x float>, ptr %"c7_1_1"
+  %".671" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7_1", <16 x float> %"b1_1", <16 x float> %".670")
+  store <16 x float> %".671", ptr %"c7_1_1"
+  %".673" = add i64 %"k_6", 1
+  store i64 %".673", ptr %"k_6.slot"
+  br label %"k_6.head"
+k_6.exit:
+  %".676" = load <16 x float>, ptr %"c0_0_1"
+  %".677" = getelementptr inbounds float, ptr %"ctile", i64 0
+  store <16 x float> %".676", ptr %".677", align 4
+  %".679" = load <16 x float>, ptr %"c0_1_1"
+  %".680" = getelementptr inbounds float, ptr %"ctile", i64 16
+  store <16 x float> %".679", ptr %".680", align 4
+  %".682" = load <16 x float>, ptr %"c1_0_1"
+  %".683" = getelementptr inbounds float, ptr %"ctile", i64 32
+  store <16 x float> %".682", ptr %".683", align 4
+  %".685" = load <16 x float>, ptr %"c1_1_1"
+  %".686" = getelementptr inbounds float, ptr %"ctile", i64 48
+  store <16 x float> %".685", ptr %".686", align 4
+  %".688" = load <16 x float>, ptr %"c2_0_1"
+  %".689" = getelementptr inbounds float, ptr %"ctile", i64 64
+  store <16 x float> %".688", ptr %".689", align 4
+  %".691" = load <16 x float>, ptr %"c2_1_1"
+  %".692" = getelementptr inbounds float, ptr %"ctile", i64 80
+  store <16 x float> %".691", ptr %".692", align 4
+  %".694" = load <16 x float>, ptr %"c3_0_1"
+  %".695" = getelementptr inbounds float, ptr %"ctile", i64 96
+  store <16 x float> %".694", ptr %".695", align 4
+  %".697" = load <16 x float>, ptr %"c3_1_1"
+  %".698" = getelementptr inbounds float, ptr %"ctile", i64 112
+  store <16 x float> %".697", ptr %".698", align 4
+  %".700" = load <16 x float>, ptr %"c4_0_1"
+  %".701" = getelementptr inbounds float, ptr %"ctile", i64 128
+  store <16 x float> %".700", ptr %".701", align 4
+  %".703" = load <16 x float>, ptr %"c4_1_1"
+  %".704" = getelementptr inbounds float, ptr %"ctile", i64 144
+  store <16 x float> %".703", ptr %".704", align 4
+  %".706" = load <16 x float>, ptr %"c5_0_1"
+  %".707" = getelementptr inbounds float, ptr %"ctile", i64 160
+  store <16 x float> %".706", ptr %".707", align 4
+  %".709" = load <16 x float>, ptr %"c5_1_1"
+  %".710" = getelementptr inbounds float, ptr %"ctile", i64 176
+  store <16 x float> %".709", ptr %".710", align 4
+  %".712" = load <16 x float>, ptr %"c6_0_1"
+  %".713" = getelementptr inbounds float, ptr %"ctile", i64 192
+  store <16 x float> %".712", ptr %".713", align 4
+  %".715" = load <16 x float>, ptr %"c6_1_1"
+  %".716" = getelementptr inbounds float, ptr %"ctile", i64 208
+  store <16 x float> %".715", ptr %".716", align 4
+  %".718" = load <16 x float>, ptr %"c7_0_1"
+  %".719" = getelementptr inbounds float, ptr %"ctile", i64 224
+  store <16 x float> %".718", ptr %".719", align 4
+  %".721" = load <16 x float>, ptr %"c7_1_1"
+  %".722" = getelementptr inbounds float, ptr %"ctile", i64 240
+  store <16 x float> %".721", ptr %".722", align 4
   store i64 0, ptr %"j_2.slot"
   br label %"j_2.head"
 j_2.head:
   %"j_2" = load i64, ptr %"j_2.slot"
-  %".647" = icmp slt i64 %"j_2", 16
-  br i1 %".647", label %"j_2.body", label %"j_2.exit"
+  %".726" = icmp slt i64 %"j_2", 16
+  br i1 %".726", label %"j_2.body", label %"j_2.exit"
 j_2.body:
-  %".649" = getelementptr inbounds float, ptr %"ctile", i64 %"j_2"
-  %".650" = load float, ptr %".649", align 4
-  %".651" = mul i64 %"i0", 80
-  %".652" = add i64 %".651", %"j_2"
-  %".653" = add i64 %".652", 64
-  %".654" = getelementptr inbounds float, ptr %"C", i64 %".653"
-  store float %".650", ptr %".654", align 4
-  %".656" = add i64 %"j_2", 1
-  store i64 %".656", ptr %"j_2.slot"
+  %".728" = getelementptr inbounds float, ptr %"ctile", i64 %"j_2"
+  %".729" = load float, ptr %".728", align 4
+  %".730" = mul i64 %"i0", 80
+  %".731" = add i64 %".730", %"j_2"
+  %".732" = add i64 %".731", 64
+  %".733" = getelementptr inbounds float, ptr %"C", i64 %".732"
+  store float %".729", ptr %".733", align 4
+  %".735" = add i64 %"j_2", 1
+  store i64 %".735", ptr %"j_2.slot"
   br label %"j_2.head", !llvm.loop !4
 j_2.exit:
   store i64 0, ptr %"j_3.slot"
   br label %"j_3.head"
 j_3.head:
   %"j_3" = load i64, ptr %"j_3.slot"
-  %".661" = icmp slt i64 %"j_3", 16
-  br i1 %".661", label %"j_3.body", label %"j_3.exit"
+  %".740" = icmp slt i64 %"j_3", 16
+  br i1 %".740", label %"j_3.body", label %"j_3.exit"
 j_3.body:
-  %".663" = add i64 %"j_3", 32
-  %".664" = getelementptr inbounds float, ptr %"ctile", i64 %".663"
-  %".665" = load float, ptr %".664", align 4
-  %".666" = mul i64 %"i0", 80
-  %".667" = add i64 %".666", %"j_3"
-  %".668" = add i64 %".667", 144
-  %".669" = getelementptr inbounds float, ptr %"C", i64 %".668"
-  store float %".665", ptr %".669", align 4
-  %".671" = add i64 %"j_3", 1
-  store i64 %".671", ptr %"j_3.slot"
+  %".742" = add i64 %"j_3", 32
+  %".743" = getelementptr inbounds float, ptr %"ctile", i64 %".742"
+  %".744" = load float, ptr %".743", align 4
+  %".745" = mul i64 %"i0", 80
+  %".746" = add i64 %".745", %"j_3"
+  %".747" = add i64 %".746", 144
+  %".748" = getelementptr inbounds float, ptr %"C", i64 %".747"
+  store float %".744", ptr %".748", align 4
+  %".750" = add i64 %"j_3", 1
+  store i64 %".750", ptr %"j_3.slot"
   br label %"j_3.head", !llvm.loop !5
 j_3.exit:
   store i64 0, ptr %"j_4.slot"
   br label %"j_4.head"
 j_4.head:
   %"j_4" = load i64, ptr %"j_4.slot"
-  %".676" = icmp slt i64 %"j_4", 16
-  br i1 %".676", label %"j_4.body", label %"j_4.exit"
+  %".755" = icmp slt i64 %"j_4", 16
+  br i1 %".755", label %"j_4.body", label %"j_4.exit"
 j_4.body:
-  %".678" = add i64 %"j_4", 64
-  %".679" = getelementptr inbounds float, ptr %"ctile", i64 %".678"
-  %".680" = load float, ptr %".679", align 4
-  %".681" = mul i64 %"i0", 80
-  %".682" = add i64 %".681", %"j_4"
-  %".683" = add i64 %".682", 224
-  %".684" = getelementptr inbounds float, ptr %"C", i64 %".683"
-  store float %".680", ptr %".684", align 4
-  %".686" = add i64 %"j_4", 1
-  store i64 %".686", ptr %"j_4.slot"
+  %".757" = add i64 %"j_4", 64
+  %".758" = getelementptr inbounds float, ptr %"ctile", i64 %".757"
+  %".759" = load float, ptr %".758", align 4
+  %".760" = mul i64 %"i0", 80
+  %".761" = add i64 %".760", %"j_4"
+  %".762" = add i64 %".761", 224
+  %".763" = getelementptr inbounds float, ptr %"C", i64 %".762"
+  store float %".759", ptr %".763", align 4
+  %".765" = add i64 %"j_4", 1
+  store i64 %".765", ptr %"j_4.slot"
   br label %"j_4.head", !llvm.loop !6
 j_4.exit:
   store i64 0, ptr %"j_5.slot"
   br label %"j_5.head"
 j_5.head:
   %"j_5" = load i64, ptr %"j_5.slot"
-  %".691" = icmp slt i64 %"j_5", 16
-  br i1 %".691", label %"j_5.body", label %"j_5.exit"
+  %".770" = icmp slt i64 %"j_5", 16
+  br i1 %".770", label %"j_5.body", label %"j_5.exit"
 j_5.body:
-  %".693" = add i64 %"j_5", 96
-  %".694" = getelementptr inbounds float, ptr %"ctile", i64 %".693"
-  %".695" = load float, ptr %".694", align 4
-  %".696" = mul i64 %"i0", 80
-  %".697" = add i64 %".696", %"j_5"
-  %".698" = add i64 %".697", 304
-  %".699" = getelementptr inbounds float, ptr %"C", i64 %".698"
-  store float %".695", ptr %".699", align 4
-  %".701" = add i64 %"j_5", 1
-  store i64 %".701", ptr %"j_5.slot"
+  %".772" = add i64 %"j_5", 96
+  %".773" = getelementptr inbounds float, ptr %"ctile", i64 %".772"
+  %".774" = load float, ptr %".773", align 4
+  %".775" = mul i64 %"i0", 80
+  %".776" = add i64 %".775", %"j_5"
+  %".777" = add i64 %".776", 304
+  %".778" = getelementptr inbounds float, ptr %"C", i64 %".777"
+  store float %".774", ptr %".778", align 4
+  %".780" = add i64 %"j_5", 1
+  store i64 %".780", ptr %"j_5.slot"
   br label %"j_5.head", !llvm.loop !7
 j_5.exit:
   store i64 0, ptr %"j_6.slot"
   br label %"j_6.head"
 j_6.head:
   %"j_6" = load i64, ptr %"j_6.slot"
-  %".706" = icmp slt i64 %"j_6", 16
-  br i1 %".706", label %"j_6.body", label %"j_6.exit"
+  %".785" = icmp slt i64 %"j_6", 16
+  br i1 %".785", label %"j_6.body", label %"j_6.exit"
 j_6.body:
-  %".708" = add i64 %"j_6", 128
-  %".709" = getelementptr inbounds float, ptr %"ctile", i64 %".708"
-  %".710" = load float, ptr %".709", align 4
-  %".711" = mul i64 %"i0", 80
-  %".712" = add i64 %".711", %"j_6"
-  %".713" = add i64 %".712", 384
-  %".714" = getelementptr inbounds float, ptr %"C", i64 %".713"
-  store float %".710", ptr %".714", align 4
-  %".716" = add i64 %"j_6", 1
-  store i64 %".716", ptr %"j_6.slot"
+  %".787" = add i64 %"j_6", 128
+  %".788" = getelementptr inbounds float, ptr %"ctile", i64 %".787"
+  %".789" = load float, ptr %".788", align 4
+  %".790" = mul i64 %"i0", 80
+  %".791" = add i64 %".790", %"j_6"
+  %".792" = add i64 %".791", 384
+  %".793" = getelementptr inbounds float, ptr %"C", i64 %".792"
+  store float %".789", ptr %".793", align 4
+  %".795" = add i64 %"j_6", 1
+  store i64 %".795", ptr %"j_6.slot"
   br label %"j_6.head", !llvm.loop !8
 j_6.exit:
   store i64 0, ptr %"j_7.slot"
   br label %"j_7.head"
 j_7.head:
   %"j_7" = load i64, ptr %"j_7.slot"
-  %".721" = icmp slt i64 %"j_7", 16
-  br i1 %".721", label %"j_7.body", label %"j_7.exit"
+  %".800" = icmp slt i64 %"j_7", 16
+  br i1 %".800", label %"j_7.body", label %"j_7.exit"
 j_7.body:
-  %".723" = add i64 %"j_7", 160
-  %".724" = getelementptr inbounds float, ptr %"ctile", i64 %".723"
-  %".725" = load float, ptr %".724", align 4
-  %".726" = mul i64 %"i0", 80
-  %".727" = add i64 %".726", %"j_7"
-  %".728" = add i64 %".727", 464
-  %".729" = getelementptr inbounds float, ptr %"C", i64 %".728"
-  store float %".725", ptr %".729", align 4
-  %".731" = add i64 %"j_7", 1
-  store i64 %".731", ptr %"j_7.slot"
+  %".802" = add i64 %"j_7", 160
+  %".803" = getelementptr inbounds float, ptr %"ctile", i64 %".802"
+  %".804" = load float, ptr %".803", align 4
+  %".805" = mul i64 %"i0", 80
+  %".806" = add i64 %".805", %"j_7"
+  %".807" = add i64 %".806", 464
+  %".808" = getelementptr inbounds float, ptr %"C", i64 %".807"
+  store float %".804", ptr %".808", align 4
+  %".810" = add i64 %"j_7", 1
+  store i64 %".810", ptr %"j_7.slot"
   br label %"j_7.head", !llvm.loop !9
 j_7.exit:
   store i64 0, ptr %"j_8.slot"
   br label %"j_8.head"
 j_8.head:
   %"j_8" = load i64, ptr %"j_8.slot"
-  %".736" = icmp slt i64 %"j_8", 16
-  br i1 %".736", label %"j_8.body", label %"j_8.exit"
+  %".815" = icmp slt i64 %"j_8", 16
+  br i1 %".815", label %"j_8.body", label %"j_8.exit"
 j_8.body:
-  %".738" = add i64 %"j_8", 192
-  %".739" = getelementptr inbounds float, ptr %"ctile", i64 %".738"
-  %".740" = load float, ptr %".739", align 4
-  %".741" = mul i64 %"i0", 80
-  %".742" = add i64 %".741", %"j_8"
-  %".743" = add i64 %".742", 544
-  %".744" = getelementptr inbounds float, ptr %"C", i64 %".743"
-  store float %".740", ptr %".744", align 4
-  %".746" = add i64 %"j_8", 1
-  store i64 %".746", ptr %"j_8.slot"
+  %".817" = add i64 %"j_8", 192
+  %".818" = getelementptr inbounds float, ptr %"ctile", i64 %".817"
+  %".819" = load float, ptr %".818", align 4
+  %".820" = mul i64 %"i0", 80
+  %".821" = add i64 %".820", %"j_8"
+  %".822" = add i64 %".821", 544
+  %".823" = getelementptr inbounds float, ptr %"C", i64 %".822"
+  store float %".819", ptr %".823", align 4
+  %".825" = add i64 %"j_8", 1
+  store i64 %".825", ptr %"j_8.slot"
   br label %"j_8.head", !llvm.loop !10
 j_8.exit:
   store i64 0, ptr %"j_9.slot"
   br label %"j_9.head"
 j_9.head:
   %"j_9" = load i64, ptr %"j_9.slot"
-  %".751" = icmp slt i64 %"j_9", 16
-  br i1 %".751", label %"j_9.body", label %"j_9.exit"
+  %".830" = icmp slt i64 %"j_9", 16
+  br i1 %".830", label %"j_9.body", label %"j_9.exit"
 j_9.body:
-  %".753" = add i64 %"j_9", 224
-  %".754" = getelementptr inbounds float, ptr %"ctile", i64 %".753"
-  %".755" = load float, ptr %".754", align 4
-  %".756" = mul i64 %"i0", 80
-  %".757" = add i64 %".756", %"j_9"
-  %".758" = add i64 %".757", 624
-  %".759" = getelementptr inbounds float, ptr %"C", i64 %".758"
-  store float %".755", ptr %".759", align 4
-  %".761" = add i64 %"j_9", 1
-  store i64 %".761", ptr %"j_9.slot"
+  %".832" = add i64 %"j_9", 224
+  %".833" = getelementptr inbounds float, ptr %"ctile", i64 %".832"
+  %".834" = load float, ptr %".833", align 4
+  %".835" = mul i64 %"i0", 80
+  %".836" = add i64 %".835", %"j_9"
+  %".837" = add i64 %".836", 624
+  %".838" = getelementptr inbounds float, ptr %"C", i64 %".837"
+  store float %".834", ptr %".838", align 4
+  %".840" = add i64 %"j_9", 1
+  store i64 %".840", ptr %"j_9.slot"
   br label %"j_9.head", !llvm.loop !11
 j_9.exit:
-  %".764" = add i64 %"i0", 8
-  store i64 %".764", ptr %"i0.slot"
+  %".843" = add i64 %"i0", 8
+  store i64 %".843", ptr %"i0.slot"
   br label %"i0.head"
 }
 

@@ -138,6 +138,10 @@ class CEmitter:
             return c.Binary(ops[e.op], self.scalar(e.a), self.scalar(e.b))
         if isinstance(e, p.SSelect):
             return c.Ternary(self.scalar(e.cond), self.scalar(e.a), self.scalar(e.b))
+        if isinstance(e, p.SShuffle):
+            lanes = tuple(c.Literal(str(i)) for i in e.mask)
+            args = (self.scalar(e.a), self.scalar(e.b), *lanes)
+            return c.CallExpr("__builtin_shufflevector", args)
         raise TypeError(f"not a scalar expression: {e!r}")
 
     def _narrow(self, t: p.ScalarType, expr: c.Expr) -> c.Expr:

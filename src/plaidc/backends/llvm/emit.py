@@ -170,6 +170,9 @@ class FunctionEmitter:
             return ops.compare(e.op, self.scalar(e.a), self.scalar(e.b), e.a.type.dtype)
         if isinstance(e, p.SSelect):
             return b.select(self.scalar(e.cond), self.scalar(e.a), self.scalar(e.b))
+        if isinstance(e, p.SShuffle):
+            mask = ir.Constant(ir.VectorType(I32, len(e.mask)), list(e.mask))
+            return b.shuffle_vector(self.scalar(e.a), self.scalar(e.b), mask)
         raise TypeError(f"not a scalar expression: {e!r}")
 
     # ---- statements -----------------------------------------------------------------------

@@ -34,13 +34,8 @@ from typing import TYPE_CHECKING
 
 from plaidc.analysis import aff_from_affine, distinct_offsets, extend_domain
 from plaidc.backends.loopnest.aggregation import WrittenRef
-from plaidc.backends.loopnest.gemm_kernel import (
-    GemmShape,
-    Kernel,
-    layout,
-    needs_b_bound,
-    scratch_size,
-)
+from plaidc.backends.loopnest.gemm_kernel import Kernel
+from plaidc.backends.loopnest.gemm_shape import GemmShape, layout, needs_b_bound, scratch_size
 from plaidc.backends.loopnest.optimise import work
 from plaidc.backends.loopnest.plan import (
     Alloc,

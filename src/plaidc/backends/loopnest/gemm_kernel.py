@@ -8,6 +8,8 @@ rows are padded), keeps an `MR x NR` block of C in vector registers across the w
 and updates it with fused multiply-adds. A is read in place when one panel uses it and it
 steps evenly over the reduction (a grouped conv's weights); B is read in place when its one
 partial panel's padded vectors stay within B's buffer, which the caller passes (`b_bound`).
+An operand whose reduction is contiguous (a transposed product's B, a row-major A) packs as
+vector transposes (`gemm_transpose`); a row-major B packs row by row across its panels.
 
 The sizes are compile-time constants, except in a ragged kernel (the edge tiles of a tiling
 whose tile does not divide the extent): there any of `m`, `n`, `k` may be a run-time extent
@@ -22,9 +24,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from plaidc.backends.loopnest.gemm_shape import (
+    Blocking,
+    GemmShape,
+    Layout,
+    block_size,
+    blocking,
+    needs_b_bound,
+    pack_b_size,
+    reads_b_in_place,
+)
+from plaidc.backends.loopnest.gemm_transpose import transposable, transposed
 from plaidc.backends.loopnest.optimise import hoist_scratch
 from plaidc.backends.loopnest.plan import (
     Alloc,
@@ -55,175 +68,9 @@ from plaidc.backends.loopnest.plan import (
     iadd,
     imul,
 )
-from plaidc.stripe.ir import DType
 
 if TYPE_CHECKING:
     from plaidc.backends.loopnest.lower import Lowering
-
-
-@dataclass(frozen=True)
-class GemmShape:
-    """A micro-kernel's constants: element type, sizes, strides, and whether it overwrites C.
-
-    `runtime` names the sizes among `m`, `n`, `k` that are run-time extents (parameters of
-    the kernel, in that order, each at most the constant, which sizes the scratch)."""
-
-    dtype: DType
-    m: int
-    n: int
-    k: int
-    a_row: int
-    a_k: int
-    b_k: int
-    b_j: int
-    c_row: int
-    overwrite: bool
-    parallel: bool = False
-    runtime: tuple[str, ...] = ()
-    # Rows or the reduction spanning several indices (a convolution's output pixels `x, y`,
-    # its window `i, j, ci`): `(range, A stride, C or B stride)` per index, outermost first,
-    # flattened in that order; `a_row`/`c_row` or `a_k`/`b_k` are then unused.
-    row_dims: tuple[tuple[int, int, int], ...] = ()
-    k_dims: tuple[tuple[int, int, int], ...] = ()
-    # The kernel also takes how many elements of B are readable from its B pointer; a call
-    # whose vectors of B (one panel, padded to NR columns) all stay within them reads B in
-    # place instead of packing it (`reads_b_in_place`).
-    b_bound: bool = False
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The register tile: `mr` rows by `nv` vectors of `lanes` elements."""
-
-    lanes: int
-    nv: int
-    mr: int
-
-    @property
-    def nr(self) -> int:
-        return self.nv * self.lanes
-
-
-def layout(lowering: Lowering, shape: GemmShape) -> Layout:
-    """The configured `gemm_rows x gemm_vectors` block, cut to the shape and to the register
-    file: `mr * nv` accumulators, `nv` B vectors and one broadcast A element must fit in
-    `vector_registers`, or the compiler spills accumulators in the k loop (8 x 2 takes 19
-    registers: fine with AVX-512's 32, 6 x 2 with AVX2's 16)."""
-    opts = lowering.options
-    lanes = max(opts.vector_bytes // shape.dtype.byte_size, 1)
-    regs = opts.vector_registers
-    nv = max(1, min(opts.gemm_vectors, math.ceil(shape.n / lanes), (regs - 1) // 2))
-    mr = max(1, min(opts.gemm_rows, shape.m, (regs - nv - 1) // nv))
-    return Layout(lanes, nv, mr)
-
-
-def pack_b_size(shape: GemmShape, lay: Layout) -> int:
-    """Elements of the packed B panels (0: B is read in place)."""
-    panels = math.ceil(shape.n / lay.nr)
-    partial = "n" in shape.runtime or shape.n % lay.nr != 0
-    if shape.m > lay.mr or partial or shape.b_j != 1 or shape.k_dims:
-        return panels * shape.k * lay.nr
-    return 0
-
-
-def reads_b_in_place(shape: GemmShape, lay: Layout) -> bool:
-    """Whether calls of `shape` may skip packing B (where their vectors of B stay within B's
-    buffer): one panel (a grouped conv's 14-pixel rows, a narrow matrix), contiguous
-    columns, reduction steps that do not go backwards, constant `m`, `n`. Past `n` in a
-    partial panel the lanes hold B's next elements instead of zeros: they only reach columns
-    of the C tile that are never stored."""
-    k_steps = [b for _, _, b in shape.k_dims] if shape.k_dims else [shape.b_k]
-    return (
-        pack_b_size(shape, lay) > 0
-        and math.ceil(shape.n / lay.nr) == 1
-        and shape.b_j == 1
-        and all(step >= 0 for step in k_steps)
-        and not {"m", "n"} & set(shape.runtime)
-    )
-
-
-def needs_b_bound(shape: GemmShape, lay: Layout) -> bool:
-    """Whether reading B in place needs B's buffer end (`b_bound`): a partial panel's padded
-    vectors may run past it, a full panel's never do (they read B's own columns)."""
-    return reads_b_in_place(shape, lay) and shape.n % lay.nr != 0
-
-
-@dataclass(frozen=True)
-class Blocking:
-    """A large kernel's BLIS-style blocking: its rows (`split` "rows": runs of `per` row
-    blocks of MR) or its panels of B ("panels": runs of `per` panels) split into `chunks`, one
-    per thread in one parallel loop, and the reduction into blocks of `kc` rows (the last one
-    shorter). Per chunk and k block, the chunk's panels of B's `kc x n` block are packed once
-    into its own part of the scratch and reused by every row block; each row block's `MR x
-    kc` panel of A is packed once and reused by every panel of the chunk."""
-
-    split: str
-    chunks: int
-    per: int
-    kc: int
-
-    def chunk_panels(self, panels: int) -> int:
-        """How many panels of B one chunk packs."""
-        return self.per if self.split == "panels" else panels
-
-
-def blocking(lowering: Lowering, shape: GemmShape, lay: Layout) -> Blocking | None:
-    """How `shape`'s kernel is blocked, or None for the plain loop nest: a kernel with simple
-    strides that packs both operands, and either runs on threads (one chunk per thread) or
-    has a reduction longer than the B block that fits `gemm_block_bytes` (BLIS's kc: `kc x n`
-    packed elements in that budget, the blocks evened out).
-
-    Threads split the operand whose packing they would otherwise repeat the more: each chunk
-    of rows packs all of B (`k x n`), each chunk of panels all of A (`m x k`), so a short,
-    wide product (an MLP layer's 128 rows) splits its panels. Rows are split only when the
-    reduction is blocked (else the plain kernel packs B once and runs its row blocks on the
-    threads). A kernel with run-time `m` or `n` (an edge tile) is blocked over k only, and
-    not when it runs on threads."""
-    opts = lowering.options
-    panels = math.ceil(shape.n / lay.nr)
-    if shape.row_dims or shape.k_dims or shape.b_bound:
-        return None
-    if pack_b_size(shape, lay) == 0 or reads_b_in_place(shape, lay) or panels < 2 or shape.k < 2:
-        return None
-    ragged = bool({"m", "n"} & set(shape.runtime))
-    if ragged and shape.parallel:
-        return None
-    split = "panels" if shape.m < shape.n else "rows"
-    units = panels if split == "panels" else math.ceil(shape.m / lay.mr)
-    chunks = min(opts.threads, units) if shape.parallel else 1
-    per = math.ceil(units / chunks)
-    chunks = math.ceil(units / per)
-    kc = shape.k
-    if opts.gemm_block_bytes > 0:
-        # a chunk of panels packs only its own: its block is `kc x per * NR`
-        packed = per if split == "panels" and chunks > 1 else panels
-        row_bytes = packed * lay.nr * shape.dtype.byte_size
-        kc = max(1, min(shape.k, opts.gemm_block_bytes // row_bytes))
-        kc = math.ceil(shape.k / math.ceil(shape.k / kc))
-    if split == "rows" and kc == shape.k:
-        # one B block: packed once before the parallel loop over row blocks (the plain
-        # kernel) costs less than a copy per chunk (measured 2.4x faster on 100x70x300 with
-        # one thread running both chunks)
-        chunks = 1
-    if chunks == 1:
-        split, per = "rows", math.ceil(shape.m / lay.mr)
-        if kc == shape.k:
-            return None
-    return Blocking(split, chunks, per, kc)
-
-
-def scratch_size(lowering: Lowering, shape: GemmShape, lay: Layout) -> int:
-    """Elements of the scratch buffer the caller passes: the packed B panels, or a blocked
-    kernel's B block per chunk."""
-    b = blocking(lowering, shape, lay)
-    if b is None:
-        return pack_b_size(shape, lay)
-    return b.chunks * _block_size(shape, lay, b)
-
-
-def _block_size(shape: GemmShape, lay: Layout, b: Blocking) -> int:
-    """Elements of one chunk's packed `kc x n` block of B (its panels, padded)."""
-    return b.chunk_panels(math.ceil(shape.n / lay.nr)) * lay.nr * b.kc
 
 
 def _pdiv(a: IntExpr, d: int) -> IntExpr:
@@ -435,7 +282,7 @@ class Kernel:
         its row blocks on them."""
         s, lay = self.s, self.lay
         chunk, block = IVar(self.fresh("chunk")), IVar(self.fresh("kblock"))
-        self.b_base = imul(chunk, _block_size(s, lay, b))
+        self.b_base = imul(chunk, block_size(s, lay, b))
         self.kstride = b.kc
         self.k0 = IVar(self.fresh("k0"))
         k = self.ext["k"]
@@ -510,9 +357,14 @@ class Kernel:
                     lane = IConst(v * lay.lanes)
                     load = SLoad(self.b, src(p, b_off, lane), self.vt)
                     body.append(Store(self.scratch, dst(p, k, lane), load))
-                return body
+                return [Loop(p.name, *self._panel_range(full), tuple(body))]
 
-            out.append(Loop(p.name, *self._panel_range(full), tuple(self._k_nest(vectors))))
+            # row by row of B, all its panels: B's rows are read front to back, where a
+            # panel at a time read a few lines of each row, a page apart, which the
+            # prefetchers do not follow
+            out += self._k_nest(vectors)
+        elif not _is(full, 0) and self._transposes(s.b_k, lay.lanes):
+            out += self._pack_b_transposed(full)
         elif not _is(full, 0):
             p, j = IVar(self.fresh("p")), IVar(self.fresh("j"))
 
@@ -536,6 +388,60 @@ class Kernel:
             ]
 
         return out + self._tail_panel(_when_positive(width, self._k_nest(last, k0)))
+
+    def _transposes(self, k_step: int, rows: int) -> bool:
+        """Whether an operand that steps by `k_step` over a simple reduction packs blocks of
+        `rows` rows as shuffled vectors (`gemm_transpose`): its reduction is contiguous."""
+        return not self.s.k_dims and k_step == 1 and transposable(rows, self.lay.lanes)
+
+    def _k_blocks(self, body: Callable[[IntExpr], list[Stmt]], rest: Loop) -> list[Stmt]:
+        """`body(k)` for the reduction's blocks of `lanes` rows from `k`, then `rest` (the
+        loop over the last `kb % lanes` rows, its bounds replaced)."""
+        lanes = self.lay.lanes
+        blocks = _pdiv(self.kb, lanes)
+        kb = IVar(self.fresh("kb"))
+        out: list[Stmt] = []
+        if not _is(blocks, 0):
+            out.append(Loop(kb.name, IConst(0), blocks, tuple(body(imul(kb, lanes)))))
+        done = imul(blocks, lanes)
+        if not (isinstance(self.kb, IConst) and self.kb.value % lanes == 0):
+            out.append(replace(rest, lo=done, hi=self.kb))
+        return out
+
+    def _pack_b_transposed(self, full: IntExpr) -> list[Stmt]:
+        """The full panels of a B whose reduction is contiguous (`b_k` 1): per panel, group
+        of `lanes` columns and block of `lanes` rows of k, `lanes` vector loads along k,
+        transposed, stored as `lanes` rows of the panel."""
+        s, lay = self.s, self.lay
+        lanes = lay.lanes
+        p = IVar(self.fresh("p"))
+
+        def block(k: IntExpr) -> list[Stmt]:
+            # one group of `lanes` columns per iteration: the panel's groups as a loop keep
+            # the code (and the C compiler's time) to one transpose
+            group = IVar(self.fresh("g"))
+            first = iadd(imul(p, lay.nr), imul(group, lanes))
+            loads: list[SExpr] = [
+                SLoad(self.b, iadd(iadd(k, self.k0), imul(iadd(first, IConst(c)), s.b_j)), self.vt)
+                for c in range(lanes)
+            ]
+            body, rows = transposed(self.lw.names, loads, self.vt)
+            for q, row in enumerate(rows):
+                at = iadd(self._packed_b(p, iadd(k, IConst(q))), imul(group, lanes))
+                body.append(Store(self.scratch, iadd(self.b_base, at), row))
+            return [Loop(group.name, IConst(0), IConst(lay.nv), tuple(body))]
+
+        kv, j = IVar(self.fresh("k")), IVar(self.fresh("j"))
+        src = iadd(iadd(kv, self.k0), imul(iadd(imul(p, lay.nr), j), s.b_j))
+        copy = Store(
+            self.scratch,
+            iadd(self.b_base, iadd(self._packed_b(p, kv), j)),
+            SLoad(self.b, src, self.t),
+        )
+        rest = Loop(
+            kv.name, IConst(0), self.kb, (Loop(j.name, IConst(0), IConst(lay.nr), (copy,)),)
+        )
+        return [Loop(p.name, *self._panel_range(full), tuple(self._k_blocks(block, rest)))]
 
     def _packed_b(self, p: IntExpr, k: IntExpr) -> IntExpr:
         """Where row k of panel p starts in the packed B (relative to the chunk's part)."""
@@ -569,6 +475,8 @@ class Kernel:
         own, one per thread); with `valid`, the rows from `valid` on are zero."""
         s = self.s
         k0 = self.fresh("k") if not s.k_dims else None
+        if valid is None and not s.row_dims and self._transposes(s.a_k, rows):
+            return self._pack_a_transposed(pack, i0, rows)
         if valid is None:
             starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
 
@@ -596,6 +504,34 @@ class Kernel:
             Loop(e, IConst(0), IConst(rows * self.kstride), (zero,), vector=True),
             *self._k_nest(copy_valid, k0),
         ]
+
+    def _pack_a_transposed(self, pack: str, i0: IntExpr, rows: int) -> list[Stmt]:
+        """`_pack_a` of A rows whose reduction is contiguous (`a_k` 1): per block of `lanes`
+        k, `rows` vector loads along k, transposed into `rows` vectors of the `[k][r]` block."""
+        lanes = self.lay.lanes
+        starts = [self._row_offset(iadd(i0, IConst(r)), 1) for r in range(rows)]
+
+        def block(k: IntExpr) -> list[Stmt]:
+            loads: list[SExpr] = [
+                SLoad(self.a, iadd(start, iadd(k, self.k0)), self.vt) for start in starts
+            ]
+            shuffles, vectors = transposed(self.lw.names, loads, self.vt)
+            stores = [
+                Store(pack, iadd(imul(k, rows), IConst(q * lanes)), v)
+                for q, v in enumerate(vectors)
+            ]
+            return [*shuffles, *stores]
+
+        kv = IVar(self.fresh("k"))
+        copies = [
+            Store(
+                pack,
+                iadd(IConst(r), imul(kv, rows)),
+                SLoad(self.a, iadd(start, iadd(kv, self.k0)), self.t),
+            )
+            for r, start in enumerate(starts)
+        ]
+        return self._k_blocks(block, Loop(kv.name, IConst(0), self.kb, tuple(copies)))
 
     def _ragged_rows(self) -> Loop:
         """Every row block of a kernel with run-time `m` or `n`: a block of MR rows on full

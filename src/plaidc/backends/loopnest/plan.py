@@ -294,7 +294,21 @@ class SSelect:
     type: ScalarType
 
 
-SExpr = Union[SVar, SConst, SLoad, SIndex, SCast, SUnary, SBinary, SFma, SCompare, SSelect]
+@dataclass(frozen=True)
+class SShuffle:
+    """Lanes of two vectors of `type`, picked by `mask`: lane `i` of the result is lane
+    `mask[i]` of `a` followed by `b` (LLVM's shufflevector; a micro-kernel's transposing
+    copies)."""
+
+    a: SExpr
+    b: SExpr
+    mask: tuple[int, ...]
+    type: ScalarType
+
+
+SExpr = Union[
+    SVar, SConst, SLoad, SIndex, SCast, SUnary, SBinary, SFma, SCompare, SSelect, SShuffle
+]
 
 
 # --------------------------------------------------------------------------------------------
@@ -532,7 +546,7 @@ def walk_stmts(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
 def scalar_children(expr: SExpr) -> tuple[SExpr, ...]:
     if isinstance(expr, (SCast, SUnary)):
         return (expr.arg,)
-    if isinstance(expr, (SBinary, SCompare)):
+    if isinstance(expr, (SBinary, SCompare, SShuffle)):
         return (expr.a, expr.b)
     if isinstance(expr, SFma):
         return (expr.a, expr.b, expr.c)
@@ -546,7 +560,7 @@ def map_scalar_children(expr: SExpr, fn: Callable[[SExpr], SExpr]) -> SExpr:
     (variables, constants, loads, indices) are returned as they are."""
     if isinstance(expr, (SCast, SUnary)):
         return replace(expr, arg=fn(expr.arg))
-    if isinstance(expr, (SBinary, SCompare)):
+    if isinstance(expr, (SBinary, SCompare, SShuffle)):
         return replace(expr, a=fn(expr.a), b=fn(expr.b))
     if isinstance(expr, SFma):
         return replace(expr, a=fn(expr.a), b=fn(expr.b), c=fn(expr.c))

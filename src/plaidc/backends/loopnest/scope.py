@@ -20,10 +20,10 @@ class LoweringOptions:
     vector_bytes: int = 16
     gemm_rows: int = 8
     gemm_vectors: int = 2
-    # registers the micro-kernel's register block must fit in (see `gemm_kernel.layout`)
+    # registers the micro-kernel's register block must fit in (see `gemm_shape.layout`)
     vector_registers: int = 32
     # bytes the micro-kernel's packed B block (kc rows of all its columns) may fill: the
-    # reduction runs in blocks of kc (see `gemm_kernel.Blocking`); 0: unblocked
+    # reduction runs in blocks of kc (see `gemm_shape.Blocking`); 0: unblocked
     gemm_block_bytes: int = 0
     threads: int = 1
     # threads fixed in the generated code; False: the OpenMP runtime's count at run time

@@ -1,0 +1,179 @@
+"""A micro-kernel's shape and the decisions made from it alone (see `gemm_kernel`): its
+register tile (`layout`), which operands it packs, whether it reads B in place, its BLIS-style
+blocking and the scratch its caller passes."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from plaidc.stripe.ir import DType
+
+if TYPE_CHECKING:
+    from plaidc.backends.loopnest.lower import Lowering
+
+
+@dataclass(frozen=True)
+class GemmShape:
+    """A micro-kernel's constants: element type, sizes, strides, and whether it overwrites C.
+
+    `runtime` names the sizes among `m`, `n`, `k` that are run-time extents (parameters of
+    the kernel, in that order, each at most the constant, which sizes the scratch)."""
+
+    dtype: DType
+    m: int
+    n: int
+    k: int
+    a_row: int
+    a_k: int
+    b_k: int
+    b_j: int
+    c_row: int
+    overwrite: bool
+    parallel: bool = False
+    runtime: tuple[str, ...] = ()
+    # Rows or the reduction spanning several indices (a convolution's output pixels `x, y`,
+    # its window `i, j, ci`): `(range, A stride, C or B stride)` per index, outermost first,
+    # flattened in that order; `a_row`/`c_row` or `a_k`/`b_k` are then unused.
+    row_dims: tuple[tuple[int, int, int], ...] = ()
+    k_dims: tuple[tuple[int, int, int], ...] = ()
+    # The kernel also takes how many elements of B are readable from its B pointer; a call
+    # whose vectors of B (one panel, padded to NR columns) all stay within them reads B in
+    # place instead of packing it (`reads_b_in_place`).
+    b_bound: bool = False
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The register tile: `mr` rows by `nv` vectors of `lanes` elements."""
+
+    lanes: int
+    nv: int
+    mr: int
+
+    @property
+    def nr(self) -> int:
+        return self.nv * self.lanes
+
+
+def layout(lowering: Lowering, shape: GemmShape) -> Layout:
+    """The configured `gemm_rows x gemm_vectors` block, cut to the shape and to the register
+    file: `mr * nv` accumulators, `nv` B vectors and one broadcast A element must fit in
+    `vector_registers`, or the compiler spills accumulators in the k loop (8 x 2 takes 19
+    registers: fine with AVX-512's 32, 6 x 2 with AVX2's 16)."""
+    opts = lowering.options
+    lanes = max(opts.vector_bytes // shape.dtype.byte_size, 1)
+    regs = opts.vector_registers
+    nv = max(1, min(opts.gemm_vectors, math.ceil(shape.n / lanes), (regs - 1) // 2))
+    mr = max(1, min(opts.gemm_rows, shape.m, (regs - nv - 1) // nv))
+    return Layout(lanes, nv, mr)
+
+
+def pack_b_size(shape: GemmShape, lay: Layout) -> int:
+    """Elements of the packed B panels (0: B is read in place)."""
+    panels = math.ceil(shape.n / lay.nr)
+    partial = "n" in shape.runtime or shape.n % lay.nr != 0
+    if shape.m > lay.mr or partial or shape.b_j != 1 or shape.k_dims:
+        return panels * shape.k * lay.nr
+    return 0
+
+
+def reads_b_in_place(shape: GemmShape, lay: Layout) -> bool:
+    """Whether calls of `shape` may skip packing B (where their vectors of B stay within B's
+    buffer): one panel (a grouped conv's 14-pixel rows, a narrow matrix), contiguous
+    columns, reduction steps that do not go backwards, constant `m`, `n`. Past `n` in a
+    partial panel the lanes hold B's next elements instead of zeros: they only reach columns
+    of the C tile that are never stored."""
+    k_steps = [b for _, _, b in shape.k_dims] if shape.k_dims else [shape.b_k]
+    return (
+        pack_b_size(shape, lay) > 0
+        and math.ceil(shape.n / lay.nr) == 1
+        and shape.b_j == 1
+        and all(step >= 0 for step in k_steps)
+        and not {"m", "n"} & set(shape.runtime)
+    )
+
+
+def needs_b_bound(shape: GemmShape, lay: Layout) -> bool:
+    """Whether reading B in place needs B's buffer end (`b_bound`): a partial panel's padded
+    vectors may run past it, a full panel's never do (they read B's own columns)."""
+    return reads_b_in_place(shape, lay) and shape.n % lay.nr != 0
+
+
+@dataclass(frozen=True)
+class Blocking:
+    """A large kernel's BLIS-style blocking: its rows (`split` "rows": runs of `per` row
+    blocks of MR) or its panels of B ("panels": runs of `per` panels) split into `chunks`, one
+    per thread in one parallel loop, and the reduction into blocks of `kc` rows (the last one
+    shorter). Per chunk and k block, the chunk's panels of B's `kc x n` block are packed once
+    into its own part of the scratch and reused by every row block; each row block's `MR x
+    kc` panel of A is packed once and reused by every panel of the chunk."""
+
+    split: str
+    chunks: int
+    per: int
+    kc: int
+
+    def chunk_panels(self, panels: int) -> int:
+        """How many panels of B one chunk packs."""
+        return self.per if self.split == "panels" else panels
+
+
+def blocking(lowering: Lowering, shape: GemmShape, lay: Layout) -> Blocking | None:
+    """How `shape`'s kernel is blocked, or None for the plain loop nest: a kernel with simple
+    strides that packs both operands, and either runs on threads (one chunk per thread) or
+    has a reduction longer than the B block that fits `gemm_block_bytes` (BLIS's kc: `kc x n`
+    packed elements in that budget, the blocks evened out).
+
+    Threads split the operand whose packing they would otherwise repeat the more: each chunk
+    of rows packs all of B (`k x n`), each chunk of panels all of A (`m x k`), so a short,
+    wide product (an MLP layer's 128 rows) splits its panels. Rows are split only when the
+    reduction is blocked (else the plain kernel packs B once and runs its row blocks on the
+    threads). A kernel with run-time `m` or `n` (an edge tile) is blocked over k only, and
+    not when it runs on threads."""
+    opts = lowering.options
+    panels = math.ceil(shape.n / lay.nr)
+    if shape.row_dims or shape.k_dims or shape.b_bound:
+        return None
+    if pack_b_size(shape, lay) == 0 or reads_b_in_place(shape, lay) or panels < 2 or shape.k < 2:
+        return None
+    ragged = bool({"m", "n"} & set(shape.runtime))
+    if ragged and shape.parallel:
+        return None
+    split = "panels" if shape.m < shape.n else "rows"
+    units = panels if split == "panels" else math.ceil(shape.m / lay.mr)
+    chunks = min(opts.threads, units) if shape.parallel else 1
+    per = math.ceil(units / chunks)
+    chunks = math.ceil(units / per)
+    kc = shape.k
+    if opts.gemm_block_bytes > 0:
+        # a chunk of panels packs only its own: its block is `kc x per * NR`
+        packed = per if split == "panels" and chunks > 1 else panels
+        row_bytes = packed * lay.nr * shape.dtype.byte_size
+        kc = max(1, min(shape.k, opts.gemm_block_bytes // row_bytes))
+        kc = math.ceil(shape.k / math.ceil(shape.k / kc))
+    if split == "rows" and kc == shape.k:
+        # one B block: packed once before the parallel loop over row blocks (the plain
+        # kernel) costs less than a copy per chunk (measured 2.4x faster on 100x70x300 with
+        # one thread running both chunks)
+        chunks = 1
+    if chunks == 1:
+        split, per = "rows", math.ceil(shape.m / lay.mr)
+        if kc == shape.k:
+            return None
+    return Blocking(split, chunks, per, kc)
+
+
+def scratch_size(lowering: Lowering, shape: GemmShape, lay: Layout) -> int:
+    """Elements of the scratch buffer the caller passes: the packed B panels, or a blocked
+    kernel's B block per chunk."""
+    b = blocking(lowering, shape, lay)
+    if b is None:
+        return pack_b_size(shape, lay)
+    return b.chunks * block_size(shape, lay, b)
+
+
+def block_size(shape: GemmShape, lay: Layout, b: Blocking) -> int:
+    """Elements of one chunk's packed `kc x n` block of B (its panels, padded)."""
+    return b.chunk_panels(math.ceil(shape.n / lay.nr)) * lay.nr * b.kc
