@@ -44,6 +44,9 @@ class LoweringOptions:
     # Vectorised max/min reduction loops run as this many interleaved parts, each with its own
     # accumulators (`plaidc.backends.loopnest.interleave`).
     minmax_accumulators: int = 1
+    # Heap scratch (packing buffers) kept between calls, one per thread and allocation
+    # (`Plan.scratch_slots`), instead of allocated and freed per use.
+    keep_scratch: bool = True
 
 
 @dataclass(frozen=True)
