@@ -15,7 +15,7 @@ row-reduction rows. numpy's process runs with OPENBLAS_CORETYPE and OPENBLAS_L2_
 OpenBLAS picks its own kernels (recorded in the results). Everything goes to
 `bench/results.json`; the NPU section (simulated cycles) to `bench/npu_results.json`.
 
-Usage: `python bench/run.py [--shapes standard|odd|all] [--blocks N] [--only SUBSTRING]
+Usage: `python bench/run.py [--shapes standard|odd|all] [--blocks N] [--only SUBSTRING (repeatable)]
 [--targets c,llvm,opencl] [--no-third-party] [--no-npu] [--tune-db FILE]`; a target may name a
 stage of its config, `opencl:gpu` (work-groups and `__local` tiles). With `--tune-db FILE` each
 plaidc target runs twice, untuned and tuned (`c+tuned`: the database's best record applied, as
@@ -250,7 +250,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shapes", choices=sorted(SHAPE_SETS), default="standard")
     parser.add_argument("--blocks", type=int, default=5, help="timed blocks per runner (>= 3)")
     parser.add_argument("--pause", type=float, default=0.2, help="seconds before each block")
-    parser.add_argument("--only", default="", help="workloads whose label contains this")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="workloads whose label contains this (repeatable: any of them)",
+    )
     parser.add_argument("--targets", default="c,llvm,opencl", help="plaidc targets[:stage]")
     parser.add_argument("--no-third-party", action="store_true", help="no onnxruntime/torch")
     parser.add_argument("--no-npu", action="store_true", help="skip the NPU section")
@@ -272,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.tune_db.is_file():
             parser.error(f"--tune-db: no such file: {args.tune_db}")
         targets = [row for t in targets for row in (t, t + TUNED)]
-    workloads = [w for w in SHAPE_SETS[args.shapes] if args.only in w.label]
+    only = args.only or [""]
+    workloads = [w for w in SHAPE_SETS[args.shapes] if any(o in w.label for o in only)]
     env = dict(os.environ)
     # Fresh artifact caches, so compile times include the C compiler / the LLVM optimiser and
     # pocl's OpenCL build.

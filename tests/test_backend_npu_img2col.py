@@ -116,3 +116,36 @@ def test_conv_by_img2col_on_a_small_chip_and_two_cores(
     program = _program(name, CONVS[name], fp16, tmp_path)
     artifact = _run(program, _chip(chip))
     assert "img2col_cbuf_to_ca(" in artifact.source
+
+
+def test_fp32_conv_whose_indices_the_pipeline_split_still_goes_by_img2col(
+    tmp_path: Path,
+) -> None:
+    """An fp32 conv the pass pipeline tiles by splitting its indices (x = 2*x + x_1, ci = 8*ci
+    + ci_1) is still a convolution: it keeps the conv path (the pipeline's tiles, img2col)
+    rather than the GEMM tilings ranked by `estimated_cycles`, which model plain matrices
+    (those read it as 9 window positions of strided matrices: 43,824 cycles vs 36,620)."""
+    dims = dict(N=1, H=18, W=18, CI=64, KH=3, KW=3, CO=64)
+    program = _program("conv2d_bias_relu", dims, False, tmp_path)
+    steps = driver.resolve_steps(load_target("npu").stage("default"))
+    artifact = _run(driver.run_pipeline(program, steps))
+    assert "img2col_cbuf_to_ca(" in artifact.source
+    assert "tiles chosen by the backend (estimated" not in artifact.source
+
+
+def test_reads_window_whatever_the_split() -> None:
+    """`img2col.reads_window`: an output index and a reduced one on the same map axis, also
+    through split indices; not a matmul, not a depthwise conv (channel not reduced)."""
+    from plaidc.backends.npu.img2col import reads_window
+    from plaidc.stripe.ir import Affine, DType, TensorShape
+
+    nhwc = TensorShape(DType.FP32, (1, 18, 18, 64), (20736, 1152, 64, 1))
+    split = Affine.of({"ci": 8, "ci_1": 1, "i": 1152, "j": 64, "x": 2304, "x_1": 1152, "y": 64})
+    m, k = ("x", "x_1", "y"), ("i", "j", "ci", "ci_1")
+    assert reads_window(nhwc, split, m, k)
+    # a 1x1 conv is a plain GEMM over the pixels
+    assert not reads_window(nhwc, Affine.of({"x": 1152, "y": 64, "ci": 1}), ("x", "y"), ("ci",))
+    depthwise = Affine.of({"x": 1152, "i": 1152, "y": 64, "j": 64, "c": 1})
+    assert not reads_window(nhwc, depthwise, ("x", "y"), ("i", "j"))
+    matrix = TensorShape(DType.FP32, (64, 32), (32, 1))
+    assert not reads_window(matrix, Affine.of({"m": 32, "k": 1}), ("m",), ("k",))

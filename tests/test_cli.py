@@ -403,6 +403,7 @@ def test_targets_and_passes_list(tmp_path: Path) -> None:
         "llvm",
         "mpi",
         "npu",
+        "npu-strict",
         "opencl",
         "opencl-gpu",
     }

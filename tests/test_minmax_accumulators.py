@@ -76,5 +76,56 @@ def test_max_min_loops_are_split_and_sums_are_not() -> None:
     assert vector_reductions(short, 4) == vector_reductions(short, 1)
 
 
-def test_llvm_config_splits_max_min_loops() -> None:
+def test_cpu_configs_split_max_min_loops() -> None:
     assert load_target("llvm").codegen.get("minmax_accumulators") == 4
+    assert load_target("c").codegen.get("minmax_accumulators") == 2
+    for target in ("c", "llvm"):
+        assert load_target(target).codegen.get("sum_accumulators") == 2
+
+
+def split_sum_loops(program: Block, copies: int) -> list[int]:
+    options = LoweringOptions(vector_bytes=64, sum_accumulators=copies)
+    plan = lower_program(program, options)
+    stmts = tuple(s for f in plan.functions for s in f.body)
+    return [len(s.reductions) for s in walk_stmts(stmts) if isinstance(s, Loop) and s.reductions]
+
+
+# softmax: its exp and the sum of it are one loop (`fuse_row_sums`)
+EXP_SUM = """function (X[B, N]) -> (Y) {
+  M[b, 0 : B, 1] = >(X[b, n]);
+  E = exp(X - M);
+  S[b, 0 : B, 1] = +(E[b, n]);
+  Y = E / S;
+}"""
+
+
+def test_sum_loops_are_split_by_sum_accumulators_unless_they_compute_a_math_function() -> None:
+    sums = optimised(SUM, "c", DType.FP32, (4, COLS))
+    plain, split = split_sum_loops(sums, 1), split_sum_loops(sums, 2)
+    assert sorted(split) == sorted([2 * n for n in plain] + plain)
+    maxes = optimised(MAX_MIN, "c", DType.FP32, (4, COLS))
+    assert split_sum_loops(maxes, 2) == split_sum_loops(maxes, 1)  # not sums
+    exps = optimised(EXP_SUM, "c", DType.FP32, (4, COLS))
+    assert split_sum_loops(exps, 2) == split_sum_loops(exps, 1)  # bound by the exp
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_split_sums_match_numpy(target: str, dtype: type) -> None:
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal((6, COLS)) * 100).astype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        x[1, 5] = np.nan  # in the first part
+        x[2, COLS // 2 + 3] = np.inf  # in the second
+        x[3, COLS - 1] = -np.inf  # in the remainder
+        x[4, :] = np.float32(1e30) * np.sign(rng.standard_normal(COLS))  # cancelling
+    else:
+        x[5, :] = np.iinfo(dtype).max  # wraps the same in any order
+    stripe_type = DType(np.dtype(dtype).name.replace("float", "fp").replace("int", "i"))
+    program = optimised(SUM, target, stripe_type, x.shape)
+    config = load_target(target)
+    config = dataclasses.replace(config, codegen={**config.codegen, "sum_accumulators": 4})
+    got = get_backend(target).compile(program, config).run({"X": x})
+    with np.errstate(all="ignore"):
+        want = {"S": x.sum(axis=1, dtype=dtype)}
+    assert not driver.compare_outputs(want, got, reduction_terms=COLS)

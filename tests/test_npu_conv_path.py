@@ -120,3 +120,91 @@ def test_short_vector_repeats(tmp_path: Path) -> None:
     bindings = driver.Bindings(shapes={"A": (DType.FP16, (48, 40)), "B": (DType.FP16, (40, 32))})
     program = driver.load_program(driver.Session(), str(EXAMPLES / "matmul.tile"), bindings)
     assert "CC_MODE_F16" in _run(program, vector_repeat_bytes=128).source
+
+
+SMALL_L1 = dict(ub_bytes=65536, l1_bytes=262144)
+
+
+def test_weights_stay_in_half_of_l1(tmp_path: Path) -> None:
+    """A 3x3 64->64 fp16 conv's 72 KiB of weights on a 256 KiB L1: more than a quarter, within
+    half. They stay in L1 rather than come again with each tile's K steps (30x30: 64,294 ->
+    25,752 cycles)."""
+    dims = dict(N=1, H=30, W=30, CI=64, KH=3, KW=3, CO=64)
+    artifact = _pipelined(_conv(tmp_path, dims), **SMALL_L1)
+    source = artifact.source
+    assert "img2col_cbuf_to_ca(" in source
+    # the first tile of each N block (two of 32 columns) brings them; the loop over the
+    # other rows of tiles does not
+    first, others = source.split("/* iterations", 1)
+    assert _weight_loads(first) > 0 and _weight_loads(others) == 0
+    report = artifact.last_report
+    assert report is not None and report.macs > 0
+
+
+def _pipelined(program, **hardware) -> NpuArtifact:
+    """`_run` on the program as the pass pipeline tiles it (the pipeline splits an fp32
+    conv's indices)."""
+    target = load_target("npu")
+    target = dataclasses.replace(target, hardware={**dict(target.hardware), **hardware})
+    steps = driver.resolve_steps(target.stage("default"))
+    return _run(driver.run_pipeline(program, steps), **hardware)
+
+
+def test_split_conv_goes_by_img2col_where_its_weights_stay(tmp_path: Path) -> None:
+    """An fp32 conv whose indices the pass pipeline split (K steps of 8 channels, padded to
+    16 for img2col): by img2col where its weights stay in L1 (default chip), as a GEMM of
+    window positions where they would come again with every tile (a 256 KiB L1)."""
+    dims = dict(N=1, H=18, W=18, CI=64, KH=3, KW=3, CO=64)
+    kept = _pipelined(_conv(tmp_path, dims, t="fp32"))
+    assert "img2col_cbuf_to_ca(" in kept.source
+    # the first tile of each N block (two) brings each K step's weights (fp32: split in
+    # UB); the others find them
+    first, others = kept.source.split("/* tile 3 of", 1)
+    assert _weight_loads(first) > 0 and _weight_loads(others) == 0
+    program = _conv(tmp_path, dims, t="fp32")
+    target = load_target("npu")
+    small = dataclasses.replace(target, hardware={**dict(target.hardware), **SMALL_L1})
+    pipelined = driver.run_pipeline(program, driver.resolve_steps(small.stage("default")))
+    artifact = get_backend("npu").compile(pipelined, small)
+    assert isinstance(artifact, NpuArtifact)
+    assert "img2col_cbuf_to_ca(" not in artifact.source
+    inputs = driver.random_inputs(program_io(pipelined).inputs, seed=5)
+    got = artifact.run({k: v.copy() for k, v in inputs.items()})
+    assert not driver.compare_outputs(run_program(pipelined, inputs), got)
+
+
+def test_weights_back_to_a_quarter_where_half_leaves_too_little(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 64 KiB L1: the 3x3 32->48 conv's 27 KiB of weights fit half of it, but the tiles'
+    windows then do not fit beside them; the tiling is planned again as before (weights in a
+    quarter of L1, here not kept), and still matches."""
+    from plaidc.backends.npu import cube
+
+    shares: list[int] = []
+    lower = cube._lower_tiled
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        shares.append(kwargs.get("weights_share", args[6] if len(args) > 6 else 2))
+        return lower(*args, **kwargs)
+
+    monkeypatch.setattr(cube, "_lower_tiled", recording)
+    dims = dict(N=1, H=20, W=20, CI=32, KH=3, KW=3, CO=48)
+    artifact = _pipelined(_conv(tmp_path, dims), l1_bytes=65536, ub_bytes=65536)
+    assert "img2col_cbuf_to_ca(" in artifact.source
+    assert cube.WEIGHTS_SHARE_BEFORE in shares
+
+
+def test_split_rows_of_tiles_go_to_every_core(tmp_path: Path) -> None:
+    """A dilated fp32 conv the pipeline tiles by output row, its rows split in two (`x =
+    2*x + x_1`): 30 rows of tiles over 4 cores (8, 8, 7, 7). Each core's stores are judged by
+    its own tiles' GM spans; the hull of a 7-tile chunk (x 8..11, x_1 0..1) would reach into
+    the next chunk's first row and keep every tile on core 0."""
+    path = tmp_path / "dilated.tile"
+    path.write_text((EXAMPLES / "conv2d_dilated.tile").read_text())
+    dims = dict(N=1, H=34, W=33, CI=32, KH=3, KW=3, CO=48)
+    program = driver.load_program(driver.Session(), str(path), driver.Bindings(dims=dims))
+    artifact = _pipelined(program, cores=4)
+    report = artifact.last_report
+    assert report is not None and "img2col_cbuf_to_ca(" in artifact.source
+    assert len(report.core_cycles) == 4 and all(c > 0 for c in report.core_cycles)

@@ -334,3 +334,60 @@ def test_matmul_through_ub_and_transposed_a_load() -> None:
     expected = (2 * at.astype(np.float32)).T @ b.astype(np.float32)
     np.testing.assert_allclose(out.buffers["C"], expected, rtol=1e-5, atol=1e-6)
     assert out.report.bytes_moved["UB->L1"] == 512
+
+
+def test_byte_exact_transfers_move_ragged_rows() -> None:
+    """`copy_gm_to_ubuf_align` reads rows from any GM byte into whole UB blocks (the rest of a
+    row's last block zero), `copy_ubuf_to_gm_align` writes back exactly the rows' bytes."""
+    rows, cols, first = 5, 21, 3  # PITCH = 32 elements: 2 blocks a row
+    x = f16(12, cols)
+    o = f16(12, cols)
+    out = run("dma_align.c", "rows_in_and_out", {"X": x, "O": o})
+    want = o.copy()
+    want[first : first + rows] = x[first : first + rows] * 2
+    assert np.array_equal(out.buffers["O"], want)
+    # whole UB blocks travel: 2 blocks (64 B) per 42-byte row, both ways
+    assert out.report.bytes_moved["GM->UB"] == rows * 64
+    assert out.report.bytes_moved["UB->GM"] == rows * 64
+    assert out.report.by_intrinsic["copy_gm_to_ubuf_align"] == 1
+
+
+def test_byte_exact_transfers_skip_rows_by_byte_gaps() -> None:
+    cols = 21
+    x, o = f16(4, cols), f16(4, cols)
+    out = run("dma_align.c", "every_other_row", {"X": x, "O": o})
+    want = o.copy()
+    want[0], want[2] = x[1], x[3]
+    assert np.array_equal(out.buffers["O"], want)
+
+
+def test_byte_exact_transfers_keep_ub_on_blocks() -> None:
+    from plaidc.backends.npu_sim import NpuSimError
+
+    from .support.npu_sim import error_line
+
+    with pytest.raises(NpuSimError) as caught:
+        run("dma_align.c", "misaligned_ub_align", {"X": f16(64)})
+    err = caught.value
+    assert err.instruction == "copy_gm_to_ubuf_align"
+    assert err.line == error_line("dma_align.c", "misaligned_ub_align")
+    assert "misaligned dst" in str(err) and "32-byte alignment" in str(err)
+
+
+@pytest.mark.parametrize("lacked", ["copy_gm_to_ubuf_align", "copy_ubuf_to_gm_align"])
+def test_a_chip_without_byte_exact_transfers_rejects_them(lacked: str) -> None:
+    """NPU.md's strict machine (`[hardware] lacks` the `_align` DMAs, as `npu-strict` does):
+    the one it lacks is a hard error at its line, the other still runs."""
+    from plaidc.backends.npu_sim import NpuSimError
+
+    from .support.npu_sim import KERNELS
+
+    x, o = f16(12, 21), f16(12, 21)
+    machine = default_machine().replace(lacks=(lacked,))
+    with pytest.raises(NpuSimError) as caught:
+        run("dma_align.c", "rows_in_and_out", {"X": x, "O": o}, machine=machine)
+    err = caught.value
+    assert err.instruction == lacked
+    assert f"{lacked} is not in this machine's instruction set ([hardware] lacks it)" in str(err)
+    lines = (KERNELS / "dma_align.c").read_text().splitlines()
+    assert err.line == next(i + 1 for i, t in enumerate(lines) if t.lstrip().startswith(lacked))

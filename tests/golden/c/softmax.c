@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef float plaidc_f32x16 __attribute__((vector_size(64)));
+
 static inline int32_t plaidc_max_i32(int32_t a, int32_t b) {
   return a > b ? a : b;
 }
@@ -14,11 +16,20 @@ static inline float plaidc_max_f32(float a, float b) {
   return a > b || a != a ? a : b;
 }
 
+static inline plaidc_f32x16 plaidc_f32x16_load(const float *p) {
+  plaidc_f32x16 v;
+  memcpy(&v, p, 64);
+  return v;
+}
+
+static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
+  return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+}
+
 #if defined(__AVX512F__)
 #include <immintrin.h>
 __attribute__((simd("notinbranch"), const, nothrow)) float plaidc_exp_f32(float);
-__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) __asm__("_ZGVeN16v_plaidc_exp_f32");
-__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) {
+static inline __attribute__((always_inline)) __m512 plaidc_exp_f32_inline16(__m512 x) {
   /* vmaxps/vminps return their second operand when one is NaN: NaN passes. */
   __m512 xc = _mm512_max_ps(_mm512_set1_ps(-0x1.a000000000000p+6f), x);
   xc = _mm512_min_ps(_mm512_set1_ps(0x1.6400000000000p+6f), xc);
@@ -35,6 +46,8 @@ __attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(
   y = _mm512_add_ps(y, _mm512_set1_ps(0x1.0000000000000p+0f));
   return _mm512_scalef_ps(y, kf);
 }
+__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) __asm__("_ZGVeN16v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) { return plaidc_exp_f32_inline16(x); }
 __attribute__((visibility("hidden"), const, nothrow)) __m128 plaidc_exp_f32_bx4(__m128 x) __asm__("_ZGVbN4v_plaidc_exp_f32");
 __attribute__((visibility("hidden"), const, nothrow)) __m128 plaidc_exp_f32_bx4(__m128 x) { return _mm512_castps512_ps128(plaidc_exp_f32_x16(_mm512_zextps128_ps512(x))); }
 __attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_cx8(__m256 x) __asm__("_ZGVcN8v_plaidc_exp_f32");
@@ -75,6 +88,20 @@ static inline float plaidc_exp_f32(float x) {
 }
 
 #endif
+#if defined(__AVX512F__)
+static inline __attribute__((always_inline)) plaidc_f32x16 plaidc_f32x16_exp(plaidc_f32x16 x) {
+  return (plaidc_f32x16)plaidc_exp_f32_inline16((__m512)x);
+}
+#else
+static inline plaidc_f32x16 plaidc_f32x16_exp(plaidc_f32x16 x) {
+  for (int i = 0; i < 16; ++i) x[i] = plaidc_exp_f32(x[i]);
+  return x;
+}
+#endif
+
+static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
+  memcpy(p, &v, 64);
+}
 
 /* kernel_0 */
 static void kernel_0(float *restrict X_00, const float *restrict X_I_0) {
@@ -85,8 +112,21 @@ static void kernel_0(float *restrict X_00, const float *restrict X_I_0) {
     X_00[b] = -INFINITY;
     float X_00_acc = -INFINITY;
     int32_t X_00_nan = 0;
+    float X_00_acc_1 = -INFINITY;
+    int32_t X_00_nan_1 = -2147483648;
+    #pragma omp simd reduction(max:X_00_acc) reduction(max:X_00_nan) reduction(max:X_00_acc_1) reduction(max:X_00_nan_1)
+    for (int64_t n_1 = 0; n_1 < 16; ++n_1) {
+      const float X_I_0_1 = X_I_0[b * 33 + n_1];
+      X_00_acc = X_I_0_1 > X_00_acc ? X_I_0_1 : X_00_acc;
+      X_00_nan = plaidc_max_i32(X_00_nan, X_I_0_1 != X_I_0_1 ? 1 : 0);
+      const float X_I_0_1_1 = X_I_0[b * 33 + n_1 + 16];
+      X_00_acc_1 = X_I_0_1_1 > X_00_acc_1 ? X_I_0_1_1 : X_00_acc_1;
+      X_00_nan_1 = plaidc_max_i32(X_00_nan_1, X_I_0_1_1 != X_I_0_1_1 ? 1 : 0);
+    }
+    X_00_acc = X_00_acc_1 > X_00_acc ? X_00_acc_1 : X_00_acc;
+    X_00_nan = plaidc_max_i32(X_00_nan, X_00_nan_1);
     #pragma omp simd reduction(max:X_00_acc) reduction(max:X_00_nan)
-    for (int64_t n_1 = 0; n_1 < 33; ++n_1) {
+    for (int64_t n_1 = 32; n_1 < 33; ++n_1) {
       const float X_I_0_1 = X_I_0[b * 33 + n_1];
       X_00_acc = X_I_0_1 > X_00_acc ? X_I_0_1 : X_00_acc;
       X_00_nan = plaidc_max_i32(X_00_nan, X_I_0_1 != X_I_0_1 ? 1 : 0);
@@ -99,8 +139,15 @@ static void kernel_0(float *restrict X_00, const float *restrict X_I_0) {
 static void kernel_1(const float *restrict X_I_0, const float *restrict X_00, float *restrict X_02) {
   /* kernel_1(X_I_0,X_T1)+kernel_2(X_T2) */
   for (int64_t i1 = 0; i1 < 8; ++i1) {
+    for (int64_t i2 = 0; i2 < 32; i2 += 16) {
+      const plaidc_f32x16 X_I_0_2_v = plaidc_f32x16_load(X_I_0 + (i1 * 33 + i2));
+      const float X_T1 = X_00[i1];
+      const plaidc_f32x16 X_T2_v = X_I_0_2_v - plaidc_f32x16_splat(X_T1);
+      const plaidc_f32x16 X_T3_v = plaidc_f32x16_exp(X_T2_v);
+      plaidc_f32x16_store(X_02 + (i1 * 33 + i2), X_T3_v);
+    }
     #pragma omp simd
-    for (int64_t i2 = 0; i2 < 33; ++i2) {
+    for (int64_t i2 = 32; i2 < 33; ++i2) {
       const float X_I_0_2 = X_I_0[i1 * 33 + i2];
       const float X_T1 = X_00[i1];
       const float X_T2 = X_I_0_2 - X_T1;
@@ -118,8 +165,17 @@ static void kernel_3(float *restrict X_03, const float *restrict X_02) {
     /* initialise what 'X_T4' aggregates (add) */
     X_03[b_2] = 0.0f;
     float X_03_acc = 0.0f;
+    float X_03_acc_1 = 0.0f;
+    #pragma omp simd reduction(+:X_03_acc) reduction(+:X_03_acc_1)
+    for (int64_t n_3 = 0; n_3 < 16; ++n_3) {
+      const float X_T3_1 = X_02[b_2 * 33 + n_3];
+      X_03_acc += X_T3_1;
+      const float X_T3_1_1 = X_02[b_2 * 33 + n_3 + 16];
+      X_03_acc_1 += X_T3_1_1;
+    }
+    X_03_acc += X_03_acc_1;
     #pragma omp simd reduction(+:X_03_acc)
-    for (int64_t n_3 = 0; n_3 < 33; ++n_3) {
+    for (int64_t n_3 = 32; n_3 < 33; ++n_3) {
       const float X_T3_1 = X_02[b_2 * 33 + n_3];
       X_03_acc += X_T3_1;
     }

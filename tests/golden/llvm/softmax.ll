@@ -106,7 +106,9 @@ define internal void @"kernel_3"(ptr noalias %"X_03", ptr noalias %"X_02") "pref
 entry:
   %"b_2.slot" = alloca i64
   %"X_03_acc" = alloca float
+  %"X_03_acc_1" = alloca float
   %"n_3.slot" = alloca i64
+  %"n_3.slot.1" = alloca i64
   br label %"start"
 start:
   ; kernel_3
@@ -123,34 +125,65 @@ b_2.body:
   %".12" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
   store float              0x0, ptr %".12", align 4
   store float              0x0, ptr %"X_03_acc"
+  store float              0x0, ptr %"X_03_acc_1"
   store i64 0, ptr %"n_3.slot"
   br label %"n_3.head"
 b_2.exit:
   ret void
 n_3.head:
   %"n_3" = load i64, ptr %"n_3.slot"
-  %".17" = icmp slt i64 %"n_3", 33
-  br i1 %".17", label %"n_3.body", label %"n_3.exit"
+  %".18" = icmp slt i64 %"n_3", 16
+  br i1 %".18", label %"n_3.body", label %"n_3.exit"
 n_3.body:
-  %".19" = mul i64 %"b_2", 33
-  %".20" = add i64 %".19", %"n_3"
-  %".21" = getelementptr inbounds float, ptr %"X_02", i64 %".20"
-  %"X_T3_1" = load float, ptr %".21", align 4
-  %".23" = load float, ptr %"X_03_acc"
-  %".24" = fadd reassoc float %".23", %"X_T3_1"
-  store float %".24", ptr %"X_03_acc"
-  %".26" = add i64 %"n_3", 1
-  store i64 %".26", ptr %"n_3.slot"
+  %".20" = mul i64 %"b_2", 33
+  %".21" = add i64 %".20", %"n_3"
+  %".22" = getelementptr inbounds float, ptr %"X_02", i64 %".21"
+  %"X_T3_1" = load float, ptr %".22", align 4
+  %".24" = load float, ptr %"X_03_acc"
+  %".25" = fadd reassoc float %".24", %"X_T3_1"
+  store float %".25", ptr %"X_03_acc"
+  %".27" = mul i64 %"b_2", 33
+  %".28" = add i64 %".27", %"n_3"
+  %".29" = add i64 %".28", 16
+  %".30" = getelementptr inbounds float, ptr %"X_02", i64 %".29"
+  %"X_T3_1_1" = load float, ptr %".30", align 4
+  %".32" = load float, ptr %"X_03_acc_1"
+  %".33" = fadd reassoc float %".32", %"X_T3_1_1"
+  store float %".33", ptr %"X_03_acc_1"
+  %".35" = add i64 %"n_3", 1
+  store i64 %".35", ptr %"n_3.slot"
   br label %"n_3.head", !llvm.loop !4
 n_3.exit:
-  %".29" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
-  %".30" = load float, ptr %".29", align 4
-  %".31" = load float, ptr %"X_03_acc"
-  %".32" = fadd float %".30", %".31"
-  %".33" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
-  store float %".32", ptr %".33", align 4
-  %".35" = add i64 %"b_2", 1
-  store i64 %".35", ptr %"b_2.slot"
+  %".38" = load float, ptr %"X_03_acc"
+  %".39" = load float, ptr %"X_03_acc_1"
+  %".40" = fadd float %".38", %".39"
+  store float %".40", ptr %"X_03_acc"
+  store i64 32, ptr %"n_3.slot.1"
+  br label %"n_3.head.1"
+n_3.head.1:
+  %"n_3.1" = load i64, ptr %"n_3.slot.1"
+  %".44" = icmp slt i64 %"n_3.1", 33
+  br i1 %".44", label %"n_3.body.1", label %"n_3.exit.1"
+n_3.body.1:
+  %".46" = mul i64 %"b_2", 33
+  %".47" = add i64 %".46", %"n_3.1"
+  %".48" = getelementptr inbounds float, ptr %"X_02", i64 %".47"
+  %"X_T3_1.1" = load float, ptr %".48", align 4
+  %".50" = load float, ptr %"X_03_acc"
+  %".51" = fadd reassoc float %".50", %"X_T3_1.1"
+  store float %".51", ptr %"X_03_acc"
+  %".53" = add i64 %"n_3.1", 1
+  store i64 %".53", ptr %"n_3.slot.1"
+  br label %"n_3.head.1", !llvm.loop !5
+n_3.exit.1:
+  %".56" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
+  %".57" = load float, ptr %".56", align 4
+  %".58" = load float, ptr %"X_03_acc"
+  %".59" = fadd float %".57", %".58"
+  %".60" = getelementptr inbounds float, ptr %"X_03", i64 %"b_2"
+  store float %".59", ptr %".60", align 4
+  %".62" = add i64 %"b_2", 1
+  store i64 %".62", ptr %"b_2.slot"
   br label %"b_2.head"
 }
 
@@ -215,7 +248,7 @@ i2_1.body:
   store float %"X_T5_1", ptr %".38", align 4
   %".40" = add i64 %"i2_1", 1
   store i64 %".40", ptr %"i2_1.slot"
-  br label %"i2_1.head", !llvm.loop !5
+  br label %"i2_1.head", !llvm.loop !6
 i2_1.exit:
   br label %"i1_1.body.endif"
 i2_1.head.1:
@@ -234,7 +267,7 @@ i2_1.body.1:
   store float %"X_T5_1.1", ptr %".55", align 4
   %".57" = add i64 %"i2_1.1", 1
   store i64 %".57", ptr %"i2_1.slot.1"
-  br label %"i2_1.head.1", !llvm.loop !6
+  br label %"i2_1.head.1", !llvm.loop !7
 i2_1.exit.1:
   br label %"i1_1.body.endif"
 }
@@ -258,32 +291,57 @@ start:
 
 declare float @"llvm.maximum.f32"(float %".1", float %".2")
 
-define internal float @"plaidc.exp.f32"(float %".1") alwaysinline memory(none) nounwind
+define internal float @"plaidc.exp.f32"(float %".1") alwaysinline memory(read) nounwind
 {
 entry:
-  %".3" = fcmp olt float %".1", 0xc05a000000000000
-  %".4" = select  i1 %".3", float 0xc05a000000000000, float %".1"
-  %".5" = fcmp ogt float %".4", 0x4056400000000000
-  %".6" = select  i1 %".5", float 0x4056400000000000, float %".4"
-  %".7" = call float @"llvm.fma.f32"(float %".6", float 0x3ff7154760000000, float 0x4168000000000000)
-  %".8" = bitcast float %".7" to i32
-  %".9" = sub i32 %".8", 1262485504
-  %".10" = fsub float %".7", 0x4168000000000000
-  %".11" = call float @"llvm.fma.f32"(float %".10", float 0xbfe6300000000000, float %".6")
-  %".12" = call float @"llvm.fma.f32"(float %".10", float 0x3f2bd01060000000, float %".11")
-  %".13" = call float @"llvm.fma.f32"(float 0x3f56d10fc0000000, float %".12", float 0x3f8120b620000000)
-  %".14" = call float @"llvm.fma.f32"(float %".13", float %".12", float 0x3fa55551a0000000)
-  %".15" = call float @"llvm.fma.f32"(float %".14", float %".12", float 0x3fc5554de0000000)
-  %".16" = call float @"llvm.fma.f32"(float %".15", float %".12", float 0x3fe0000000000000)
-  %".17" = fmul float %".16", %".12"
-  %".18" = call float @"llvm.fma.f32"(float %".17", float %".12", float %".12")
-  %".19" = fadd float %".18", 0x3ff0000000000000
-  %".20" = call float @"llvm.ldexp.f32.i32"(float %".19", i32 %".9")
-  ret float %".20"
+  %".3" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 0
+  %".4" = load float, float* %".3"
+  %".5" = fcmp olt float %".1", %".4"
+  %".6" = select  i1 %".5", float %".4", float %".1"
+  %".7" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 1
+  %".8" = load float, float* %".7"
+  %".9" = fcmp ogt float %".6", %".8"
+  %".10" = select  i1 %".9", float %".8", float %".6"
+  %".11" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 2
+  %".12" = load float, float* %".11"
+  %".13" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 3
+  %".14" = load float, float* %".13"
+  %".15" = call float @"llvm.fma.f32"(float %".10", float %".12", float %".14")
+  %".16" = bitcast float %".15" to i32
+  %".17" = sub i32 %".16", 1262485504
+  %".18" = fsub float %".15", %".14"
+  %".19" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 4
+  %".20" = load float, float* %".19"
+  %".21" = call float @"llvm.fma.f32"(float %".18", float %".20", float %".10")
+  %".22" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 5
+  %".23" = load float, float* %".22"
+  %".24" = call float @"llvm.fma.f32"(float %".18", float %".23", float %".21")
+  %".25" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 10
+  %".26" = load float, float* %".25"
+  %".27" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 9
+  %".28" = load float, float* %".27"
+  %".29" = call float @"llvm.fma.f32"(float %".26", float %".24", float %".28")
+  %".30" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 8
+  %".31" = load float, float* %".30"
+  %".32" = call float @"llvm.fma.f32"(float %".29", float %".24", float %".31")
+  %".33" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 7
+  %".34" = load float, float* %".33"
+  %".35" = call float @"llvm.fma.f32"(float %".32", float %".24", float %".34")
+  %".36" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 6
+  %".37" = load float, float* %".36"
+  %".38" = call float @"llvm.fma.f32"(float %".35", float %".24", float %".37")
+  %".39" = fmul float %".38", %".24"
+  %".40" = call float @"llvm.fma.f32"(float %".39", float %".24", float %".24")
+  %".41" = getelementptr inbounds [12 x float], [12 x float]* @"plaidc.exp.f32.constants", i32 0, i32 11
+  %".42" = load float, float* %".41"
+  %".43" = fadd float %".40", %".42"
+  %".44" = call float @"llvm.ldexp.f32.i32"(float %".43", i32 %".17")
+  ret float %".44"
 }
 
 declare float @"llvm.fma.f32"(float %".1", float %".2", float %".3")
 
+@"plaidc.exp.f32.constants" = internal externally_initialized global [12 x float] [float 0xc05a000000000000, float 0x4056400000000000, float 0x3ff7154760000000, float 0x4168000000000000, float 0xbfe6300000000000, float 0x3f2bd01060000000, float 0x3fe0000000000000, float 0x3fc5554de0000000, float 0x3fa55551a0000000, float 0x3f8120b620000000, float 0x3f56d10fc0000000, float 0x3ff0000000000000]
 declare float @"llvm.ldexp.f32.i32"(float %".1", i32 %".2")
 
 declare float @"llvm.fabs.f32"(float %".1")
@@ -308,3 +366,4 @@ entry:
 !4 = distinct !{ !4, !0, !1 }
 !5 = distinct !{ !5, !0, !1 }
 !6 = distinct !{ !6, !0, !1 }
+!7 = distinct !{ !7, !0, !1 }

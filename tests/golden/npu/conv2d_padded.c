@@ -150,22 +150,17 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 4, 2, 2, 16, 16);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20820), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 4, 2, 2, 16, 16);
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x21000), O, 0, 1, 8, 0, 0);
-  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   {
-    plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21100), 0, 64, 0, 1, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 64);
     for (int64_t i_x = 0; i_x < 3; ++i_x) {
       for (int64_t i_y = 0; i_y < 7; ++i_y) {
-        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21100), 0, 64, 21 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
+        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 24 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
       }
     }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21000), (__ubuf__ float *)(UB_BASE + 0x21100), 64);
+    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21000), (__ubuf__ float *)(UB_BASE + 0x21120), 72);
   }
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm(O, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 8, 0, 0);
-  set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+  copy_ubuf_to_gm_align(O, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 3, 84, 0, 0);
   /* tile 2 of 2: x in [3, 6) */
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x8000), (__cbuf__ half *)(L1_BASE + 0xfc400), 0, 15, 1, 0, 1);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x9e00), (__cbuf__ half *)(L1_BASE + 0xfe200), 0, 15, 1, 0, 1);
@@ -206,21 +201,16 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 4, 2, 2, 16, 16);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20820), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 4, 2, 2, 16, 16);
-  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x21000), O + 56, 0, 1, 9, 0, 0);
-  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   {
-    plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 0, 1, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 72);
     for (int64_t i_x = 0; i_x < 3; ++i_x) {
       for (int64_t i_y = 0; i_y < 7; ++i_y) {
-        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 21 * i_x + 3 * i_y + 7, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
+        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 24 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
       }
     }
     plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21000), (__ubuf__ float *)(UB_BASE + 0x21120), 72);
   }
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm(O + 56, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 1, 9, 0, 0);
+  copy_ubuf_to_gm_align(O + 63, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 3, 84, 0, 0);
   pipe_barrier(PIPE_ALL);
 }

@@ -44,6 +44,18 @@ static inline void plaidc_fill_f32(__ubuf__ float *dst, int64_t d0, double value
   plaidc_mask(0, 128);
 }
 
+/* dst[r * stride + c] <- value, r in [0, rows), c in [lo, hi): rows `stride` elements apart, a
+ * whole number of blocks; each repeat of a vector_dup is one row's band of the columns. */
+static inline void plaidc_fillcols_f32(__ubuf__ float *dst, int64_t rows, int64_t stride, int64_t lo,
+                                       int64_t hi, double value) {
+  for (int64_t c = lo - lo % 8; c < hi; c += 64) {
+    plaidc_mask(plaidc_max(lo - c, 0), plaidc_min(hi - c, 64));
+    for (int64_t r = 0; r < rows; r += 255)
+      vector_dup(dst + r * stride + c, value, plaidc_min(255, rows - r), 1, stride / 8);
+  }
+  plaidc_mask(0, 128);
+}
+
 /* Stage A of a move: lane 0 of block (d0 + i*ds - w0) of S <- src[e0 + i*es], for the i in
  * [0, n) whose block lies in the window [w0, w1) (ds > 0). Lane classes repeat every `period`
  * elements of the run, and each class is one vcmax with a single active lane. */
@@ -71,57 +83,43 @@ static inline void plaidc_spread_f32(__ubuf__ float *s, int64_t w0, int64_t w1, 
 /* stripe_program on the NPU */
 void plaidc_kernel(__gm__ float *Bias, __gm__ float *W, __gm__ float *X, __gm__ float *Y, __gm__ float *Z) {
   /* kernel_0(X,W): Z[b, n : B, N] = +(X[b, k] * W[k, n]), then kernel_1(Z,Bias): Y = Z + Bias on its result in UB -- on the Cube */
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), X, 0, 1, 3, 0, 0);
+  copy_gm_to_ubuf_align((__ubuf__ float *)(UB_BASE + 0x0), X, 0, 4, 24, 0, 1);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x60), W, 0, 1, 4, 0, 0);
+  copy_gm_to_ubuf_align((__ubuf__ float *)(UB_BASE + 0x400), W, 0, 6, 20, 0, 1);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  {
-    for (int64_t i_b = 0; i_b < 4; ++i_b) {
-      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x4e0), 0, 256, 16 * i_b, 1, (__ubuf__ float *)(UB_BASE + 0x0), 6 * i_b, 1, 6);
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0xe0), (__ubuf__ float *)(UB_BASE + 0x4e0), 256);
-  }
-  for (int64_t r = 0; r < 4; ++r) {
-    plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0xe0), r * 16 + 6, 0.0, 10);
-  }
-  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
-  {
-    for (int64_t i_k = 0; i_k < 6; ++i_k) {
-      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x8e0), 0, 256, 16 * i_k, 1, (__ubuf__ float *)(UB_BASE + 0x60), 5 * i_k, 1, 5);
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x4e0), (__ubuf__ float *)(UB_BASE + 0x8e0), 256);
-  }
-  plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x660), 0, 0.0, 160);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x8e0), (__ubuf__ float *)(UB_BASE + 0xe0), 4, 1, 1, 4, 8);
+  plaidc_fillcols_f32((__ubuf__ float *)(UB_BASE + 0x0), 4, 16, 6, 16, 0.0);
+  plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x580), 0, 0.0, 160);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x800), (__ubuf__ float *)(UB_BASE + 0x0), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0xae0), (__ubuf__ half *)(UB_BASE + 0x8e0), 4, 1, 1, 8, 4);
-  vsub((__ubuf__ float *)(UB_BASE + 0xae0), (__ubuf__ float *)(UB_BASE + 0xe0), (__ubuf__ float *)(UB_BASE + 0xae0), 4, 1, 1, 1, 8, 8, 8);
-  vmuls((__ubuf__ float *)(UB_BASE + 0xae0), (__ubuf__ float *)(UB_BASE + 0xae0), 2048.0, 4, 1, 1, 8, 8);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xee0), (__ubuf__ float *)(UB_BASE + 0xae0), 4, 1, 1, 4, 8);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0xa00), (__ubuf__ half *)(UB_BASE + 0x800), 4, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0xa00), (__ubuf__ float *)(UB_BASE + 0x0), (__ubuf__ float *)(UB_BASE + 0xa00), 4, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0xa00), (__ubuf__ float *)(UB_BASE + 0xa00), 2048.0, 4, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xe00), (__ubuf__ float *)(UB_BASE + 0xa00), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x8e0), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x800), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x200), (__ubuf__ half *)(UB_BASE + 0xee0), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x200), (__ubuf__ half *)(UB_BASE + 0xe00), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 1, 1, 0, 0);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x200), (__cbuf__ half *)(L1_BASE + 0x200), 0, 1, 1, 0, 0);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xae0), (__ubuf__ float *)(UB_BASE + 0x4e0), 4, 1, 1, 4, 8);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xa00), (__ubuf__ float *)(UB_BASE + 0x400), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x10e0), (__ubuf__ half *)(UB_BASE + 0xae0), 4, 1, 1, 8, 4);
-  vsub((__ubuf__ float *)(UB_BASE + 0x10e0), (__ubuf__ float *)(UB_BASE + 0x4e0), (__ubuf__ float *)(UB_BASE + 0x10e0), 4, 1, 1, 1, 8, 8, 8);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x10e0), (__ubuf__ float *)(UB_BASE + 0x10e0), 2048.0, 4, 1, 1, 8, 8);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xce0), (__ubuf__ float *)(UB_BASE + 0x10e0), 4, 1, 1, 4, 8);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x1000), (__ubuf__ half *)(UB_BASE + 0xa00), 4, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0x1000), (__ubuf__ float *)(UB_BASE + 0x400), (__ubuf__ float *)(UB_BASE + 0x1000), 4, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x1000), (__ubuf__ float *)(UB_BASE + 0x1000), 2048.0, 4, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xc00), (__ubuf__ float *)(UB_BASE + 0x1000), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x400), (__ubuf__ half *)(UB_BASE + 0xae0), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x400), (__ubuf__ half *)(UB_BASE + 0xa00), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0xce0), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0xc00), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x400), 0, 1, 1, 0, 1);

@@ -22,14 +22,6 @@ static inline void plaidc_mask(int64_t lo, int64_t hi) {
   set_vector_mask(m[1], m[0]);
 }
 
-/* Stage B of a move: dst[i] <- lane 0 of block i of S, i in [0, n); dst starts on a block. */
-static inline void plaidc_collect_f32(__ubuf__ float *dst, __ubuf__ float *s, int64_t n) {
-  plaidc_mask(0, 1);
-  for (int64_t k = 0; k < n; k += 248)
-    vcmax(dst + k, s + k * 8, plaidc_min(248, n - k), 1, 1, 1);
-  plaidc_mask(0, 128);
-}
-
 /* dst[d0 + i] <- value, i in [0, n): vector_dup over whole repeats, masked at both ends. */
 static inline void plaidc_fill_f32(__ubuf__ float *dst, int64_t d0, double value, int64_t n) {
   int64_t head = d0 % 8, end = head + n;
@@ -44,26 +36,14 @@ static inline void plaidc_fill_f32(__ubuf__ float *dst, int64_t d0, double value
   plaidc_mask(0, 128);
 }
 
-/* Stage A of a move: lane 0 of block (d0 + i*ds - w0) of S <- src[e0 + i*es], for the i in
- * [0, n) whose block lies in the window [w0, w1) (ds > 0). Lane classes repeat every `period`
- * elements of the run, and each class is one vcmax with a single active lane. */
-static inline void plaidc_spread_f32(__ubuf__ float *s, int64_t w0, int64_t w1, int64_t d0,
-                                     int64_t ds, __ubuf__ float *src, int64_t e0, int64_t es,
-                                     int64_t n) {
-  int64_t lo = d0 >= w0 ? 0 : (w0 - d0 + ds - 1) / ds;
-  int64_t hi = d0 >= w1 ? 0 : plaidc_min(n, (w1 - d0 + ds - 1) / ds);
-  if (lo >= hi) return;
-  int64_t period = es < 0 ? 0 : 8 / plaidc_gcd(es, 8);
-  int64_t src_step = period ? es * period / 8 : 0, dst_step = ds * period * 8;
-  if (!period || src_step > 65535 || dst_step > 65535) period = hi - lo, src_step = dst_step = 0;
-  for (int64_t t = lo; t < lo + period && t < hi; ++t) {
-    int64_t e = e0 + t * es, count = (hi - t + period - 1) / period;
-    plaidc_mask(e % 8, e % 8 + 1);
-    for (int64_t k = 0; k < count; k += 255) {
-      int64_t r = plaidc_min(255, count - k);
-      vcmax(s + (d0 + (t + k * period) * ds - w0) * 8, src + (e / 8 + k * src_step) * 8, r,
-            r > 1 ? dst_step : 0, 1, r > 1 ? src_step : 0);
-    }
+/* dst[r * stride + c] <- value, r in [0, rows), c in [lo, hi): rows `stride` elements apart, a
+ * whole number of blocks; each repeat of a vector_dup is one row's band of the columns. */
+static inline void plaidc_fillcols_f32(__ubuf__ float *dst, int64_t rows, int64_t stride, int64_t lo,
+                                       int64_t hi, double value) {
+  for (int64_t c = lo - lo % 8; c < hi; c += 64) {
+    plaidc_mask(plaidc_max(lo - c, 0), plaidc_min(hi - c, 64));
+    for (int64_t r = 0; r < rows; r += 255)
+      vector_dup(dst + r * stride + c, value, plaidc_min(255, rows - r), 1, stride / 8);
   }
   plaidc_mask(0, 128);
 }
@@ -71,57 +51,43 @@ static inline void plaidc_spread_f32(__ubuf__ float *s, int64_t w0, int64_t w1, 
 /* stripe_program on the NPU */
 void plaidc_kernel(__gm__ float *A, __gm__ float *B, __gm__ float *C) {
   /* kernel_0(A,B): C[m, n : M, N] = +(A[m, k] * B[k, n]) -- on the Cube */
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), A, 0, 1, 5, 0, 0);
+  copy_gm_to_ubuf_align((__ubuf__ float *)(UB_BASE + 0x0), A, 0, 7, 20, 0, 1);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0xa0), B, 0, 1, 4, 0, 0);
+  copy_gm_to_ubuf_align((__ubuf__ float *)(UB_BASE + 0x400), B, 0, 5, 24, 0, 1);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  {
-    for (int64_t i_m = 0; i_m < 7; ++i_m) {
-      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x520), 0, 256, 16 * i_m, 1, (__ubuf__ float *)(UB_BASE + 0x0), 5 * i_m, 1, 5);
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x120), (__ubuf__ float *)(UB_BASE + 0x520), 256);
-  }
-  for (int64_t r = 0; r < 7; ++r) {
-    plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x120), r * 16 + 5, 0.0, 11);
-  }
-  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
-  {
-    for (int64_t i_k = 0; i_k < 5; ++i_k) {
-      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x920), 0, 256, 16 * i_k, 1, (__ubuf__ float *)(UB_BASE + 0xa0), 6 * i_k, 1, 6);
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x520), (__ubuf__ float *)(UB_BASE + 0x920), 256);
-  }
-  plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x660), 0, 0.0, 176);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x920), (__ubuf__ float *)(UB_BASE + 0x120), 4, 1, 1, 4, 8);
+  plaidc_fillcols_f32((__ubuf__ float *)(UB_BASE + 0x0), 7, 16, 5, 16, 0.0);
+  plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x540), 0, 0.0, 176);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x800), (__ubuf__ float *)(UB_BASE + 0x0), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0xb20), (__ubuf__ half *)(UB_BASE + 0x920), 4, 1, 1, 8, 4);
-  vsub((__ubuf__ float *)(UB_BASE + 0xb20), (__ubuf__ float *)(UB_BASE + 0x120), (__ubuf__ float *)(UB_BASE + 0xb20), 4, 1, 1, 1, 8, 8, 8);
-  vmuls((__ubuf__ float *)(UB_BASE + 0xb20), (__ubuf__ float *)(UB_BASE + 0xb20), 2048.0, 4, 1, 1, 8, 8);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xf20), (__ubuf__ float *)(UB_BASE + 0xb20), 4, 1, 1, 4, 8);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0xa00), (__ubuf__ half *)(UB_BASE + 0x800), 4, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0xa00), (__ubuf__ float *)(UB_BASE + 0x0), (__ubuf__ float *)(UB_BASE + 0xa00), 4, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0xa00), (__ubuf__ float *)(UB_BASE + 0xa00), 2048.0, 4, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xe00), (__ubuf__ float *)(UB_BASE + 0xa00), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x920), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x800), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x200), (__ubuf__ half *)(UB_BASE + 0xf20), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x200), (__ubuf__ half *)(UB_BASE + 0xe00), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 1, 1, 0, 0);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   load_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x200), (__cbuf__ half *)(L1_BASE + 0x200), 0, 1, 1, 0, 0);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xb20), (__ubuf__ float *)(UB_BASE + 0x520), 4, 1, 1, 4, 8);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xa00), (__ubuf__ float *)(UB_BASE + 0x400), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x1120), (__ubuf__ half *)(UB_BASE + 0xb20), 4, 1, 1, 8, 4);
-  vsub((__ubuf__ float *)(UB_BASE + 0x1120), (__ubuf__ float *)(UB_BASE + 0x520), (__ubuf__ float *)(UB_BASE + 0x1120), 4, 1, 1, 1, 8, 8, 8);
-  vmuls((__ubuf__ float *)(UB_BASE + 0x1120), (__ubuf__ float *)(UB_BASE + 0x1120), 2048.0, 4, 1, 1, 8, 8);
-  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xd20), (__ubuf__ float *)(UB_BASE + 0x1120), 4, 1, 1, 4, 8);
+  vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x1000), (__ubuf__ half *)(UB_BASE + 0xa00), 4, 1, 1, 8, 4);
+  vsub((__ubuf__ float *)(UB_BASE + 0x1000), (__ubuf__ float *)(UB_BASE + 0x400), (__ubuf__ float *)(UB_BASE + 0x1000), 4, 1, 1, 1, 8, 8, 8);
+  vmuls((__ubuf__ float *)(UB_BASE + 0x1000), (__ubuf__ float *)(UB_BASE + 0x1000), 2048.0, 4, 1, 1, 8, 8);
+  vconv_f322f16((__ubuf__ half *)(UB_BASE + 0xc00), (__ubuf__ float *)(UB_BASE + 0x1000), 4, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x400), (__ubuf__ half *)(UB_BASE + 0xb20), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x400), (__ubuf__ half *)(UB_BASE + 0xa00), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0xd20), 0, 16, 1, 0, 0);
+  copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x600), (__ubuf__ half *)(UB_BASE + 0xc00), 0, 16, 1, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x400), 0, 1, 1, 0, 1);
@@ -144,14 +110,8 @@ void plaidc_kernel(__gm__ float *A, __gm__ float *B, __gm__ float *C) {
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20400), 4, 1, 1, 1, 8, 8, 8);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20400), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 2, 2, 2, 16, 16);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20420), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 2, 2, 2, 16, 16);
-  {
-    for (int64_t i_m = 0; i_m < 7; ++i_m) {
-      plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x208c0), 0, 48, 6 * i_m, 1, (__ubuf__ float *)(UB_BASE + 0x20400), 16 * i_m, 1, 6);
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x208c0), 48);
-  }
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm(C, (__ubuf__ float *)(UB_BASE + 0x20800), 0, 1, 6, 0, 0);
+  copy_ubuf_to_gm_align(C, (__ubuf__ float *)(UB_BASE + 0x20400), 0, 7, 24, 1, 0);
   pipe_barrier(PIPE_ALL);
 }

@@ -30,23 +30,42 @@ static inline void plaidc_store_f32x8_global(__global float *p, float8 v) {
   p[7] = v.s7;
 }
 
+static inline void plaidc_store_f32x8_private(float *p, float8 v) {
+  p[0] = v.s0;
+  p[1] = v.s1;
+  p[2] = v.s2;
+  p[3] = v.s3;
+  p[4] = v.s4;
+  p[5] = v.s5;
+  p[6] = v.s6;
+  p[7] = v.s7;
+}
+
 /* micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 4x16 register block */
 static void gemm(__global const float *restrict A, __global const float *restrict B, __global float *restrict C, __global float *restrict scratch) {
   PLAIDC_CONTRACT_ON
   {
     float apack[192] __attribute__((aligned(64)));
-    for (int64_t p = 0; p < 5; ++p) {
-      for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
+    for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
+      for (int64_t p = 0; p < 5; ++p) {
         plaidc_store_f32x8_global(scratch + (k_1 * 16 + p * 768), plaidc_load_f32x8_global(B + (k_1 * 80 + p * 16)));
         plaidc_store_f32x8_global(scratch + (k_1 * 16 + p * 768 + 8), plaidc_load_f32x8_global(B + (k_1 * 80 + p * 16 + 8)));
       }
     }
     for (int64_t i0 = 0; i0 < 32; i0 += 4) {
-      for (int64_t k_2 = 0; k_2 < 48; ++k_2) {
-        apack[k_2 * 4] = A[i0 * 48 + k_2];
-        apack[k_2 * 4 + 1] = A[i0 * 48 + k_2 + 48];
-        apack[k_2 * 4 + 2] = A[i0 * 48 + k_2 + 96];
-        apack[k_2 * 4 + 3] = A[i0 * 48 + k_2 + 144];
+      for (int64_t kb = 0; kb < 6; ++kb) {
+        const float8 t = shuffle2(plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8)), plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8 + 96)), (uint8)(0, 8, 1, 9, 2, 10, 3, 11));
+        const float8 t_1 = shuffle2(plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8)), plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8 + 96)), (uint8)(4, 12, 5, 13, 6, 14, 7, 15));
+        const float8 t_2 = shuffle2(plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8 + 48)), plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8 + 144)), (uint8)(0, 8, 1, 9, 2, 10, 3, 11));
+        const float8 t_3 = shuffle2(plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8 + 48)), plaidc_load_f32x8_global(A + (i0 * 48 + kb * 8 + 144)), (uint8)(4, 12, 5, 13, 6, 14, 7, 15));
+        const float8 t_4 = shuffle2(t, t_2, (uint8)(0, 8, 1, 9, 2, 10, 3, 11));
+        const float8 t_5 = shuffle2(t, t_2, (uint8)(4, 12, 5, 13, 6, 14, 7, 15));
+        const float8 t_6 = shuffle2(t_1, t_3, (uint8)(0, 8, 1, 9, 2, 10, 3, 11));
+        const float8 t_7 = shuffle2(t_1, t_3, (uint8)(4, 12, 5, 13, 6, 14, 7, 15));
+        plaidc_store_f32x8_private(apack + kb * 32, t_4);
+        plaidc_store_f32x8_private(apack + (kb * 32 + 8), t_5);
+        plaidc_store_f32x8_private(apack + (kb * 32 + 16), t_6);
+        plaidc_store_f32x8_private(apack + (kb * 32 + 24), t_7);
       }
       for (int64_t p_1 = 0; p_1 < 5; ++p_1) {
         float8 c0_0 = (float8)0.0f;
@@ -57,19 +76,19 @@ static void gemm(__global const float *restrict A, __global const float *restric
         float8 c2_1 = (float8)0.0f;
         float8 c3_0 = (float8)0.0f;
         float8 c3_1 = (float8)0.0f;
-        for (int64_t k_3 = 0; k_3 < 48; ++k_3) {
-          const float8 b0 = plaidc_load_f32x8_global(scratch + (k_3 * 16 + p_1 * 768));
-          const float8 b1 = plaidc_load_f32x8_global(scratch + (k_3 * 16 + p_1 * 768 + 8));
-          const float8 a0 = (float8)apack[k_3 * 4];
+        for (int64_t k_4 = 0; k_4 < 48; ++k_4) {
+          const float8 b0 = plaidc_load_f32x8_global(scratch + (k_4 * 16 + p_1 * 768));
+          const float8 b1 = plaidc_load_f32x8_global(scratch + (k_4 * 16 + p_1 * 768 + 8));
+          const float8 a0 = (float8)apack[k_4 * 4];
           c0_0 = a0 * b0 + c0_0;
           c0_1 = a0 * b1 + c0_1;
-          const float8 a1 = (float8)apack[k_3 * 4 + 1];
+          const float8 a1 = (float8)apack[k_4 * 4 + 1];
           c1_0 = a1 * b0 + c1_0;
           c1_1 = a1 * b1 + c1_1;
-          const float8 a2 = (float8)apack[k_3 * 4 + 2];
+          const float8 a2 = (float8)apack[k_4 * 4 + 2];
           c2_0 = a2 * b0 + c2_0;
           c2_1 = a2 * b1 + c2_1;
-          const float8 a3 = (float8)apack[k_3 * 4 + 3];
+          const float8 a3 = (float8)apack[k_4 * 4 + 3];
           c3_0 = a3 * b0 + c3_0;
           c3_1 = a3 * b1 + c3_1;
         }

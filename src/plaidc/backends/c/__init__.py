@@ -110,12 +110,18 @@ def _emit(
     options, own = lowering_options(target.codegen, where, CCodegen, pinned_threads(target))
     # gcc vectorises float max/min reductions only as OpenMP's NaN-ignoring ones: NaNs
     # are tracked apart (LLVM reduces its NaN-propagating llvm.maximum directly).
-    plan = lower_program(program, replace(options, nan_flagged_minmax=True, ragged_gemm=True))
+    # ... and its vectorised loops call plaidc's polynomial exp through the SIMD clone, out of
+    # line: loops computing it are written with vector types, so the vector exp inlines.
+    polynomial = own.exp == "polynomial"
+    lowering = replace(
+        options, nan_flagged_minmax=True, ragged_gemm=True, vector_exp_loops=polynomial
+    )
+    plan = lower_program(program, lowering)
     profiler = Recorder(instrument(plan)) if profile else None
     source = emit_c(
         profiler.profiled.plan if profiler else plan,
         vector_math=own.vector_math == "libmvec",
-        polynomial_exp=own.exp == "polynomial",
+        polynomial_exp=polynomial,
     )
     return plan, source, own, profiler
 

@@ -169,6 +169,8 @@ class CEmitter:
             return c.Ternary(c.Binary("<", arg, c.Literal("0")), negated, arg)
         name = "fabs" if e.op == "abs" else e.op
         exp_types = (DType.FP32, DType.FP16)
+        if name == "exp" and self.polynomial_exp and t.is_vector and t.dtype is DType.FP32:
+            return c.CallExpr(self.helpers.vector_exp(t), (arg,))
         if name == "exp" and self.polynomial_exp and t.dtype in exp_types and not t.is_vector:
             helper = self.helpers.need("plaidc_exp_f32")
             result = c.CallExpr(helper, (c.Cast("float", arg) if t.dtype is DType.FP16 else arg,))

@@ -266,6 +266,11 @@ class Helpers:
     def splat(self, t: ScalarType) -> str:
         return self.need(f"{self.vector_type(t)}_splat")
 
+    def vector_exp(self, t: ScalarType) -> str:
+        """plaidc's fp32 exp of a vector (after the scalar one, which it may call)."""
+        self.need(exp_avx512.NAME)
+        return self.need(f"{self.vector_type(t)}_exp")
+
     def definitions(self) -> list[c.TopLevel]:
         out: list[c.TopLevel] = []
         for t in self.vectors:
@@ -275,6 +280,7 @@ class Helpers:
                     c_type(t.dtype), self.vector_type(t), f"__attribute__((vector_size({nbytes})))"
                 )
             )
+        exps = {f"{self.vector_type(t)}_exp": t for t in self.vectors}
         for name in self.needed:
             if name == exp_avx512.NAME:
                 # The AVX-512 code where the compiler targets AVX-512, else the portable one.
@@ -282,6 +288,9 @@ class Helpers:
                 out.append(c.Verbatim("#else"))
                 out.append(self._define(name))
                 out.append(c.Verbatim("#endif"))
+            elif name in exps:
+                t = exps[name]
+                out.append(c.Verbatim(exp_avx512.vector_exp(self.vector_type(t), t.lanes)))
             else:
                 out.append(self._define(name))
         return out

@@ -15,9 +15,11 @@ Every decision here is checked against the semantics, so it only changes speed:
   reduction (an accumulator, one combine after the loop), which compilers vectorise, also
   beside such stores (a fused `E[i] = exp(..); S += E[i]`). With `divide_by_reciprocal`, its
   divisions by loop-invariant values become multiplications by their reciprocals
-  (`plaidc.backends.loopnest.reciprocal`); with `minmax_accumulators` above 1, a reduction
-  loop runs as that many interleaved parts with their own accumulators
-  (`plaidc.backends.loopnest.interleave`).
+  (`plaidc.backends.loopnest.reciprocal`); with `minmax_accumulators` (max/min reductions)
+  or `sum_accumulators` (sums) above 1, a reduction loop runs as that many interleaved parts
+  with their own accumulators (`plaidc.backends.loopnest.interleave`); with
+  `vector_exp_loops`, a loop computing fp32 exp is written with vector types, so the
+  backend's vector exp inlines (`plaidc.backends.loopnest.vector_loops`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from plaidc.backends.loopnest.aggregation import (
     distinct_writers_differ_in,
     loop_is_independent,
 )
-from plaidc.backends.loopnest.interleave import split_reductions
+from plaidc.backends.loopnest.interleave import MINMAX, SUMS, computes_math, split_reductions
 from plaidc.backends.loopnest.plan import (
     Alloc,
     AssignVar,
@@ -58,6 +60,7 @@ from plaidc.backends.loopnest.plan import (
 from plaidc.backends.loopnest.reciprocal import divide_by_reciprocal
 from plaidc.backends.loopnest.scalars import aggregate, identity
 from plaidc.backends.loopnest.scope import Scope
+from plaidc.backends.loopnest.vector_loops import vectorise_exp_loops
 from plaidc.stripe.ir import Block, Constant, DType, Intrinsic, Load, LoadIndex
 from plaidc.stripe.ir import Store as StripeStore
 
@@ -241,15 +244,21 @@ def _vectorise(stmt: Stmt, var: str, shared: set[str] | None, lowering: Lowering
     loop = replace(stmt, body=tuple(new_body), vector=True, reductions=tuple(reductions))
     opts = lowering.options
     size = min((r.type.dtype.byte_size for r in reductions), default=4)
-    parts = split_reductions(
-        loop, opts.minmax_accumulators, max(opts.vector_bytes // size, 1), lowering.names.fresh
-    )
+    lanes = max(opts.vector_bytes // size, 1)
+    sums = all(r.op in SUMS for r in reductions)
+    copies = opts.sum_accumulators if sums else opts.minmax_accumulators
+    if sums and computes_math(loop):
+        copies = 1
+    parts = split_reductions(loop, copies, lanes, lowering.names.fresh, SUMS if sums else MINMAX)
     versions: list[Stmt] = []
     for part in parts:
         if opts.divide_by_reciprocal and isinstance(part, Loop):
             versions += divide_by_reciprocal(part, lowering.names.fresh)
         else:
             versions.append(part)
+    if opts.vector_exp_loops:
+        exp_lanes = max(opts.vector_bytes // DType.FP32.byte_size, 1)
+        versions = vectorise_exp_loops(versions, exp_lanes, lowering.names.fresh)
     return [*hoisted, *before, *versions, *after]
 
 

@@ -125,6 +125,15 @@ class LoopnestCodegen:
             "tune": (1, 2, 4, 8),
         },
     )
+    sum_accumulators: int = field(
+        default=1,
+        metadata={
+            "help": "vector sum reduction loops run as this many interleaved parts with their "
+            "own accumulators (the additions happen in another order)",
+            "min": 1,
+            "tune": (1, 2, 4, 8),
+        },
+    )
     divide_by_reciprocal: bool = field(
         default=False,
         metadata={

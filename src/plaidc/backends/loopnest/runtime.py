@@ -66,9 +66,22 @@ ALIGNMENT = 64
 
 def aligned_empty(count: int, dtype: np.dtype) -> np.ndarray:
     """An uninitialised 1-D array of `count` elements whose data starts on `ALIGNMENT` bytes."""
-    raw = np.empty(count * dtype.itemsize + ALIGNMENT, dtype=np.uint8)
-    skip = -_address(raw) % ALIGNMENT
-    return raw[skip : skip + count * dtype.itemsize].view(dtype)
+    return _aligned(count, dtype)[0]
+
+
+def _aligned(count: int, dtype: np.dtype) -> tuple[np.ndarray, int]:
+    """`aligned_empty`'s array and the address of its data (a call reads it once)."""
+    size = dtype.itemsize
+    if ALIGNMENT % size == 0:  # in elements (numpy's data starts on a multiple of their size)
+        raw = np.empty(count + ALIGNMENT // size, dtype=dtype)
+        start = _address(raw)
+        skip = -start % ALIGNMENT
+        if skip % size == 0:
+            return raw[skip // size : skip // size + count], start + skip
+    raw = np.empty(count * size + ALIGNMENT, dtype=np.uint8)
+    start = _address(raw)
+    skip = -start % ALIGNMENT
+    return raw[skip : skip + count * size].view(dtype), start + skip
 
 
 def _address(array: np.ndarray) -> int:
@@ -123,23 +136,27 @@ def _marshal(plan: Plan) -> _Marshal:
     return marshal
 
 
-def _prepare(slot: _Slot, value: np.ndarray | None) -> np.ndarray:
+def _prepare(slot: _Slot, value: np.ndarray | None) -> tuple[np.ndarray, int]:
+    """The array a call passes for one buffer, and its address."""
     buf, dtype = slot.buf, slot.dtype
     if value is not None and slot.passed:
         # A read-only, densely laid out input is passed as it is (converted if needed).
         array = np.asarray(value)
         if array.dtype == dtype and buf.dtype is not DType.BF16:
-            return np.ascontiguousarray(array).reshape(-1)
-        return np.ascontiguousarray(cast_to(array, buf.dtype)).reshape(-1)
+            if not array.flags.c_contiguous:
+                array = np.ascontiguousarray(array)
+        else:
+            array = np.ascontiguousarray(cast_to(array, buf.dtype)).reshape(-1)
+        return array, _address(array)
+    data, address = _aligned(max(buf.region, 1), dtype)
     if value is None and buf.fully_written:
         # Every element is written before anything could read it.
-        return aligned_empty(max(buf.region, 1), dtype)
-    data = aligned_empty(max(buf.region, 1), dtype)
+        return data, address
     data.fill(poison_value(buf.dtype))
     if value is not None:
         shape = TensorShape(buf.dtype, buf.sizes, buf.strides)
         data[buf.start + element_offsets(shape)] = cast_to(value, buf.dtype).reshape(-1)
-    return data
+    return data, address
 
 
 def run_plan(plan: Plan, entry: Entry, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -151,11 +168,12 @@ def run_plan(plan: Plan, entry: Entry, inputs: Mapping[str, np.ndarray]) -> dict
         name not in wanted or np.shape(value) != wanted[name] for name, value in inputs.items()
     ):
         check_inputs(plan, inputs)  # reports every problem (or finds a tuple shape equal)
-    arrays = [_prepare(slot, inputs.get(slot.buf.stripe_name)) for slot in marshal.slots]
-    status = np.zeros(1, dtype=np.int32)
-    args = marshal.pointers(*[_address(a) for a in arrays], _address(status))
+    prepared = [_prepare(slot, inputs.get(slot.buf.stripe_name)) for slot in marshal.slots]
+    arrays = [array for array, _ in prepared]
+    status = ctypes.c_int32(0)
+    args = marshal.pointers(*[address for _, address in prepared], ctypes.addressof(status))
     entry(args)
-    code = int(status[0])
+    code = status.value
     if code:
         raise CompileError([Diagnostic(f"run failed: {FAILURES.get(code, f'status {code}')}")])
     outputs = {}
@@ -164,7 +182,8 @@ def run_plan(plan: Plan, entry: Entry, inputs: Mapping[str, np.ndarray]) -> dict
         if not buf.is_output:
             continue
         if slot.dense:
-            outputs[buf.stripe_name] = data[: buf.region].reshape(buf.sizes)
+            whole = data if len(data) == buf.region else data[: buf.region]
+            outputs[buf.stripe_name] = whole.reshape(buf.sizes)
         else:
             shape = TensorShape(buf.dtype, buf.sizes, buf.strides)
             flat = data[buf.start + element_offsets(shape)]

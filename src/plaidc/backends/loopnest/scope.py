@@ -44,6 +44,11 @@ class LoweringOptions:
     # Vectorised max/min reduction loops run as this many interleaved parts, each with its own
     # accumulators (`plaidc.backends.loopnest.interleave`).
     minmax_accumulators: int = 1
+    # ... and vectorised sum loops (the additions then happen in another order).
+    sum_accumulators: int = 1
+    # Vectorised loops computing fp32 exp are written with vector types, so that the backend's
+    # vector exp is inlined (`plaidc.backends.loopnest.vector_loops`); the backend decides.
+    vector_exp_loops: bool = False
     # Heap scratch (packing buffers) kept between calls, one per thread and allocation
     # (`Plan.scratch_slots`), instead of allocated and freed per use.
     keep_scratch: bool = True

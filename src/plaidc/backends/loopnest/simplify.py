@@ -43,14 +43,14 @@ from plaidc.backends.loopnest.plan import (
 from plaidc.stripe.ir import Affine
 
 
-def _affine(expr: IntExpr) -> Affine | None:
+def affine_form(expr: IntExpr) -> Affine | None:
     """`expr` as an affine form when it is one (`+`, `-`, `*` by constants)."""
     if isinstance(expr, IConst):
         return Affine.const_(expr.value)
     if isinstance(expr, IVar):
         return Affine.var(expr.name)
     if isinstance(expr, IBin) and expr.op in ("+", "-", "*"):
-        a, b = _affine(expr.a), _affine(expr.b)
+        a, b = affine_form(expr.a), affine_form(expr.b)
         if a is None or b is None:
             return None
         if expr.op == "+":
@@ -69,7 +69,7 @@ def fold(expr: IntExpr, consts: dict[str, int]) -> IntExpr:
     if isinstance(expr, IVar):
         return IConst(consts[expr.name]) if expr.name in consts else expr
     if isinstance(expr, IBin):
-        affine = _affine(expr)
+        affine = affine_form(expr)
         if affine is not None:
             values = {n: Affine.const_(v) for n, v in consts.items() if n in affine.names()}
             return affine_expr(affine.substitute(values))

@@ -14,6 +14,8 @@ active lane, which copies that lane exactly (NaN payloads and -0.0 included). Th
 * `plaidc_copy_T`    a contiguous run to a position with the same offset in its block: plain
                      vector copies (x * 1) whose masks spare the neighbours;
 * `plaidc_fill_T`    a constant over any range (masked vector_dup);
+* `plaidc_fillcols_T` a constant over the same columns of rows a whole number of blocks apart
+                     (one masked vector_dup per repeat-wide band of columns and 255 rows);
 * `plaidc_r{add,max,min}_T` row reductions (fold rows longer than a repeat in place, then
                      vcadd/vcmax/vcmin one repeat per row);
 * `plaidc_rmul_T`    row products (fold in place down to one block, then lane by lane).
@@ -124,6 +126,19 @@ static inline void plaidc_copy_@S@(__ubuf__ @T@ *dst, int64_t d0, __ubuf__ @T@ *
     plaidc_mask(lo, hi);
     vmuls(dst + r * @L@, src + r * @L@, 1, count, 1, 1, @RB@, @RB@);
     r += count;
+  }
+  plaidc_mask(0, @ML@);
+}
+""",
+    "fillcols": r"""
+/* dst[r * stride + c] <- value, r in [0, rows), c in [lo, hi): rows `stride` elements apart, a
+ * whole number of blocks; each repeat of a vector_dup is one row's band of the columns. */
+static inline void plaidc_fillcols_@S@(__ubuf__ @T@ *dst, int64_t rows, int64_t stride, int64_t lo,
+                                       int64_t hi, double value) {
+  for (int64_t c = lo - lo % @G@; c < hi; c += @L@) {
+    plaidc_mask(plaidc_max(lo - c, 0), plaidc_min(hi - c, @L@));
+    for (int64_t r = 0; r < rows; r += @MR@)
+      vector_dup(dst + r * stride + c, value, plaidc_min(@MR@, rows - r), 1, stride / @G@);
   }
   plaidc_mask(0, @ML@);
 }

@@ -42,9 +42,12 @@ orders the tilings, `gemm` lowers one output tile, this one lowers the tiling's 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from plaidc.backends.npu import conv_weights, img2col
+from plaidc.backends.npu import conv_weights, cube_prefetch, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
@@ -60,6 +63,7 @@ from plaidc.backends.npu.cube_tiling import (
 from plaidc.backends.npu.gemm import Gemm, NotCube
 from plaidc.backends.npu.kernels import Kernel
 from plaidc.backends.npu.loops import sample, steady
+from plaidc.backends.npu.moves import Space
 from plaidc.backends.npu.ops import (
     Op,
     OutOfMemory,
@@ -69,7 +73,8 @@ from plaidc.backends.npu.ops import (
     end_loop,
 )
 from plaidc.backends.npu.ops import round_up as up
-from plaidc.backends.npu.placement import CUBE_MEMS
+from plaidc.backends.npu.placement import CUBE_MEMS, Placed
+from plaidc.backends.npu.staging import byte_exact
 from plaidc.backends.npu.vector import (
     Lowered,
     cut_further,
@@ -80,6 +85,10 @@ from plaidc.backends.npu.vector import (
 )
 from plaidc.backends.npu_sim.machine import BLOCK_BYTES
 from plaidc.stripe.ir import Affine
+
+# The share of L1 a convolution's weights may take (`_weights`): a half, else a quarter (as
+# before: the tiles' own buffers then have the rest).
+WEIGHTS_SHARE_BEFORE = 4
 
 # The backend's best tiling replaces the pass pipeline's only when estimated this much
 # faster or more (`cube_tiling.estimated_cycles` is a pipe-level model: closer calls are
@@ -96,8 +105,7 @@ def lower_contraction(
     if con is None:
         return None
     ranges = kernel.ranges
-    whole = {v: (0, n) for v, n in ranges.items()}
-    if not ctx.cube_tiles.cube_own_tiles or img2col_layout(ctx, con, whole) is not None:
+    if not ctx.cube_tiles.cube_own_tiles or _by_img2col(ctx, kernel, con):
         return pipeline_tiles_first(
             kernel, lambda pinned: _lower_tiled(ctx, kernel, con, epilogue, pinned)
         )
@@ -126,6 +134,30 @@ def lower_contraction(
     return None
 
 
+def _by_img2col(ctx: Context, kernel: Kernel, con: Contraction) -> bool:
+    """Whether the contraction takes a convolution's path (the pass pipeline's tiles, the
+    left operand by img2col) rather than the GEMM tilings ranked by `estimated_cycles`
+    (which model plain matrices): a convolution img2col reads with its indices as the
+    program has them, or one whose indices the pipeline split (`x = 2*x + x_1`, `ci = 8*ci +
+    ci_1`: no tile's roles show the window until the split index has one point per tile)
+    when its weights stay in L1 on the pipeline's tiles. Where they do not, each of those
+    tiles gathers every K step's weights again in img2col's row order (channels padded to
+    whole fractals), and K steps of one window position read as plain matrices do better
+    (fp32 3x3 58x58x64->64 on a 256 KiB L1: 1,288,108 cycles against 2,463,943)."""
+    whole = {v: (0, n) for v, n in kernel.ranges.items()}
+    if img2col_layout(ctx, con, whole) is not None:
+        return True
+    shape, mach = ctx.buffers[con.a.buffer].shape, ctx.machine
+    if mach.cube_m != mach.cube_k or not img2col.reads_window(shape, con.a.offset, con.m, con.k):
+        return False
+    tiling = next(tilings(ctx, con, kernel.ranges, kernel.pinned), None)
+    if tiling is None:
+        return False
+    first = {v: (0, 1) for v in con.batch} | tiling.m[0] | tiling.n[0] | tiling.k[0]
+    conv = img2col_layout(ctx, con, first)
+    return conv is not None and _weights(ctx, con, conv, tiling.n, tiling.k) is not None
+
+
 def _lower_tiled(
     ctx: Context,
     kernel: Kernel,
@@ -133,12 +165,15 @@ def _lower_tiled(
     epilogue: Epilogue | None,
     pinned: tuple[str, ...],
     order: list[CubeTiling] | None = None,
+    weights_share: int = 2,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
     `pinned` indices one point per tile; `order`: these instead) whose tiles fit every buffer, or
     None. None too when `epilogue` does not fit a tiling that fits the contraction alone: the
     epilogue would cost the contraction finer tiles (more loads of its operands) than the
-    separate kernel's trip through GM saves."""
+    separate kernel's trip through GM saves. A convolution's weights stay in L1 when they fit
+    `1 / weights_share` of it (`_weights`); a tiling that then runs out of room is tried
+    again with them in a quarter (or not kept)."""
     ranges = kernel.ranges
     for tiling in order if order is not None else tilings(ctx, con, ranges, pinned):
         first, groups = ctx.parity, ctx.groups
@@ -163,6 +198,7 @@ def _lower_tiled(
         # Each tile takes one UB/L1/L0 half per K step and one for its store (`Gemm.lower`):
         # tile k's first half is the parity of `first + k * steps`.
         steps = len(k_tiles) + 1
+        weights: Weights | None = None
         try:
             ops: list[Op] = []
 
@@ -176,7 +212,11 @@ def _lower_tiled(
             core_loop = ctx.new_loop() if len(chunks) > 1 else None
             # a convolution's weights stay in L1 across its output tiles (`_weights`)
             conv = img2col_layout(ctx, con, first_tile)
-            weights = _weights(ctx, con, conv, inners, k_tiles)
+            weights = _weights(ctx, con, conv, inners, k_tiles, weights_share)
+            # the next row's left operand into L1 during this row (`cube_prefetch`)
+            prefetch = None
+            if conv is None and ctx.options.reuse and not ctx.options.serialise:
+                prefetch = cube_prefetch.plan(ctx, con, outers, inners, k_tiles)
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
@@ -185,14 +225,28 @@ def _lower_tiled(
                     ops.extend(_preload(ctx, kernel, con, outers[lo], inners, k_tiles, weights))
                 part = outers[lo:hi]
                 outer_loop = ctx.new_loop()
+                # With the prefetch, a row's last store goes into the next row's first tile,
+                # as any tile's into the next: that tile no longer brings its left operand,
+                # which kept MTE2 the busier and hid the store at the row's end
+                carry = prefetch is not None
+                pending: Op | None = None
+                done_row = -1
+                rows = _Rows(
+                    ctx, kernel, con, tiling, outers, placed, weights, prefetch, conv, first, groups
+                )
+
                 for li in sample(len(part), ctx.sampling and steady(part, forms)):
                     oi = lo + li
                     ops.append(begin_iteration(outer_loop, li, len(part)))
-                    resident = None
-                    if conv is None:
-                        resident = _resident(ctx, con, outers[oi], k_tiles, uses, groups + oi)
+                    if carry and li > done_row + 1:  # the sample skipped the row before
+                        previous = rows.resident(oi - 1, li - 1)
+                        pending = rows.skipped_store(oi - 1, uses - 1, previous)
+                    resident = rows.resident(oi, li)
+                    nxt = None  # the next row's, which this row's tiles prefetch
+                    later = li + 1 < len(part)
+                    if prefetch is not None and later and prefetch.full(outers[oi + 1]):
+                        nxt = prefetch.resident(outers[oi + 1], groups + oi + 1, False)
                     inner_loop = ctx.new_loop()
-                    pending: Op | None = None
                     done = -1
                     for nj in sample(uses, ctx.sampling and steady(inners, forms)):
                         ops.append(begin_iteration(inner_loop, nj, uses))
@@ -204,39 +258,39 @@ def _lower_tiled(
                             sizes = {v: n for v, (_, n) in tile.items()}
                             ops.append(tile_comment(k, count, starts, sizes, ranges))
                         if nj > done + 1:  # a sampled loop skipped the previous tile: its store
-                            previous = outers[oi] | inners[nj - 1]
-                            if weights is not None:
-                                weights.block, weights.tile = nj - 1, k - 1
-                            skipped = Gemm(
-                                ctx, kernel, con, previous, None, resident, placed, weights
-                            )
-                            skipped.defer = True
-                            skipped.sub, skipped.m_parts = tiling.sub, tiling.m_parts
-                            skipped.lower(
-                                k_tiles,
-                                first + (k - 1) * steps,
-                                _cube_parity(first, k - 1, len(k_tiles)),
-                            )
-                            pending = skipped.deferred
+                            pending = rows.skipped_store(oi, nj - 1, resident)
                             if weights is not None:
                                 weights.block, weights.tile = nj, k
                         gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
                         gemm.defer = epilogue is None
                         gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
+                        if prefetch is not None and nxt is not None:
+                            gemm.prefetch = _prefetching(ctx, con, prefetch, nxt, nj, li == 0)
                         tile_ops = gemm.lower(
                             k_tiles, first + k * steps, _cube_parity(first, k, len(k_tiles))
                         )
-                        ops.extend(defer_store(pending, tile_ops))
+                        ops.extend(defer_store(pending, tile_ops, nj == 0))
                         pending, done = gemm.deferred, nj
                         if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
                             ops.append(comment(placement_note(kernel, gemm.honoured)))
                     ops.append(end_loop(inner_loop, uses))
-                    if pending is not None:
+                    if pending is not None and not carry:
                         ops.append(pending)
+                        pending = None
+                    done_row = li
                 ops.append(end_loop(outer_loop, len(part)))
+                if pending is not None:
+                    ops.append(pending)
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
+            if weights is not None and weights_share < WEIGHTS_SHARE_BEFORE:
+                # the weights' share of L1 left the tiles too little: as they were before
+                again = _lower_tiled(
+                    ctx, kernel, con, epilogue, pinned, [tiling], WEIGHTS_SHARE_BEFORE
+                )
+                if again is not None:
+                    return again
             if epilogue is not None:
                 alone = _lower_tiled(ctx, kernel, con, None, pinned, [tiling])
                 ctx.parity, ctx.groups = first, groups
@@ -250,27 +304,138 @@ def _lower_tiled(
     return None
 
 
+@dataclass
+class _Rows:
+    """What the tiles of a tiling's rows share: a row's residency and the store of a tile
+    that a sampled loop skipped."""
+
+    ctx: Context
+    kernel: Kernel
+    con: Contraction
+    tiling: CubeTiling
+    outers: list[TileBox]
+    placed: dict[tuple[str, str], Placed]
+    weights: Weights | None
+    prefetch: cube_prefetch.Prefetch | None
+    conv: img2col.ConvLayout | None
+    first: int  # the first tile's UB parity
+    groups: int  # the first row's group number
+
+    def resident(self, oi: int, li: int) -> Resident | None:
+        """The left operand's residency for row `oi` (the `li`th of its core), or None."""
+        con, k_tiles, uses = self.con, self.tiling.k, len(self.tiling.n)
+        outer, group = self.outers[oi], self.groups + oi
+        if self.prefetch is not None:
+            brought = li > 0 and self.prefetch.full(outer)
+            return self.prefetch.resident(outer, group, brought)
+        if self.conv is None:
+            return _resident(self.ctx, con, outer, k_tiles, uses, group)
+        return None
+
+    def skipped_store(self, oi: int, nj: int, resident: Resident | None) -> Op | None:
+        """The deferred store of tile (`oi`, `nj`), which a sampled loop skipped."""
+        tiling, weights = self.tiling, self.weights
+        k_tiles, uses = tiling.k, len(tiling.n)
+        k = oi * uses + nj
+        if weights is not None:
+            weights.block, weights.tile = nj, k
+        tile = self.outers[oi] | tiling.n[nj]
+        gemm = Gemm(self.ctx, self.kernel, self.con, tile, None, resident, self.placed, weights)
+        gemm.defer = True
+        gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
+        steps = len(k_tiles) + 1
+        gemm.lower(k_tiles, self.first + k * steps, _cube_parity(self.first, k, len(k_tiles)))
+        return gemm.deferred
+
+
+def _prefetching(
+    ctx: Context,
+    con: Contraction,
+    prefetch: cube_prefetch.Prefetch,
+    nxt: Resident,
+    tile: int,
+    lead: bool,
+) -> Callable[[int], list[Op]]:
+    """The DMAs tile `tile` of a row (a core's first: `lead`) issues after each of its K
+    steps: the next row's (`nxt`) left operand."""
+    return lambda step: prefetch.dmas(ctx, con, nxt, tile, step, lead)
+
+
 def _cube_parity(first: int, k: int, k_steps: int) -> tuple[int, int]:
     """Tile k's L0C half and its first K step's L1/L0A/L0B half (`Gemm.lower`): the tiles
     alternate L0C halves and every K step, also across tiles, the other buffers' halves."""
     return first + k, first + k * k_steps
 
 
-def defer_store(pending: Op | None, tile_ops: list[Op]) -> list[Op]:
-    """The previous tile's store (`pending`: its transfer from UB to GM) issued after this
-    tile's ops, when none of them touches the bytes it reads or writes: MTE3 runs in order,
-    so a store issued as soon as its tile ends holds up the next tile's copies into L1 until
-    the result has come out of L0C through the vector unit; issued a tile later, its result
-    is long ready. Otherwise (this tile reuses the result's bytes) before them."""
+def defer_store(pending: Op | None, tile_ops: list[Op], spread_only: bool = False) -> list[Op]:
+    """The previous tile's store (`pending`: its transfer from UB to GM) issued among this
+    tile's ops: MTE3 runs in order, so a store issued as soon as its tile ends holds up the
+    next tile's copies into L1 until the result has come out of L0C through the vector unit;
+    issued a tile later, its result is long ready. Its transfers (a store by fractal columns
+    is several) are spread over this tile's K steps (`spread_store`) that end before the
+    first op touching the bytes it reads or writes, where there are enough of them; else,
+    when no op touches them (and not `spread_only`: the previous row's last store, which
+    waited at the row's end before), after the tile's ops, and otherwise before them."""
     if pending is None:
         return tile_ops
     touched = [*pending.reads, *pending.writes]
-    for op in tile_ops:
+    before = len(tile_ops)
+    for i, op in enumerate(tile_ops):
         if any(w.overlaps(r) for w in op.writes for r in touched) or any(
             r.overlaps(w) for r in op.reads for w in pending.writes
         ):
-            return [pending, *tile_ops]
-    return [*tile_ops, pending]
+            before = i
+            break
+    spread = spread_store(pending, tile_ops, before)
+    if spread is not None:
+        return spread
+    after = before == len(tile_ops) and not spread_only
+    return [*tile_ops, pending] if after else [pending, *tile_ops]
+
+
+def spread_store(pending: Op, tile_ops: list[Op], before: int | None = None) -> list[Op] | None:
+    """`tile_ops` with the transfers of `pending` (one op each, in their order) at the ends of
+    the tile's K steps after the first that end before op `before` (all: None), as many at
+    each (the last of them takes the rest), or None when those K steps outnumber the
+    transfers or there are none, or when they are not all of a sampled loop's.
+
+    Issued after the whole tile, a store of several transfers sits in MTE3's queue in front
+    of the next tile's first copies into L1, which MTE3 can run only a K step or two ahead
+    of the Cube (the L1 halves): the Cube waits for the store's tail at every tile boundary.
+    A few of them after each K step fill MTE3's slack there instead. The first K step is
+    left out: its copies are issued before the previous tile's result leaves L0C. The share
+    of each K step is the same (a multiple of the K step's index in the transfers' order),
+    so that the K steps stay alike and their loop rolls (`loops`), also when sampled: a
+    step the sample leaves out has its transfers in the rolled loop's body."""
+    before = len(tile_ops) if before is None else before
+    marks = [(i, op.mark) for i, op in enumerate(tile_ops) if op.mark is not None]
+    if not marks:
+        return None
+    loop, steps = marks[0][1].loop, marks[0][1].count
+    own = [(i, mark) for i, mark in marks if mark.loop == loop]
+    # the K steps that end before `before` (a K step ends where the next mark is)
+    slots = steps - 1  # K steps 1.. that end in time
+    if before < len(tile_ops):
+        ended = [a.index for (_, a), (j, _) in itertools.pairwise(own) if j <= before]
+        if [mark.index for _, mark in own if mark.index >= 0] != list(range(steps)):
+            return None  # a sample: the steps after `before` would be alike, and have none
+        slots = len(ended) - 1
+    pieces = [dataclasses.replace(pending, stmts=(stmt,)) for stmt in pending.stmts]
+    if slots < 1 or len(pieces) < slots:
+        return None
+    per = len(pieces) // slots
+    out: list[Op] = []
+    current: int | None = None  # the K step whose ops are being copied
+    for i, op in enumerate(tile_ops):
+        mark = op.mark
+        if mark is not None and mark.loop == loop:
+            if current is not None and 1 <= current <= slots and i <= before:
+                # the end of K step `current`: its share of the transfers
+                end = len(pieces) if current == slots else current * per
+                out.extend(pieces[(current - 1) * per : end])
+            current = mark.index if mark.index >= 0 else None
+        out.append(op)
+    return out
 
 
 def _weights(
@@ -279,10 +444,14 @@ def _weights(
     conv: img2col.ConvLayout | None,
     inners: list[TileBox],
     k_tiles: list[TileBox],
+    share: int = 2,
 ) -> Weights | None:
     """L1 for a convolution's weights (every N block and K step, each in its padded
     img2col row order), kept across the output tiles when `[codegen] reuse` is on and they
-    fit a quarter of L1 (the top quarter; the tiles' own buffers double-buffer below it).
+    fit `1 / share` of L1 (the top; the tiles' own buffers double-buffer below it): half of
+    it first, else every tile brings each K step's weights again (on a 256 KiB L1, the 3x3
+    64->64 fp16 conv's 72 KiB; an fp32 conv's hi and lo parts, in K steps of 8 channels
+    padded to 16, four times that), and a quarter where half leaves a tiling too little.
     Also for a core's single row of tiles: the weights then come before it in one transfer
     (`conv_weights`) rather than one per K step. Not with batch indices (a grouped
     convolution's groups): each batch point has weights of its own."""
@@ -293,7 +462,7 @@ def _weights(
     cols = up(count_points(con.n, {v: n for v, (_, n) in inners[0].items()}), fn)
     stride = up((2 if con.split else 1) * conv.columns * cols * 2, align)
     total = stride * len(inners) * len(k_tiles)
-    if total > size // 4:
+    if total > size // share:
         return None
     base = size - total
     # the tiles' windows (`Weights.window_slot`) in the half below, for single-part operands
@@ -368,17 +537,47 @@ def _core_chunks(
         ]
     spans = []
     for lo, hi in chunks:
+        # each tile's own span (a hull of the chunk's tiles would reach past it where the
+        # pipeline split an index: rows x = 2*x + x_1 from (8, 0) to (11, 0) are not 16..23)
         boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
-        hull = {
-            v: (min(b[v][0] for b in boxes), max(b[v][0] + b[v][1] for b in boxes) - 1)
-            for v in boxes[0]
-        }
-        spans.append([_span(offset, size, hull, names) for offset, size, names in stores])
+        tiles = []
+        for box in boxes:
+            hull = {v: (s, s + n - 1) for v, (s, n) in box.items()}
+            if epilogue is None:  # the output's constraints clip ragged tiles (isl)
+                tiles.append([_clipped_span(con, hull)])
+            else:
+                tiles.append([_span(offset, size, hull, names) for offset, size, names in stores])
+        spans.append([_union([t[k] for t in tiles]) for k in range(len(stores))])
+    # the result's own stores write exactly its bytes where its rows are no whole number of
+    # blocks (`staging.Window.exact`, on a chip with the byte-exact store), else whole blocks
+    exact = epilogue is None and con.out == ctx.storage[con.store.access.buffer]
+    block = 1 if exact and byte_exact(ctx, store=True) else BLOCK_BYTES
     for prev, nxt in itertools.pairwise(spans):
         for (_, end), (start, _) in zip(prev, nxt, strict=True):
-            if end // BLOCK_BYTES >= start // BLOCK_BYTES:
+            if end // block >= start // block:
                 return [(0, n)]
     return chunks
+
+
+def _union(spans: list[tuple[int, int]]) -> tuple[int, int]:
+    """The first and last byte of the non-empty `spans` ((0, -1) when none is)."""
+    found = [(a, b) for a, b in spans if b >= a]
+    return (min(a for a, _ in found), max(b for _, b in found)) if found else (0, -1)
+
+
+def _clipped_span(con: Contraction, hull: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    """The first and last byte the contraction's store reaches over the points of `hull`
+    (index -> first and last value) that its output constraints keep."""
+    shift = {v: Affine.var(v) + a for v, (a, _) in hull.items() if a}
+    space = Space(
+        {v: b - a + 1 for v, (a, b) in hull.items()},
+        tuple(c.substitute(shift) for c in con.out_cons),
+    )
+    found = space.bounds(con.store.access.offset.substitute(shift))
+    if found is None:
+        return 0, -1
+    size = con.out.byte_size
+    return found[0] * size, found[1] * size + size - 1
 
 
 def _span(

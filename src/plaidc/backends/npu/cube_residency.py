@@ -45,9 +45,12 @@ class Resident:
     align: int
     streaming: int
     steps: dict[int, tuple[Matrix, list[Buf]]] = dataclasses.field(default_factory=dict)
+    # where each K step is, when not `base + s * stride` (`cube_prefetch`)
+    places: tuple[int, ...] = ()
 
     def arena(self, step: int) -> Arena:
-        return Arena("L1", self.base + step * self.stride, self.stride, self.align)
+        at = self.places[step] if self.places else self.base + step * self.stride
+        return Arena("L1", at, self.stride, self.align)
 
 
 @dataclass

@@ -38,7 +38,7 @@ def fractal_columns_window(
     size = dtype.byte_size
     if ctx.storage[name] != dtype or ctx.gm_type[name] != dtype or fn * size % BLOCK:
         return None
-    window = tiler.window(space, name, [access])
+    window = tiler.window(space, name, [access], pitch=rows_n, store=True)
     ub_pos = window.to_ub(space.fold(access))
     pos = space.fold(rows_pos)
     if not tiler.covers(space, window) or ub_pos.const != 0 or pos.const != 0:
@@ -69,21 +69,38 @@ def fractal_columns_store(
     size = dtype.byte_size
     rows, stride = _rows(window, rows_n)
     gap = (stride - fn) * size // BLOCK if rows > 1 else 0
-    stmts = tuple(
-        call(
-            "copy_ubuf_to_gm",
-            ctx.gm(window.name, window.first + no * fn),
-            result.ptr(dtype, no * rows_m * fn * size),
-            0,
-            rows,
-            fn * size // BLOCK,
-            0,
-            gap,
+    if window.exact:  # byte-exact rows (`Window.exact`); the last column may be narrower
+        widths = [min(fn, window.width - no * fn) for no in range(rows_n // fn)]
+        stmts = tuple(
+            call(
+                "copy_ubuf_to_gm_align",
+                ctx.gm(window.name, window.first + no * fn),
+                result.ptr(dtype, no * rows_m * fn * size),
+                0,
+                rows,
+                w * size,
+                (fn * size - -(-w * size // BLOCK) * BLOCK) // BLOCK,
+                (stride - w) * size,
+            )
+            for no, w in enumerate(widths)
+            if w > 0
         )
-        for no in range(rows_n // fn)
-    )
+    else:
+        stmts = tuple(
+            call(
+                "copy_ubuf_to_gm",
+                ctx.gm(window.name, window.first + no * fn),
+                result.ptr(dtype, no * rows_m * fn * size),
+                0,
+                rows,
+                fn * size // BLOCK,
+                0,
+                gap,
+            )
+            for no in range(rows_n // fn)
+        )
     lo = window.first * size
-    hi = (window.first + (rows - 1) * stride + rows_n) * size
+    hi = (window.first + (rows - 1) * stride + min(rows_n, window.width)) * size
     reads = (Region(result.mem, result.offset, result.offset + rows_n * rows_m * size),)
     writes = (Region(f"GM:{window.name}", lo, hi),)
     return Op("PIPE_MTE3", stmts, reads, writes, f"store {window.name}")

@@ -32,6 +32,7 @@ from plaidc.backends.npu.cube_match import Contraction, count_points
 from plaidc.backends.npu.kernels import error
 from plaidc.backends.npu.ops import BLOCK
 from plaidc.backends.npu.ops import round_up as up
+from plaidc.backends.npu.staging import byte_exact
 from plaidc.backends.npu.vector import var_tilings
 from plaidc.options import OptionError, option, read_options
 
@@ -299,10 +300,17 @@ def windows_fit(ctx: Context, con: Contraction, sizes: dict[str, int]) -> bool:
     """Whether each operand's GM window fits UB's share when it cannot be read in rows: with
     no stride a whole number of 32-B blocks, the window (`staging`) is the contiguous span of
     the tile's elements, whole rows of the matrix included (a 16 x 16 tile of a 1030-wide
-    matrix spans 16 of its rows)."""
+    matrix spans 16 of its rows). Not for a matrix product's operands, whose rows come in
+    byte-exact bursts whatever their stride (`staging.Window.exact`) where the chip has
+    `copy_gm_to_ubuf_align`."""
     share = ctx.machine.ub_bytes // ctx.options.buffering
     size = con.dtype.byte_size
+    exact = byte_exact(ctx, store=False)
+    conv = img2col_layout(ctx, con, {v: (0, n) for v, n in sizes.items()}) is not None
     for access in (con.a, con.b):
+        name = access.buffer
+        if exact and not conv and ctx.storage[name] == ctx.gm_type[name]:
+            continue  # a plain matrix's rows come in exact (`staging.Window.exact`)
         terms = [(v, k) for v, k in access.offset.terms if sizes.get(v, 1) > 1]
         strides = [abs(k) for _, k in terms if abs(k) > 1]
         if not strides or any(k * size % BLOCK == 0 for k in strides):

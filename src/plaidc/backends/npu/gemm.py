@@ -7,6 +7,7 @@ fused epilogue). `cube` has the whole story and chooses the tiles.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from plaidc.backends.npu import img2col
@@ -58,6 +59,7 @@ class _Operand:
     src: Affine = dataclasses.field(default_factory=Affine)
     alias: bool = False
     holes: bool = False  # positions no point writes inside the matrix (padded channels): zero
+    rect: Window | None = None  # the GM window the matrix aliases, when it holds only points
 
 
 class Gemm(GemmResult):
@@ -99,6 +101,9 @@ class Gemm(GemmResult):
         # when a K step's operands are larger than the L0A/L0B shares
         self.sub = 1
         self.m_parts = 1
+        # the DMAs to issue after each K step (by its index): the next row of tiles' left
+        # operand, prefetched into L1 (`cube_prefetch`)
+        self.prefetch: Callable[[int], list[Op]] | None = None
 
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
@@ -126,6 +131,8 @@ class Gemm(GemmResult):
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
             self._k_step(k_tiles[step], step, accumulators, parity + step, step_parity + step)
+            if self.prefetch is not None:
+                self.ops.extend(self.prefetch(step))
         self.ops.append(end_loop(loop, len(k_tiles)))
         self._store(accumulators, parity + len(k_tiles))
         return self.ops
@@ -228,11 +235,14 @@ class Gemm(GemmResult):
         if space.is_empty():
             return op
         acc = self.local(access.offset, starts)
-        window = tiler.window(space, access.buffer, [acc])
+        # a plain matrix's rows may come in exact (`Window.exact`): row-major at `cols`
+        window = tiler.window(space, access.buffer, [acc], pitch=cols if conv is None else 0)
         op.src = window.to_ub(space.fold(acc))
         g = elems_per_block(dtype)
         op.alias = all(op.src.coeff(v) == pos.coeff(v) for v in space.sizes)
         op.alias = op.alias and op.src.const % g == 0 and not op.holes
+        if op.alias and op.src.const == 0 and window.gm_elements == space.point_count():
+            op.rect = window  # every element of the window is a point, and only those
         if not op.alias:
             op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
@@ -267,7 +277,16 @@ class Gemm(GemmResult):
             note = f"{'layout' if op.holes else 'img2col'} {op.name}"
             tiler.move(op.space, live_run, dst, src, (0, total), op.holes, note)
             tiler.arena.release(op.window)
-        if op.space.live_constraints:
+        if op.rect is not None and op.rect.rows > 1 and op.space.live_constraints:
+            # the points are the window's rows x width: zero the rest of the matrix in bands
+            # (a ragged edge tile's columns beyond its width, its rows beyond its rows)
+            rows, width = op.rect.rows, op.rect.width
+            if width < mat.cols:
+                tiler.ops.append(mover.fill_columns(buf, dtype, rows, mat.cols, width, mat.cols))
+            if rows < mat.rows:
+                rest = offset_buf(buf, rows * mat.cols * dtype.byte_size)
+                tiler.ops.append(mover.fill_all(rest, dtype, (mat.rows - rows) * mat.cols, 0))
+        elif op.space.live_constraints:
             if op.run is None:
                 raise NotCube("excluded points in a one-column matrix")
             zero = mover.fill_invalid(op.space, op.run, Placement(buf, dtype, op.pos), 0, "zero")

@@ -206,7 +206,8 @@ class GemmResult:
             return
         if not space.is_empty():
             before = len(self.ops)
-            tiler.write_window(space, live[-1] if live else None, name, access, src, at)
+            run = live[-1] if live else None
+            tiler.write_window(space, run, name, access, src, at, exact=True)
             # the result is the window: one transfer, which may be issued later
             if self.defer and len(self.ops) == before + 1 and self.ops[-1].pipe == "PIPE_MTE3":
                 self.deferred = self.ops.pop()

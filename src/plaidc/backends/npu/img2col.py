@@ -140,6 +140,33 @@ def layout(
     return ConvLayout(b, p, q, u, v, c, dict(sizes), row, pix, frac)
 
 
+def reads_window(
+    shape: TensorShape, access: Affine, m_vars: tuple[str, ...], k_vars: tuple[str, ...]
+) -> bool:
+    """Whether the left operand reads a feature map `[.., H, W, C]` through a convolution
+    window, whatever the tiling: an output index (M) and a reduced one (K) both move along the
+    map's rows, or both along its columns. `layout` decides per tile; this holds also where the
+    pass pipeline split an index in two (`x = 2*x + x_1`), which no single tile's roles show
+    until the split index has one point per tile."""
+    if shape.ndims < 3 or shape.strides[-1] != 1:
+        return False
+    row, pix = shape.strides[-3], shape.strides[-2]
+    image = shape.strides[-4] if shape.ndims >= 4 else 0
+    if row <= 0 or pix <= 0 or row % pix:
+        return False
+
+    def axis(var: str) -> str | None:
+        coeff = access.coeff(var)
+        if coeff <= 0 or (image > row and coeff % image == 0):
+            return None
+        return "h" if coeff % row == 0 else "w" if coeff % pix == 0 else None
+
+    if shape.sizes[-1] > 1 and not any(access.coeff(v) == 1 for v in k_vars):
+        return False  # the channel is not reduced (depthwise): not a window `layout` takes
+    m_axes = {axis(v) for v in m_vars}
+    return any(axis(v) in m_axes for v in k_vars if axis(v) is not None)
+
+
 def _proportional(con: Affine, form: Affine) -> int | None:
     """k when `con`'s terms are k times `form`'s (same indices), else None."""
     if not form.terms or set(con.names()) != set(form.names()):

@@ -380,7 +380,12 @@ class Mover:
         return Op("PIPE_V", (stmt,), (), (buf.region(),), "fill")
 
     def fill_columns(self, buf: Buf, dtype: DType, rows: int, stride: int, lo: int, hi: int) -> Op:
-        """Columns `[lo, hi)` of the first `rows` rows (`stride` elements apart) set to 0."""
+        """Columns `[lo, hi)` of the first `rows` rows (`stride` elements apart) set to 0: by
+        whole bands of rows when the rows start on blocks, else row by row."""
+        if stride % elems_per_block(dtype) == 0:
+            fill = self.helper("fillcols", dtype)
+            stmt = call(fill, buf.ptr(dtype), rows, stride, lo, hi, scalar_literal(0, dtype))
+            return Op("PIPE_V", (stmt,), (buf.region(),), (buf.region(),), "zero padding")
         fill = self.helper("fill", dtype)
         row = c.Ident("r")
         start = c.Binary("+", c.Binary("*", row, lit(stride)), lit(lo))

@@ -33,24 +33,49 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.valops import CONVERSIONS, convert_op
+from plaidc.backends.npu_sim.isa import ALIGN_DMAS, ENCODING
 from plaidc.stripe.ir import Affine, DType
 
-MAX_BURSTS = 4095  # nBurst's field width (plaidc_npu.h)
+MAX_BURSTS = ENCODING["MAX_NBURST"]  # nBurst's field width (plaidc_npu.h)
+MAX_LENBURST = ENCODING["MAX_LENBURST"]  # an exact window's row, in bytes
+
+
+def byte_exact(ctx: Context, store: bool) -> bool:
+    """Whether the chip moves ragged rows byte-exact (`Window.exact`) from GM to UB (`store`
+    False: `copy_gm_to_ubuf_align`) or back (`copy_ubuf_to_gm_align`). These extend NPU.md's
+    DMAs (32-B aligned GM, whole-block bursts); a chip that `lacks` them (`npu-strict`) brings
+    whole blocks around the rows, and the vector unit lays them out."""
+    return ctx.machine.has(ALIGN_DMAS[1] if store else ALIGN_DMAS[0])
 
 
 @dataclass(frozen=True)
 class Window:
     """GM elements `first + r * stride + [0, width)` for `r < rows`, kept in UB as rows of
-    `width` elements (`rows == 1`: one contiguous range)."""
+    `width` elements (`rows == 1`: one contiguous range), or of `pitch` elements when `exact`:
+    then each row is one byte-exact burst (`copy_gm_to_ubuf_align`, `copy_ubuf_to_gm_align`)
+    from wherever it starts in GM to the start of a block in UB, so rows whose GM starts are
+    not whole blocks apart (a ragged matrix's) still land as rows of a matrix."""
 
     name: str
     first: int
     rows: int
     stride: int
     width: int
+    pitch: int = 0  # UB elements from one row to the next (exact windows), else `width`
+    exact: bool = False
+
+    @property
+    def row_pitch(self) -> int:
+        return self.pitch or self.width
 
     @property
     def elements(self) -> int:
+        """The window's elements in UB (an exact window's rows padded to `pitch`)."""
+        return self.rows * self.row_pitch
+
+    @property
+    def gm_elements(self) -> int:
+        """The GM elements the window's transfers touch."""
         return self.rows * self.width
 
     def to_ub(self, access: Affine) -> Affine:
@@ -58,9 +83,10 @@ class Window:
         rel = access - self.first
         if self.rows == 1:
             return rel
-        pos = Affine.const_(rel.const // self.stride * self.width + rel.const % self.stride)
+        pitch = self.row_pitch
+        pos = Affine.const_(rel.const // self.stride * pitch + rel.const % self.stride)
         for name, coeff in rel.terms:
-            step = coeff // self.stride * self.width if coeff % self.stride == 0 else coeff
+            step = coeff // self.stride * pitch if coeff % self.stride == 0 else coeff
             pos = pos + Affine.var(name, step)
         return pos
 
@@ -103,10 +129,20 @@ class Tiler:
     honoured: set[str] = field(default_factory=set)  # windows put where the pipeline placed them
 
     def window(
-        self, space: Space, name: str, accesses: list[Affine], strides: set[int] | None = None
+        self,
+        space: Space,
+        name: str,
+        accesses: list[Affine],
+        strides: set[int] | None = None,
+        pitch: int = 0,
+        store: bool = False,
     ) -> Window:
         """The smallest window of buffer `name` holding every element `accesses` reach on the
-        tile's points (its rows `strides` apart when given; none: one contiguous range)."""
+        tile's points (its rows `strides` apart when given; none: one contiguous range).
+        `pitch` > 0 also allows exact windows (`Window.exact`) with rows `pitch` elements
+        apart in UB (at least the row's width in whole blocks), where GM's rows are not whole
+        blocks apart: the rows the caller lays its matrix out in; only where the chip has the
+        byte-exact DMA of that direction (`store`: UB -> GM, else GM -> UB; `byte_exact`)."""
         accesses = [space.fold(a) for a in accesses]
         lo, hi = _bounds(space, accesses[0])
         for access in accesses[1:]:
@@ -128,7 +164,38 @@ class Tiler:
                 self.ctx.buffers[name].extent, g
             ):
                 best = Window(name, first, shape[0], stride, shape[1])
-        return best
+        if not pitch or self.ctx.storage[name] != self.ctx.gm_type[name]:
+            return best
+        if not byte_exact(self.ctx, store):
+            return best  # NPU.md's strict DMAs: the caller lays the rows out (vector unit)
+        if best.rows > 1 and best.width == pitch:
+            return best  # already the caller's rows
+        # Rows `pitch` apart are the caller's matrix (no vector pass to lay it out), so an
+        # exact window holding only the tile's elements is taken over any other, even one of
+        # fewer elements (in UB: the caller's padding).
+        exact: Window | None = None
+        start = max(lo, 0)
+        for stride in sorted(k for k in strides if k > 1):
+            shape = _strided(space, accesses, stride, 1, start)
+            if shape is None or not 1 < shape[0] <= MAX_BURSTS:
+                continue
+            rows, width = shape
+            if width * size > MAX_LENBURST:
+                continue
+            row_pitch = max(pitch, round_up(width, g))
+            if start + (rows - 1) * stride + width > self.ctx.buffers[name].extent:
+                continue
+            if exact is None or rows * row_pitch < exact.elements:
+                exact = Window(name, start, rows, stride, width, row_pitch, exact=True)
+        if exact is None and best.rows == 1 and best.width != hi + 1 - start:
+            span = hi + 1 - start  # one run: its elements, not the whole blocks around them
+            if span * size <= MAX_LENBURST:
+                exact = Window(name, start, 1, span, span, round_up(span, g), exact=True)
+        if exact is None or (
+            exact.elements > best.elements and exact.gm_elements != space.point_count()
+        ):
+            return best
+        return exact
 
     def dma(self, direction: str, window: Window, buf: Buf) -> None:
         """The window between GM and `buf` (UB or L1, in the buffer's lane type), in bursts.
@@ -164,6 +231,18 @@ class Tiler:
         hi = (window.first + (window.rows - 1) * window.stride + window.width) * size
         gm_region = Region(f"GM:{window.name}", lo, hi)
         local = Region(buf.mem, buf.offset, buf.offset + window.elements * size)
+        if window.exact:  # byte bursts, GM gaps in bytes, UB gaps in blocks
+            nbytes = window.width * size
+            gm_gap = (window.stride - window.width) * size
+            ub_gap = (window.row_pitch * size - round_up(nbytes, BLOCK)) // BLOCK
+            assert buf.mem == "UB", "exact windows go between GM and UB"
+            if direction == "in":
+                args = (buf.ptr(dtype), gm, 0, window.rows, nbytes, gm_gap, ub_gap)
+                stmt = call("copy_gm_to_ubuf_align", *args)
+                return Op("PIPE_MTE2", (stmt,), (gm_region,), (local,), f"load {window.name}")
+            args = (gm, buf.ptr(dtype), 0, window.rows, nbytes, ub_gap, gm_gap)
+            stmt = call("copy_ubuf_to_gm_align", *args)
+            return Op("PIPE_MTE3", (stmt,), (local,), (gm_region,), f"store {window.name}")
         if direction == "in":
             intr = "copy_gm_to_ubuf" if buf.mem == "UB" else "copy_gm_to_cbuf"
             stmt = call(intr, buf.ptr(dtype), gm, 0, window.rows, blocks, gap, 0)
@@ -224,7 +303,7 @@ class Tiler:
         """Whether a store at every point of `space` (one element each, injective) writes every
         element of `window` that exists (the padding after a buffer's last element needs no
         keeping), so the window need not be read from GM first."""
-        valid = window.elements
+        valid = window.gm_elements
         if window.rows == 1:
             valid = min(window.width, self.ctx.buffers[window.name].extent - window.first)
         return space.point_count() == valid
@@ -237,11 +316,24 @@ class Tiler:
         access: Affine,
         src: Placement,
         at: Placed | None = None,
+        exact: bool = False,
     ) -> None:
         """Store `src` (positions over `space`'s indices) into buffer `name` at `access`, for
-        every point of `space` (which has only the store's indices)."""
+        every point of `space` (which has only the store's indices). `exact`: the window may
+        be an exact one (`Window.exact`) with the rows of `src` (its largest stride)."""
         dtype = self.ctx.storage[name]
+
+        def sends(window: Window) -> bool:  # the value is the window, as it is
+            ub_pos = window.to_ub(space.fold(access))
+            same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
+            return same and ub_pos.const == src.pos.const == 0 and self.covers(space, window)
+
         window = self.window(space, name, [access])
+        if exact and not sends(window):
+            pitch = max((k for v, k in src.pos.terms if space.sizes.get(v, 1) > 1), default=0)
+            window = self.window(space, name, [access], pitch=pitch, store=True)
+            if window.exact and not sends(window):  # the narrowest exact rows
+                window = self.window(space, name, [access], pitch=1, store=True)
         access = space.fold(access)
         covered = self.covers(space, window)
         ub_pos = window.to_ub(access)

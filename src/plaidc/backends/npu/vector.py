@@ -434,6 +434,9 @@ class TileLowering:
         self.tiler = Tiler(ctx, self.arena, self.ops)
         self.windows: dict[str, tuple[Window, Buf]] = {}
         self.placed = self._placement(own_share) if placement else {}
+        # a Cube result's fused epilogue stores the result's rows byte-exact where they are
+        # ragged (`staging.Window.exact`), as the Cube's own store does
+        self.exact_store = not own_share
 
     def _placement(self, own_share: bool) -> dict[str, Placed]:
         """Where the pass pipeline placed this tile's windows (`Kernel.placed`), as addresses
@@ -651,7 +654,13 @@ class TileLowering:
         src = Placement(offset_buf(stored.buf, stored.offset), dtype, space.fold(src_pos))
         access = self.tile.local(store.access.offset)
         self.tiler.write_window(
-            space, self._run(plan.out), name, access, src, self.placed.get(name)
+            space,
+            self._run(plan.out),
+            name,
+            access,
+            src,
+            self.placed.get(name),
+            exact=self.exact_store,
         )
 
     def _reduce(self, store: KStore, value: Val, used_later: bool, at: Placed | None) -> Val:

@@ -5,9 +5,9 @@ its C qualifier and the `[hardware]` keys of its size and alignment, each data p
 and the keys of its latency and bandwidth, and each intrinsic with its C spelling (the macro's
 name and parameters), its pipe, the memories it reads and writes, the element types it takes and
 its semantics as a numpy function. The numbers themselves come from the target config
-(`machine.NpuMachine`); a config may also remove vector intrinsics a chip lacks
-(`[hardware] lacks = ["vrsqrt"]`): the backend then never emits them and the simulator rejects
-them.
+(`machine.NpuMachine`); a config may also remove intrinsics a chip lacks (`[hardware] lacks =
+["vrsqrt"]`: any of `OPTIONAL_OPS`, the vector intrinsics and the byte-exact DMAs): the backend
+then never emits them and the simulator rejects them.
 
 The simulator (sim.c, sim_vector.c) implements these semantics; tests/test_npu_isa.py runs every
 vector intrinsic on every element type listed here against `semantics`, checks the types not
@@ -96,6 +96,7 @@ ENCODING = {
     "MAX_NBURST": 4095,
     "MAX_LENBURST": 65535,
     "MAX_GAP": 65535,
+    "MAX_BYTE_GAP": 4294967295,
     "MAX_REPEAT": 255,
     "MAX_STRIDE": 65535,
     "MAX_MAD_DIM": 4095,
@@ -130,6 +131,7 @@ class Form(Enum):
     """How an intrinsic's operands are laid out (the C macro's shape)."""
 
     DMA = "dma"  # (dst, src, sid, nBurst, lenBurst, srcGap, dstGap)
+    DMA_ALIGN = "dma_align"  # the same operands; lenBurst and GM's gap in bytes
     FRACTAL = "fractal"  # L1 -> L0A/L0B fractal loads
     IMG2COL = "img2col"  # L1 -> L0A: a convolution window's fractals (load3d)
     MAD = "mad"  # the Cube
@@ -514,6 +516,26 @@ OTHER_TABLE = (
     Intrinsic("copy_ubuf_to_gm", Form.DMA, "PIPE_MTE3", _DMA_PARAMS, ("UB",), ("GM",)),
     Intrinsic("copy_ubuf_to_cbuf", Form.DMA, "PIPE_MTE3", _DMA_PARAMS, ("UB",), ("L1",)),
     Intrinsic(
+        "copy_gm_to_ubuf_align",
+        Form.DMA_ALIGN,
+        "PIPE_MTE2",
+        _DMA_PARAMS,
+        ("GM",),
+        ("UB",),
+        doc="bursts of lenBurst bytes from any GM byte (gaps: GM's in bytes, UB's in blocks), "
+        "each into whole UB blocks, the rest of its last block zero",
+    ),
+    Intrinsic(
+        "copy_ubuf_to_gm_align",
+        Form.DMA_ALIGN,
+        "PIPE_MTE3",
+        _DMA_PARAMS,
+        ("UB",),
+        ("GM",),
+        doc="bursts of lenBurst bytes from whole UB blocks to any GM byte (gaps: UB's in "
+        "blocks, GM's in bytes); nothing else of GM is written",
+    ),
+    Intrinsic(
         "load_cbuf_to_ca",
         Form.FRACTAL,
         "PIPE_MTE1",
@@ -580,7 +602,14 @@ OTHER_TABLE = (
 )
 
 INTRINSICS = {i.name: i for i in (*VECTOR_TABLE, *OTHER_TABLE)}
-VECTOR_OPS = tuple(i.name for i in VECTOR_TABLE)  # bit k of `lacks` masks VECTOR_OPS[k]
+VECTOR_OPS = tuple(i.name for i in VECTOR_TABLE)
+# The byte-exact DMAs (the CCE's `_align` transfers) extend NPU.md's strict DMA set (32-B aligned
+# GM, bursts of whole blocks): a chip may lack them, and the backend then stages ragged rows in
+# whole blocks and lays them out on the vector unit instead.
+ALIGN_DMAS = ("copy_gm_to_ubuf_align", "copy_ubuf_to_gm_align")
+# What `[hardware] lacks` may name: bit k of the simulator's `lacks` masks OPTIONAL_OPS[k]
+# (enum plaidc_npu_vop, then enum plaidc_npu_optional_dma in plaidc_npu.h).
+OPTIONAL_OPS = (*VECTOR_OPS, *ALIGN_DMAS)
 
 
 def intrinsic(name: str) -> Intrinsic:

@@ -4,7 +4,8 @@
 defaults are in `src/plaidc/targets/npu.toml`); the simulator receives these numbers at run time
 and hard-codes none of them. Which memories, pipes, paths and intrinsics exist, and which
 `[hardware]` key sizes each, is declared in `isa`; the runner checks the compiled C agrees.
-`[hardware] lacks` (optional) lists vector intrinsics this chip does not have.
+`[hardware] lacks` (optional) lists intrinsics this chip does not have: vector intrinsics, or the
+byte-exact DMAs (`isa.ALIGN_DMAS`) that the default chip adds to NPU.md's strict DMA set.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from plaidc.backends.npu_sim.isa import (
     MAX_REPEAT_BYTES,
     MEMORIES,
     MEMORY_TABLE,
+    OPTIONAL_OPS,
     PATH_TABLE,
     PATHS,
     PIPES,
-    VECTOR_OPS,
 )
 from plaidc.diagnostics import CompileError, Diagnostic
 
@@ -65,7 +66,7 @@ class NpuMachine:
     cores: int
     # cycles of a cross-core barrier (sync_all_cores) after the last core reaches it
     core_barrier_latency: int
-    # vector intrinsics of the ISA this chip does not have (`[hardware] lacks`)
+    # intrinsics of the ISA this chip does not have (`[hardware] lacks`, of isa.OPTIONAL_OPS)
     lacks: tuple[str, ...] = ()
 
     @classmethod
@@ -124,8 +125,8 @@ class NpuMachine:
         return intrinsic not in self.lacks
 
     def lacks_mask(self) -> int:
-        """`lacks` as the simulator reads it: bit k for VECTOR_OPS[k]."""
-        return sum(1 << VECTOR_OPS.index(name) for name in self.lacks)
+        """`lacks` as the simulator reads it: bit k for OPTIONAL_OPS[k]."""
+        return sum(1 << OPTIONAL_OPS.index(name) for name in self.lacks)
 
     def replace(self, **changes: Any) -> NpuMachine:
         """A copy with some numbers changed (validated)."""
@@ -175,18 +176,18 @@ _MEMORY = {m.name: m for m in MEMORY_TABLE}
 
 
 def _lacks(value: Any) -> tuple[str, ...]:
-    """`[hardware] lacks`: a list of the ISA's vector intrinsics."""
+    """`[hardware] lacks`: a list of the ISA's optional intrinsics (`isa.OPTIONAL_OPS`)."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise CompileError(
             [Diagnostic(f"[hardware] lacks = {value!r} must be a list of intrinsic names")]
         )
-    unknown = [v for v in value if v not in VECTOR_OPS]
+    unknown = [v for v in value if v not in OPTIONAL_OPS]
     if unknown:
         raise CompileError(
             [
                 Diagnostic(
-                    f"[hardware] lacks: {', '.join(unknown)} is not a vector intrinsic of the "
-                    f"NPU ISA (those are: {', '.join(VECTOR_OPS)})"
+                    f"[hardware] lacks: {', '.join(unknown)} is not an intrinsic a chip may "
+                    f"lack (those are: {', '.join(OPTIONAL_OPS)})"
                 )
             ]
         )

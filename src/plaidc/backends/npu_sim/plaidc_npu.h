@@ -95,6 +95,7 @@ enum plaidc_npu_path {
 #define PLAIDC_NPU_MAX_NBURST 4095
 #define PLAIDC_NPU_MAX_LENBURST 65535
 #define PLAIDC_NPU_MAX_GAP 65535
+#define PLAIDC_NPU_MAX_BYTE_GAP 4294967295
 #define PLAIDC_NPU_MAX_REPEAT 255
 #define PLAIDC_NPU_MAX_STRIDE 65535
 #define PLAIDC_NPU_MAX_MAD_DIM 4095
@@ -173,7 +174,12 @@ enum plaidc_npu_vop {
   PLAIDC_VSEL,
   PLAIDC_NVOPS
 };
-_Static_assert(PLAIDC_NVOPS <= 64, "plaidc_npu_machine.lacks holds one bit per vector op");
+/* The intrinsics a chip may lack beyond the vector ops (isa.ALIGN_DMAS): their bits of `lacks`. */
+enum plaidc_npu_optional_dma {
+  PLAIDC_LACKS_GM_UB_ALIGN = PLAIDC_NVOPS, PLAIDC_LACKS_UB_GM_ALIGN,
+  PLAIDC_NOPTIONAL
+};
+_Static_assert(PLAIDC_NOPTIONAL <= 64, "plaidc_npu_machine.lacks holds one bit per optional op");
 
 /* One vector operand: address, element type, block stride and repeat stride (32-B units, except
  * the per-repeat result of a reduction, whose repeat stride counts elements). */
@@ -189,6 +195,9 @@ typedef struct plaidc_npu_vopnd {
 
 void plaidc_npu_dma(plaidc_npu_site site, int path, void *dst, const void *src, int64_t sid,
                     int64_t n_burst, int64_t len_burst, int64_t src_gap, int64_t dst_gap);
+void plaidc_npu_dma_align(plaidc_npu_site site, int path, void *dst, const void *src,
+                          int64_t sid, int64_t n_burst, int64_t len_burst, int64_t src_gap,
+                          int64_t dst_gap);
 void plaidc_npu_load_fractal(plaidc_npu_site site, int path, void *dst, const void *src,
                              int64_t base_idx, int64_t repeat, int64_t src_stride, int64_t sid,
                              int64_t transpose);
@@ -232,6 +241,19 @@ int64_t plaidc_npu_block_num(void);
 #define copy_ubuf_to_cbuf(dst, src, sid, nBurst, lenBurst, srcGap, dstGap)                       \
   plaidc_npu_dma(PLAIDC_SITE("copy_ubuf_to_cbuf"), PLAIDC_PATH_UB_L1, (dst), (src), (sid),       \
                  (nBurst), (lenBurst), (srcGap), (dstGap))
+
+/* Byte-exact DMA between GM and UB (the CCE's `_align` transfers): nBurst bursts of lenBurst
+ * BYTES. GM needs no alignment: burst b is GM bytes [g + b*(lenBurst+gmGap), + lenBurst), g the
+ * GM pointer; in UB each burst starts on a 32-B block, ceil(lenBurst/32) blocks apart plus the UB
+ * gap (in blocks): u + b*(ceil(lenBurst/32)+ubGap)*32. Into UB, the rest of a burst's last block
+ * is zero; into GM, only the burst's bytes are written. srcGap/dstGap are the source's and the
+ * destination's gaps (GM's in bytes, UB's in blocks). */
+#define copy_gm_to_ubuf_align(dst, src, sid, nBurst, lenBurst, srcGap, dstGap)                   \
+  plaidc_npu_dma_align(PLAIDC_SITE("copy_gm_to_ubuf_align"), PLAIDC_PATH_GM_UB, (dst), (src),    \
+                       (sid), (nBurst), (lenBurst), (srcGap), (dstGap))
+#define copy_ubuf_to_gm_align(dst, src, sid, nBurst, lenBurst, srcGap, dstGap)                   \
+  plaidc_npu_dma_align(PLAIDC_SITE("copy_ubuf_to_gm_align"), PLAIDC_PATH_UB_GM, (dst), (src),    \
+                       (sid), (nBurst), (lenBurst), (srcGap), (dstGap))
 
 /* Fractal loads (MTE1): `repeat` fractals; fractal r of dst (contiguous) is fractal
  * baseIdx + r*srcStride of src, transposed within the fractal if `transpose`. */
@@ -424,7 +446,7 @@ typedef struct plaidc_npu_machine {
   uint64_t vector_latency;                 /* cycles added to every vector instruction   */
   uint64_t cores;                          /* kernel instances, block_idx 0 .. cores-1   */
   uint64_t core_barrier_latency;           /* cycles of sync_all_cores after the last core */
-  uint64_t lacks; /* bit k: this chip has no vector op k (enum plaidc_npu_vop)             */
+  uint64_t lacks; /* bit k: this chip has no optional op k (isa.OPTIONAL_OPS)            */
 } plaidc_npu_machine;
 
 typedef struct plaidc_npu_report {

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from plaidc.backends import BackendUnavailable
-from plaidc.backends.npu_sim.isa import VECTOR_OPS
+from plaidc.backends.npu_sim.isa import OPTIONAL_OPS
 from plaidc.backends.npu_sim.machine import MAX_CORES, MEMORIES, PATHS, PIPES, NpuMachine
 from plaidc.backends.npu_sim.report import NpuReport
 from plaidc.backends.npu_sim.trace import TRACE_RECORD, NpuTrace
@@ -282,7 +282,7 @@ class NpuKernel:
             NMEM,
             NPIPES,
             NPATHS,
-            len(VECTOR_OPS),
+            len(OPTIONAL_OPS),
             TRACE_RECORD.itemsize,
         )
         if tuple(abi) != expected:

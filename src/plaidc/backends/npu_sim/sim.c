@@ -376,6 +376,51 @@ void plaidc_npu_dma(plaidc_npu_site site, int path, void *dst, const void *src, 
   npu_retire(s, dp->pipe, transfer_cycles(s, path, n * burst));
 }
 
+/* Byte-exact transfers between GM and UB (`copy_gm_to_ubuf_align`, `copy_ubuf_to_gm_align`):
+ * GM at any byte, UB in whole 32-B blocks per burst. They cost what the blocks they carry cost. */
+void plaidc_npu_dma_align(plaidc_npu_site site, int path, void *dst, const void *src,
+                          int64_t sid, int64_t n_burst, int64_t len_burst, int64_t src_gap,
+                          int64_t dst_gap) {
+  npu_sim *s = npu_current();
+  const dma_path *dp = &DMA_PATHS[path];
+  const int to_ub = dp->dst_mem == PLAIDC_MEM_UB;
+  (void)sid;
+  if ((s->machine->lacks >> (to_ub ? PLAIDC_LACKS_GM_UB_ALIGN : PLAIDC_LACKS_UB_GM_ALIGN)) & 1u)
+    npu_fail(s, site, "%s is not in this machine's instruction set ([hardware] lacks it)",
+             site.name);
+  npu_check_range(s, site, "nBurst", n_burst, 1, PLAIDC_NPU_MAX_NBURST);
+  npu_check_range(s, site, "lenBurst", len_burst, 1, PLAIDC_NPU_MAX_LENBURST);
+  npu_check_range(s, site, to_ub ? "srcGap" : "dstGap", to_ub ? src_gap : dst_gap, 0,
+                  (int64_t)PLAIDC_NPU_MAX_BYTE_GAP);
+  npu_check_range(s, site, to_ub ? "dstGap" : "srcGap", to_ub ? dst_gap : src_gap, 0,
+                  PLAIDC_NPU_MAX_GAP);
+  const uint64_t unit = PLAIDC_NPU_BLOCK_BYTES, len = (uint64_t)len_burst;
+  const uint64_t blocks = ceil_div(len, unit) * unit; /* a burst's bytes in UB */
+  const uint64_t gm_step = len + (uint64_t)(to_ub ? src_gap : dst_gap);
+  const uint64_t ub_step = blocks + (uint64_t)(to_ub ? dst_gap : src_gap) * unit;
+  const uint64_t n = (uint64_t)n_burst;
+  const uint64_t src_step = to_ub ? gm_step : ub_step, dst_step = to_ub ? ub_step : gm_step;
+  const uint64_t src_len = to_ub ? len : blocks, dst_len = to_ub ? blocks : len;
+  npu_addr sa = npu_operand(s, site, "src", src, dp->src_mem, dp->src_rule,
+                            (n - 1) * src_step + src_len);
+  npu_addr da = npu_operand(s, site, "dst", dst, dp->dst_mem, dp->dst_rule,
+                            (n - 1) * dst_step + dst_len);
+  if (to_ub)
+    npu_check_align(s, site, "dst", da, dst_len);
+  else
+    npu_check_align(s, site, "src", sa, src_len);
+  uint32_t id = npu_issue(s, site, dp->pipe);
+  for (uint64_t b = 0; b < n; b++) {
+    const uint8_t *from =
+        npu_access(s, id, "src", sa.mem, sa.off + (int64_t)(b * src_step), src_len, 0);
+    uint8_t *to = npu_access(s, id, "dst", da.mem, da.off + (int64_t)(b * dst_step), dst_len, 1);
+    memcpy(to, from, len); /* different memories: never overlapping */
+    if (dst_len > len) memset(to + len, 0, dst_len - len);
+  }
+  s->report->bytes[path] += n * blocks;
+  npu_retire(s, dp->pipe, transfer_cycles(s, path, n * blocks));
+}
+
 /* ---- Fractal loads (MTE1) ------------------------------------------------------------------ */
 
 void plaidc_npu_load_fractal(plaidc_npu_site site, int path, void *dst, const void *src,
@@ -1040,6 +1085,6 @@ void plaidc_npu_abi(uint64_t out[8]) {
   out[3] = PLAIDC_NMEM;
   out[4] = PLAIDC_NPIPES;
   out[5] = PLAIDC_NPATHS;
-  out[6] = PLAIDC_NVOPS;
+  out[6] = PLAIDC_NOPTIONAL;
   out[7] = sizeof(plaidc_npu_trace_record);
 }

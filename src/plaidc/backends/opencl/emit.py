@@ -85,6 +85,7 @@ def _long_literal(value: int) -> c.Expr:
 
 _VECTOR_LANES = (2, 3, 4, 8, 16)
 _GLOBAL, _LOCAL, _PRIVATE = "__global", "__local", ""
+_SHUFFLE_MASK = {DType.FP32: "uint", DType.FP64: "ulong", DType.I32: "uint", DType.I64: "ulong"}
 
 
 @dataclass
@@ -145,6 +146,12 @@ class OpenCLEmitter(CEmitter):
             return c.CallExpr("vload_half", (self.int_expr(e.offset), c.Ident(e.buffer)))
         if isinstance(e, p.SCast) and e.type.is_vector:
             return c.Cast(self.type_name(e.type), self.scalar(e.arg))
+        if isinstance(e, p.SShuffle):
+            # OpenCL C's own shuffle2 (not clang's __builtin_shufflevector, which vendors'
+            # compilers need not accept): the mask is an unsigned vector of the lanes' width.
+            mask_type = f"{_SHUFFLE_MASK[e.type.dtype]}{len(e.mask)}"
+            mask = c.Cast(mask_type, c.Literal("(" + ", ".join(str(i) for i in e.mask) + ")"))
+            return c.CallExpr("shuffle2", (self.scalar(e.a), self.scalar(e.b), mask))
         if isinstance(e, p.SCast) and e.type.dtype is DType.FP16:
             arg = self.scalar(e.arg)
             if e.arg.type.dtype is DType.FP64:  # one rounding, not double -> float -> half
