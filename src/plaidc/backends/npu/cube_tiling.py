@@ -128,7 +128,7 @@ def tilings(
         found = var_tilings(names, ranges, dict.fromkeys(names, side), limit, pinned)
         if most:  # the knob: tiles of at most `most` points (one point always qualifies)
             found = [t for t in found if _extent(t) <= most] or found[-1:]
-        if gemm:  # a GEMM's operands are plain matrices: windows of whole runs of rows
+        if gemm and names is con.m:  # a GEMM's left operand: each tile one run of its rows
             found = [t for t in found if all(_contiguous(b, names, ranges) for b in t)] or found
         per_set.append(found)
     m_tilings, n_tilings, k_tilings = per_set
@@ -164,7 +164,9 @@ def _contiguous(box: TileBox, names: tuple[str, ...], ranges: dict[str, int]) ->
     orders them: `256*m + m_1` is `m, m_1`) is one run of the index they make: inside the
     outermost index it cuts, every index is whole. A box of 3 `m` x 64 `m_1` is three runs of
     64 rows, which one DMA brings in only as their whole span, the vector unit then picking
-    the rows out (fp16 768 x 512 x 512: PIPE_V 94,208 cycles of vmuls, Cube 22% busy)."""
+    the rows out (fp16 768 x 512 x 512: PIPE_V 94,208 cycles of vmuls, Cube 22% busy).
+    Only M's tiles are held to it (the left operand's rows are what the vector unit picked
+    out); K steps and N blocks of several runs stay candidates."""
     cut = False
     for v in names:
         start, extent = box[v]
