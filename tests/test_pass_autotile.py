@@ -384,6 +384,14 @@ def test_vectorised_model_matches_the_scalar_one() -> None:
         PAPER_OPTS,
         AutotileOptions(cache_width=64, max_total_size=300, min_out_count=4, min_size=8),
         AutotileOptions(cost_model="lines_per_output", cache_width=16, max_output_size=100),
+        AutotileOptions(
+            cost_model="lines_per_output",
+            cache_width=16,
+            max_output_size=100,
+            resident_bytes=600,
+            resident_cost=0.1,
+            output_cost=2.0,
+        ),
     ]
     for program, opts in itertools.product(programs, optsets):
         model = _Model(kernel(program), opts)
@@ -392,6 +400,30 @@ def test_vectorised_model_matches_the_scalar_one() -> None:
         for row, vec in zip(rows, costs, strict=True):
             cost = model.evaluate(row).cost
             assert (vec == math.inf) if cost is None else vec == pytest.approx(cost, rel=1e-12)
+
+
+def test_resident_operands_cost_less_per_line() -> None:
+    """`resident_bytes`: a refinement whose view over the whole block fits (Figure 5a's
+    3x3x8x16 filter F, 1152 B of i8) costs `resident_cost` per line; the image (14x18x8 with
+    its halo) and the output (12x16x16) do not fit and cost full lines. With resident_cost 1
+    the model is the plain one."""
+    conv = kernel(load(FIG5A))
+    base = dataclasses.replace(PAPER_OPTS, idxs=(), ignore_refs=(), max_total_size=0)
+    sizes = (3, 4, 3, 3, 8, 2)
+    plain = _Model(conv, base).evaluate(sizes)
+    same = _Model(conv, dataclasses.replace(base, resident_bytes=1152)).evaluate(sizes)
+    assert same.cost == pytest.approx(plain.cost)
+    cheap = dataclasses.replace(base, resident_bytes=1152, resident_cost=0.25)
+    model = _Model(conv, cheap)
+    got = model.evaluate(sizes)
+    f_lines = next(m for m in model.refs if m.ref.into == "F").lines(
+        next(m for m in model.refs if m.ref.into == "F").sizes(sizes), cheap.cache_width
+    )
+    saved = 0.75 * f_lines * cheap.input_cost * plain.tiles / model.outputs
+    assert plain.cost is not None and got.cost == pytest.approx(plain.cost - saved)
+    assert _Model(conv, dataclasses.replace(cheap, resident_bytes=1151)).evaluate(
+        sizes
+    ).cost == pytest.approx(plain.cost)
 
 
 def test_best_first_search_is_bounded_and_deterministic() -> None:

@@ -677,8 +677,9 @@ def _show_target(cfg: Any) -> None:
         for number, step in enumerate(steps, 1):
             shown = ", ".join(f"{k}={format_value(v)}" for k, v in step.options.items())
             named = f" ({step.name})" if step.name != step.pass_name else ""
+            off = "" if step.enabled else " [disabled: enabled = false]"
             click.echo(
-                f"  {number:2}. {step.pass_name}{named}" + (f" {{{shown}}}" if shown else "")
+                f"  {number:2}. {step.pass_name}{named}" + (f" {{{shown}}}" if shown else "") + off
             )
 
 

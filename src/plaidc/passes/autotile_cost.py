@@ -144,6 +144,16 @@ class AutotileOptions:
     )
     input_cost: float = option(1.0, "weight of one input cache line in the cost", tune=_WEIGHTS)
     output_cost: float = option(1.0, "weight of one output cache line in the cost", tune=_WEIGHTS)
+    resident_bytes: int = option(
+        0,
+        "lines_per_output: a refinement whose whole view is at most this many bytes stays in "
+        "cache across tiles (an operand a GEMM re-reads from L2), so its lines cost "
+        "resident_cost each (0: every line costs the same)",
+        min=0,
+    )
+    resident_cost: float = option(
+        1.0, "lines_per_output: weight of a line of a refinement within resident_bytes"
+    )
     split_factor: float = option(
         0.001, "density: cost added per log2 of the tile count (favours fewer tiles)"
     )
@@ -363,15 +373,29 @@ class _Model:
             r for r, s, o in zip(self.ranges, self.searched, self.is_out, strict=True) if s and o
         )
 
+    def weight(self, m: _RefModel) -> float:
+        """A refinement's weight per line: `resident_cost` when the view of it the whole block
+        reads or writes stays in cache (`resident_bytes`), else 1."""
+        opts = self.opts
+        if opts.resident_bytes > 0:
+            whole = math.prod(m.sizes(self.ranges)) * m.elem_bytes  # the block's whole view
+            if whole <= opts.resident_bytes:
+                return opts.resident_cost
+        return 1.0
+
     def evaluate(self, sizes: tuple[int, ...]) -> Candidate:
         opts = self.opts
         counts = [-(-r // s) for r, s in zip(self.ranges, sizes, strict=True)]
         in_bytes = out_bytes = total = in_lines = out_lines = each_in = 0
+        w_in = w_out = 0.0
         for m in self.refs:
             ext = m.sizes(sizes)
             nbytes = m.footprint(sizes, ext, opts.footprint)
             lines = m.lines(ext, opts.cache_width)
             total += nbytes
+            weighted = lines * self.weight(m)
+            w_in += weighted if m.reads else 0.0
+            w_out += weighted if m.writes else 0.0
             if m.reads:
                 in_bytes += nbytes
                 in_lines += lines
@@ -390,7 +414,7 @@ class _Model:
             if limit > 0 and value > limit:
                 excluded = f"{what} {value} B > max_{what}_size {limit} B"
                 break
-        cost = None if excluded else self._cost(sizes, counts, in_lines, out_lines)
+        cost = None if excluded else self._cost(sizes, counts, in_lines, out_lines, w_in, w_out)
         named = tuple(zip(self.names, sizes, strict=True))
         return Candidate(
             named, tiles, in_bytes, out_bytes, total, in_lines, out_lines, cost, excluded
@@ -410,6 +434,8 @@ class _Model:
         counts = -(-ranges // grid)
         keys = ("in", "out", "total", "inl", "outl", "each_in")
         sums = {k: np.zeros(n, dtype=np.int64) for k in keys}
+        w_in = np.zeros(n, dtype=np.float64)
+        w_out = np.zeros(n, dtype=np.float64)
         for m in self.refs:
             ext = [
                 np.full(n, const, dtype=np.int64) + sum(c * grid[:, k] for k, c in terms)
@@ -420,6 +446,10 @@ class _Model:
             nbytes = elems * m.elem_bytes
             lines = m.lines_grid(ext, n, opts.cache_width)
             sums["total"] += nbytes
+            if m.reads:
+                w_in += lines * self.weight(m)
+            if m.writes:
+                w_out += lines * self.weight(m)
             if m.reads:
                 sums["in"] += nbytes
                 sums["inl"] += lines
@@ -439,7 +469,9 @@ class _Model:
         io = opts.input_cost * sums["inl"] + opts.output_cost * sums["outl"]
         tiles = np.prod(counts, axis=1)
         if opts.cost_model == "lines_per_output":
-            cost = tiles * io / max(self.outputs, 1)
+            cost = (
+                tiles * (opts.input_cost * w_in + opts.output_cost * w_out) / max(self.outputs, 1)
+            )
         else:
             sizes = grid.astype(np.float64)
             expand = np.prod(sizes * counts / ranges, axis=1)
@@ -457,12 +489,21 @@ class _Model:
             cost = ineff * (1.0 + io) / size + opts.split_factor * np.log2(tiles)
         return np.where(excluded, np.inf, cost)
 
-    def _cost(self, sizes: Sequence[int], counts: Sequence[int], ins: int, outs: int) -> float:
+    def _cost(
+        self,
+        sizes: Sequence[int],
+        counts: Sequence[int],
+        ins: int,
+        outs: int,
+        w_ins: float,
+        w_outs: float,
+    ) -> float:
         opts = self.opts
         io = opts.input_cost * ins + opts.output_cost * outs
         tiles = math.prod(counts)
         if opts.cost_model == "lines_per_output":
-            return tiles * io / max(self.outputs, 1)
+            weighted = opts.input_cost * w_ins + opts.output_cost * w_outs
+            return tiles * weighted / max(self.outputs, 1)
         expand = math.prod(
             s * c / r for s, c, r in zip(sizes, counts, self.ranges, strict=True) if r > 0
         )

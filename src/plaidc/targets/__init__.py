@@ -40,6 +40,9 @@ class PassStep:
     options: dict[str, Any]
     span: Span | None = None  # of `pass = ...`
     option_spans: dict[str, Span] = field(default_factory=dict)
+    # `enabled = false` in the entry: the step is kept in the config (documented, ready to
+    # switch on) but not run (`TargetConfig.stage` leaves it out)
+    enabled: bool = True
 
     def option_span(self, message: str) -> Span | None:
         """The span of the option an error message names (`option 'key'`), else the pass's."""
@@ -80,7 +83,7 @@ class TargetConfig:
             table = min(stages, key=lambda k: self.spans[k].line) if stages else ("target",)
             span = span_of(self.spans, table, self.path) if self.path else None
             raise CompileError([Diagnostic(message, span)])
-        return self.stages[name]
+        return [step for step in self.stages[name] if step.enabled]
 
 
 def builtin_target_names() -> list[str]:
@@ -267,13 +270,21 @@ def _pass_step(
     pass_name = str(entry["pass"])
     options = {}
     option_spans = {}
+    enabled = entry.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise CompileError.at("`enabled` must be true or false", where(*path, "enabled"))
     for key, value in entry.items():
-        if key in ("pass", "name"):
+        if key in ("pass", "name", "enabled"):
             continue
         option_spans[key] = where(*path, key)
         options[key] = _resolve(value, hardware, key, option_spans[key])
     return PassStep(
-        str(entry.get("name", pass_name)), pass_name, options, where(*path, "pass"), option_spans
+        str(entry.get("name", pass_name)),
+        pass_name,
+        options,
+        where(*path, "pass"),
+        option_spans,
+        enabled,
     )
 
 

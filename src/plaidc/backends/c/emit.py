@@ -43,6 +43,7 @@ class CEmitter:
     helpers: Helpers = field(default_factory=Helpers)
     math_calls: dict[tuple[str, str], None] = field(default_factory=dict)
     clock: bool = False  # a `Clock` reads omp_get_wtime (declared then)
+    kept_scratch: list[str] = field(default_factory=list)  # slot arrays (`Plan.scratch_slots`)
 
     # ---- literals and types -----------------------------------------------------------------
 
@@ -319,12 +320,22 @@ class CEmitter:
             return [c.Compound((decl, *self.stmts(s.body)))]
         nbytes = max(s.size, 1) * numpy_dtype(s.dtype).itemsize
         rounded = (nbytes + s.align - 1) // s.align * s.align
-        alloc = c.CallExpr("aligned_alloc", (c.Literal(str(s.align)), c.Literal(str(rounded))))
+        size = (c.Literal(str(s.align)), c.Literal(str(rounded)))
+        release: c.Expr = c.CallExpr("free", (c.Ident(s.buffer),))
+        if s.scratch and self.plan.scratch_slots > 0:
+            # kept between calls: taken from this allocation's slots, given back at the end
+            slots = f"plaidc_kept_{len(self.kept_scratch)}"
+            self.kept_scratch.append(slots)
+            count = c.Literal(str(self.plan.scratch_slots))
+            alloc: c.Expr = c.CallExpr("plaidc_scratch_take", (c.Ident(slots), count, *size))
+            release = c.CallExpr("plaidc_scratch_give", (c.Ident(slots), count, c.Ident(s.buffer)))
+        else:
+            alloc = c.CallExpr("aligned_alloc", size)
         decl = c.Decl(f"{ctype} *", s.buffer, c.Cast(f"{ctype} *", alloc))
         fail = c.Assign(
             c.Subscript(c.Ident(p.STATUS), c.Literal("0")), c.Literal(str(p.FAIL_OUT_OF_MEMORY))
         )
-        body = (*self.stmts(s.body), c.ExprStmt(c.CallExpr("free", (c.Ident(s.buffer),))))
+        body = (*self.stmts(s.body), c.ExprStmt(release))
         return [c.Compound((decl, c.If(c.Unary("!", c.Ident(s.buffer)), (fail,), body)))]
 
     # ---- functions --------------------------------------------------------------------------
@@ -378,6 +389,8 @@ class CEmitter:
         if self.clock:
             items.append(c.FunctionDecl("double", "omp_get_wtime", ()))
         items.extend(self.helpers.definitions())
+        if self.kept_scratch:
+            items.append(c.Verbatim(_kept_scratch(self.kept_scratch, self.plan.scratch_slots)))
         items.extend(functions)
         items.append(exported)
         return c.TranslationUnit(tuple(items))
@@ -391,6 +404,39 @@ _REDUCTION_OPS = {
     "max_num": "max",
     "min_num": "min",
 }
+
+
+def _kept_scratch(arrays: list[str], slots: int) -> str:
+    """The slot arrays of the kept scratch buffers, the functions that take and give back a
+    buffer (lock-free: a thread takes a slot's buffer by exchanging it for NULL, gives it back
+    into an empty slot, and allocates or frees only when none is there), and a destructor
+    that frees what the slots hold when the library is unloaded."""
+    lines = [f"static void *{name}[{slots}];" for name in arrays]
+    lines.append(
+        """static void *plaidc_scratch_take(void **slots, int n, size_t align, size_t bytes) {
+  for (int i = 0; i < n; i++) {
+    void *buf = __atomic_exchange_n(&slots[i], (void *)0, __ATOMIC_ACQUIRE);
+    if (buf) return buf;
+  }
+  return aligned_alloc(align, bytes);
+}
+
+static void plaidc_scratch_give(void **slots, int n, void *buf) {
+  for (int i = 0; i < n; i++) {
+    void *empty = (void *)0;
+    if (__atomic_compare_exchange_n(&slots[i], &empty, buf, 0, __ATOMIC_RELEASE,
+                                    __ATOMIC_RELAXED))
+      return;
+  }
+  free(buf);
+}
+
+__attribute__((destructor)) static void plaidc_scratch_free(void) {"""
+    )
+    for name in arrays:
+        lines.append(f"  for (int i = 0; i < {slots}; i++) free({name}[i]);")
+    lines.append("}")
+    return "\n".join(lines)
 
 
 def _reduction_clause_ok(r: p.Reduction) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir
 
+from plaidc.backends.llvm import scratch
 from plaidc.backends.llvm.ops import I1, I8, I32, I64, PTR, Ops, memory_type, value_type
 from plaidc.backends.loopnest import plan as p
 from plaidc.backends.loopnest.scalars import aggregate
@@ -273,9 +274,27 @@ class FunctionEmitter:
             return
         nbytes = size * max(s.dtype.byte_size, 1)
         rounded = (nbytes + s.align - 1) // s.align * s.align
-        alloc = self.ops.function("aligned_alloc", PTR, [I64, I64])
-        free = self.ops.function("free", ir.VoidType(), [PTR])
-        ptr = self.b.call(alloc, [ir.Constant(I64, s.align), ir.Constant(I64, rounded)])
+        extent = [ir.Constant(I64, s.align), ir.Constant(I64, rounded)]
+        slots = self.module.plan.scratch_slots
+        if s.scratch and slots > 0:
+            # kept between calls: taken from this allocation's slots, given back at the end
+            module = self.module.module
+            kept = scratch.slots_global(module, slots)
+            self.module.kept_scratch.append((kept, slots))
+            count = ir.Constant(I64, slots)
+            ptr = self.b.call(scratch.take_function(module), [kept, count, *extent])
+            give = scratch.give_function(module)
+
+            def release() -> None:
+                self.b.call(give, [kept, count, ptr])
+        else:
+            alloc = self.ops.function("aligned_alloc", PTR, [I64, I64])
+            free = self.ops.function("free", ir.VoidType(), [PTR])
+            ptr = self.b.call(alloc, extent)
+
+            def release() -> None:
+                self.b.call(free, [ptr])
+
         self.buffers[s.buffer] = (ptr, s.dtype)
         failed = self.b.icmp_unsigned("==", ptr, ir.Constant(PTR, None))
         with self.b.if_else(failed) as (then, orelse):
@@ -284,7 +303,7 @@ class FunctionEmitter:
                 self.b.store(ir.Constant(I32, p.FAIL_OUT_OF_MEMORY), status)
             with orelse:
                 self.stmts(s.body)
-                self.b.call(free, [ptr])
+                release()
 
     def call(self, s: p.Call) -> None:
         callee = self.module.functions[s.function]
@@ -399,6 +418,7 @@ class ModuleEmitter:
     functions: dict[str, ir.Function] = field(default_factory=dict)
     kept: list[ir.Function] = field(default_factory=list)
     uses_threads: bool = False
+    kept_scratch: list[tuple[ir.GlobalVariable, int]] = field(default_factory=list)
     _outlined: int = 0
 
     def vector_loop_id(self) -> ir.MDValue:
@@ -447,6 +467,8 @@ class ModuleEmitter:
             emitter.stmts(f.body)
             emitter.finish()
         self._export()
+        if self.kept_scratch:
+            scratch.free_function(self.module, self.kept_scratch)
         kept = self.kept
         if kept:
             array = ir.ArrayType(PTR, len(kept))

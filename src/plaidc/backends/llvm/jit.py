@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 import tempfile
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ import llvmlite.binding as llvm
 
 from plaidc.backends import BackendUnavailable
 from plaidc.backends.c.build import cache_dir
+from plaidc.backends.llvm.scratch import FREE
 from plaidc.diagnostics import InternalError
 
 
@@ -95,6 +97,10 @@ def cache_key(ir_text: str, tm: Any, opt: int) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
+def _free_scratch(free: Any, _engine: Any) -> None:
+    free()
+
+
 def jit(ir_text: str, uses_threads: bool, opt: int = 3, vector_math: bool = False) -> Jitted:
     """Compile `ir_text` (a module exporting `plaidc_entry(ptr)`) and return its entry."""
     if uses_threads:
@@ -127,7 +133,14 @@ def jit(ir_text: str, uses_threads: bool, opt: int = 3, vector_math: bool = Fals
     engine.finalize_object()
     address = engine.get_function_address("plaidc_entry")
     entry = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
-    return Jitted(engine, module, entry, tm)
+    jitted = Jitted(engine, module, entry, tm)
+    release = engine.get_function_address(FREE)
+    if release:
+        # the kept scratch buffers (`scratch.FREE`) go with the compiled program; the
+        # finalizer holds the engine, so the code outlives the call
+        free = ctypes.CFUNCTYPE(None)(release)
+        weakref.finalize(jitted, _free_scratch, free, engine).atexit = False
+    return jitted
 
 
 def object_code(ir_text: str, opt: int = 3) -> bytes:

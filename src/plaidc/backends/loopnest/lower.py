@@ -144,7 +144,8 @@ class Lowering:
         self.functions.append(Function(entry, tuple(params), main, "the whole program"))
         functions = tuple(replace(f, body=simplify(f.body)) for f in self.functions)
         threads = self.options.threads if self.options.pin_threads else 0
-        return Plan(tuple(buffers), functions, entry, threads)
+        slots = self.options.threads + 1 if self.options.keep_scratch else 0
+        return Plan(tuple(buffers), functions, entry, threads, slots)
 
     def points(
         self,

@@ -526,6 +526,11 @@ class Plan:
     functions: tuple[Function, ...]
     entry: str
     threads: int = 1
+    # Heap scratch buffers (packing space) are kept between calls, up to this many per
+    # allocation (one per thread that may run it at once): a call takes a kept buffer and
+    # gives it back at its end, and only allocates (and frees) when none is free, so large
+    # packing buffers do not page-fault on every call. 0: allocated and freed per use.
+    scratch_slots: int = 0
 
 
 # --------------------------------------------------------------------------------------------
