@@ -22,11 +22,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from workloads import Workload, find, load_program, matches, matmul, make_inputs  # noqa: E402
+from workloads import Workload, find, load_program, make_inputs, matches, matmul
 
-from plaidc import driver  # noqa: E402
-from plaidc.backends import get_backend  # noqa: E402
-from plaidc.targets import parse_config  # noqa: E402
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.targets import parse_config
 
 
 def workload(label: str) -> Workload:

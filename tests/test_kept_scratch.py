@@ -95,3 +95,17 @@ def test_llvm_frees_the_kept_buffers_and_keeps_working() -> None:
     free = ctypes.CFUNCTYPE(None)(engine.get_function_address("plaidc_scratch_free"))
     free()
     check_runs(program, artifact, range(2, 4))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("keep", [True, False])
+def test_a_pack_on_the_heap_reports_through_the_status_word(backend: str, keep: bool) -> None:
+    """An A row block's pack larger than `stack_bytes` inside the micro-kernel (a long
+    reduction, no blocking): the kernel takes the caller's status word for a failed
+    allocation (it once named `plaidc_status`, which the kernel function lacked, and the C
+    did not compile); the program runs and matches."""
+    program, artifact = compiled(
+        backend, whole(20, 33, 3000), vector_bytes=64, stack_bytes=1024, keep_scratch=keep
+    )
+    assert "plaidc_status" in artifact.source
+    check_runs(program, artifact, range(2))

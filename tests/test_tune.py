@@ -223,10 +223,15 @@ class Quiet:
 
 def _request(trials: int, **kw: Any) -> TuneRequest:
     """An npu request over a small space: 8 points, of which buffering x reuse make 4
-    distinct programs (at 32x32x32 the cost model's choice does not change the tiles)."""
+    distinct programs (the backend's fingerprint of its C: at 32x64x1024 the left operand
+    is shared by several tiles, so `reuse` matters, and the cost model's choice does not
+    change the code)."""
     table = {"codegen": {"reuse": True, "buffering": True}, "tile_cube": {"cost_model": True}}
     cfg = dataclasses.replace(load_target("npu"), tune=table)
-    return TuneRequest(matmul(32, 32, 32), "matmul.tile", cfg, "default", trials, **kw)
+    return TuneRequest(matmul(*SMALL), "matmul.tile", cfg, "default", trials, **kw)
+
+
+SMALL = (32, 64, 1024)
 
 
 def test_tune_records_every_trial_and_never_chooses_a_wrong_one(tmp_path: Path):
@@ -245,7 +250,7 @@ def test_tune_records_every_trial_and_never_chooses_a_wrong_one(tmp_path: Path):
     assert db.records()[-1]["kind"] == "end" and db.records()[-1]["reason"] == "exhausted"
     # the compile path applies it: the best record's options, with a note
     lines: list[str] = []
-    tuned = driver.apply_tuning(matmul(32, 32, 32), cfg, "default", db.path, lines.append)
+    tuned = driver.apply_tuning(matmul(*SMALL), cfg, "default", db.path, lines.append)
     assert tuned.record is not None and tuned.record["result"] == summary.best["result"]
     assert lines and lines[-1].startswith("plaidc: tuned options from")
 
@@ -396,9 +401,9 @@ def test_nearest_starts_from_the_best_point_of_the_closest_shape(tmp_path: Path)
         (r for r in db.records() if r["kind"] == "trial" and r["result"]["status"] == "ok"),
         key=lambda r: r["result"]["value"],
     )
-    assert best["shapes"]["A"] == ["fp32", [32, 32]]
+    assert best["shapes"]["A"] == ["fp32", list(SMALL[:2])]
     notes: list[str] = []
-    request = dataclasses.replace(_request(2, nearest=True), program=matmul(32, 32, 64))
+    request = dataclasses.replace(_request(2, nearest=True), program=matmul(32, 64, 512))
     tune(request, db, FakeMeasurer(), Quiet(), notes.append)
     assert any(f"--nearest: starting from key {best['key']}" in n for n in notes)
     new = [r for r in db.records() if r["kind"] == "trial" and r["key"] != best["key"]]
@@ -436,5 +441,5 @@ def test_codegen_values_a_program_does_not_use_make_no_new_program(target: str):
 def test_a_backend_without_a_fingerprint_gives_none():
     from plaidc.backends import build_fingerprint
 
-    cfg = load_target("npu")
+    cfg = load_target("mpi")
     assert build_fingerprint(_final(matmul(), cfg), cfg) is None

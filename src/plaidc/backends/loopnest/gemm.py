@@ -38,8 +38,10 @@ from plaidc.backends.loopnest.gemm_kernel import Kernel
 from plaidc.backends.loopnest.gemm_shape import GemmShape, layout, needs_b_bound, scratch_size
 from plaidc.backends.loopnest.optimise import work
 from plaidc.backends.loopnest.plan import (
+    STATUS,
     Alloc,
     BufferArg,
+    BufferParam,
     Call,
     IBin,
     ICmp,
@@ -480,6 +482,12 @@ def _kernel(lowering: Lowering, shape: GemmShape) -> str:
     return fname
 
 
+def _reports_status(lowering: Lowering, fname: str) -> bool:
+    """Whether the kernel `fname` takes the status word (a pack of it on the heap)."""
+    function = next(f for f in lowering.functions if f.name == fname)
+    return any(isinstance(p, BufferParam) and p.name == STATUS for p in function.params)
+
+
 def _all(conds: list[IntExpr]) -> IntExpr:
     out = conds[0]
     for cond in conds[1:]:
@@ -577,8 +585,10 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
         # vectors stay within them
         kernel = replace(kernel, b_bound=True)
         readable.append(IBin("-", IConst(b_region), iadd(affine_expr(call.b[1]), shift[1])))
-    call_args = (*args(shift), *extents, *readable)
-    body: list[Stmt] = [Call(_kernel(lowering, kernel), call_args)]
+    fname = _kernel(lowering, kernel)
+    status = [BufferArg(STATUS)] if _reports_status(lowering, fname) else []
+    call_args = (*args(shift), *status, *extents, *readable)
+    body: list[Stmt] = [Call(fname, call_args)]
     if extents:
         body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]
     if loops:

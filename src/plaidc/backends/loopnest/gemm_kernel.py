@@ -40,6 +40,7 @@ from plaidc.backends.loopnest.gemm_shape import (
 from plaidc.backends.loopnest.gemm_transpose import transposable, transposed
 from plaidc.backends.loopnest.optimise import hoist_scratch
 from plaidc.backends.loopnest.plan import (
+    STATUS,
     Alloc,
     AssignVar,
     BufferParam,
@@ -65,9 +66,11 @@ from plaidc.backends.loopnest.plan import (
     Stmt,
     Store,
     SVar,
+    free_names,
     iadd,
     imul,
 )
+from plaidc.stripe.ir import DType
 
 if TYPE_CHECKING:
     from plaidc.backends.loopnest.lower import Lowering
@@ -221,6 +224,10 @@ class Kernel:
             BufferParam(self.c, s.dtype, True),
             BufferParam(self.scratch, s.dtype, True),
         ]
+        body = list(hoist_scratch(tuple(body)))
+        if STATUS in free_names(tuple(body)).buffers:
+            # a pack on the heap reports a failed allocation through the caller's status word
+            params.append(BufferParam(STATUS, DType.I32, True))
         params += [IntParam(e.name) for e in self.ext.values() if isinstance(e, IVar)]
         if self.b_avail is not None:
             params.append(IntParam(self.b_avail.name))
@@ -242,7 +249,7 @@ class Kernel:
             b = self.blocking
             unit = "row blocks" if b.split == "rows" else "panels"
             comment += f"; B packed in blocks of {b.kc} rows; {b.chunks} chunks of {b.per} {unit}"
-        return Function(name, tuple(params), hoist_scratch(tuple(body)), comment, contract=True)
+        return Function(name, tuple(params), tuple(body), comment, contract=True)
 
     def _last_b_row(self) -> IntExpr:
         """Where the last row of B a call reads starts (B's reduction steps are >= 0)."""

@@ -25,6 +25,7 @@ is a CompileError naming it. `[codegen]` keys: see
 from __future__ import annotations
 
 import gc
+import hashlib
 import re
 import shutil
 from collections import Counter
@@ -36,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from plaidc.backends import content_digest
 from plaidc.backends.npu.context import Context, Options
 from plaidc.backends.npu.cores import CorePlan
 from plaidc.backends.npu.cube import lower_contraction
@@ -308,6 +310,19 @@ class NpuBackend:
             gen.constants,
             frozenset(n for n in gen.reduced_precision if gen.buffers[n].is_output),
         )
+
+    def fingerprint(self, program: Block, target: TargetConfig) -> str:
+        """What a run depends on: the emitted C, how it is built, the machine the simulator
+        models, the GM layout and the tables the compiler made (index values). Points of
+        `plaidc tune` that differ only in what yields the same C (a tile budget of the
+        pipeline where the backend's own tiles are taken, a knob the program does not use)
+        are measured once."""
+        gen = generate(program, target)
+        tables = {
+            n: (str(a.dtype), hashlib.sha256(a.tobytes()).hexdigest())
+            for n, a in gen.constants.items()
+        }
+        return content_digest(gen.source, KERNEL_CFLAGS, gen.ctx.machine, gen.buffers, tables)
 
 
 BACKEND = NpuBackend()
