@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.kernels import Buffer, error
 from plaidc.backends.npu.moves import Mover
-from plaidc.backends.npu.ops import BLOCK, Arena, lit
+from plaidc.backends.npu.ops import BLOCK, Arena, Buf, lit
 from plaidc.backends.npu.vtypes import storage_dtype
 from plaidc.backends.npu_sim import NpuMachine
 from plaidc.options import OptionError, read_options
@@ -193,6 +193,9 @@ class Context:
     sampling: bool = True
     loops: int = 0  # loops marked so far (their ids)
     names: int = 0  # numbers `unique` gave
+    # Buffers kept across the tiles of one core's run of a kernel (a fused epilogue's
+    # loop-invariant operand, `gemm_result`): every arena made meanwhile leaves them out.
+    held: list[Buf] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # Lane type each buffer computes in, and its element type in GM (they differ for
@@ -223,7 +226,13 @@ class Context:
         size = (size if hi is None else hi) - lo
         part = size // self.options.buffering // align * align
         base = lo + part * (parity % self.options.buffering)
-        return Arena(mem, base, part, align)
+        arena = Arena(mem, base, part, align)
+        for buf in self.held:
+            if buf.mem == mem and base <= buf.offset and buf.offset + buf.size <= base + part:
+                taken = arena.claim(buf.offset, buf.size)
+                assert taken is not None, f"held {mem} bytes at {buf.offset} not free"
+        arena.peak = 0  # what the arena's own allocations reach
+        return arena
 
     def capacity(self, mem: str) -> tuple[int, int]:
         """`(bytes, alignment)` of an on-chip memory (the machine's description)."""

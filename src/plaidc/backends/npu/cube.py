@@ -75,6 +75,7 @@ from plaidc.backends.npu.ops import (
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS, Placed
 from plaidc.backends.npu.staging import byte_exact
+from plaidc.backends.npu.valops import Val
 from plaidc.backends.npu.vector import (
     Lowered,
     cut_further,
@@ -166,6 +167,7 @@ def _lower_tiled(
     pinned: tuple[str, ...],
     order: list[CubeTiling] | None = None,
     weights_share: int = 2,
+    hold: bool = True,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
     `pinned` indices one point per tile; `order`: these instead) whose tiles fit every buffer, or
@@ -173,7 +175,9 @@ def _lower_tiled(
     epilogue would cost the contraction finer tiles (more loads of its operands) than the
     separate kernel's trip through GM saves. A convolution's weights stay in L1 when they fit
     `1 / weights_share` of it (`_weights`); a tiling that then runs out of room is tried
-    again with them in a quarter (or not kept)."""
+    again with them in a quarter (or not kept). A fused epilogue's invariant inputs are kept
+    in UB across a core's tiles (`hold`) unless that leaves a tile too little room: the
+    tiling is tried again with them loaded by every tile."""
     ranges = kernel.ranges
     for tiling in order if order is not None else tilings(ctx, con, ranges, pinned):
         first, groups = ctx.parity, ctx.groups
@@ -220,6 +224,10 @@ def _lower_tiled(
             for ci, (lo, hi) in enumerate(chunks):
                 if core_loop is not None:
                     ops.extend(begin_core(core_loop, ci, len(chunks)))
+                # a fused epilogue's invariant inputs, loaded by the core's first tile and
+                # kept in its UB for the others (`GemmResult._epilogue`)
+                ctx.held = []
+                invariants: dict[tuple, Val] | None = {} if hold and ctx.options.reuse else None
                 if weights is not None:
                     weights.loaded.clear()  # each core loads them into its own L1
                     ops.extend(_preload(ctx, kernel, con, outers[lo], inners, k_tiles, weights))
@@ -263,6 +271,7 @@ def _lower_tiled(
                                 weights.block, weights.tile = nj, k
                         gemm = Gemm(ctx, kernel, con, tile, epilogue, resident, placed, weights)
                         gemm.defer = epilogue is None
+                        gemm.invariants = invariants
                         gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
                         if prefetch is not None and nxt is not None:
                             gemm.prefetch = _prefetching(ctx, con, prefetch, nxt, nj, li == 0)
@@ -284,21 +293,30 @@ def _lower_tiled(
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
         except OutOfMemory:
+            if ctx.held:  # the epilogue's kept inputs left a tile too little room
+                ctx.held = []
+                again = _lower_tiled(
+                    ctx, kernel, con, epilogue, pinned, [tiling], weights_share, hold=False
+                )
+                if again is not None:
+                    return again
             if weights is not None and weights_share < WEIGHTS_SHARE_BEFORE:
                 # the weights' share of L1 left the tiles too little: as they were before
                 again = _lower_tiled(
-                    ctx, kernel, con, epilogue, pinned, [tiling], WEIGHTS_SHARE_BEFORE
+                    ctx, kernel, con, epilogue, pinned, [tiling], WEIGHTS_SHARE_BEFORE, hold
                 )
                 if again is not None:
                     return again
             if epilogue is not None:
-                alone = _lower_tiled(ctx, kernel, con, None, pinned, [tiling])
+                alone = _lower_tiled(ctx, kernel, con, None, pinned, [tiling], hold=hold)
                 ctx.parity, ctx.groups = first, groups
                 if alone is not None:
                     return None
             continue
         except NotCube:
             return None
+        finally:
+            ctx.held = []
         ctx.parity, ctx.groups = first + count * steps, groups + len(outers)
         return ops, cut
     return None

@@ -96,6 +96,8 @@ class Gemm(GemmResult):
         # `defer`: the store's final transfer to GM is left out of the ops, as `deferred`, for
         # the caller to issue later (`cube.defer_stores`)
         self.defer = False
+        # a fused epilogue's inputs kept in UB across this core's tiles (`GemmResult._epilogue`)
+        self.invariants: dict[tuple, Val] | None = None
         self.deferred: Op | None = None
         # L0 sub-steps per K step and M parts per tile (`cube_tiling.l0_split`): 1, or more
         # when a K step's operands are larger than the L0A/L0B shares

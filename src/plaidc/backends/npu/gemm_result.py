@@ -8,6 +8,7 @@ from plaidc.backends.npu.cube_match import Contraction, Epilogue
 from plaidc.backends.npu.cube_residency import Resident
 from plaidc.backends.npu.cube_store import fractal_columns_store, fractal_columns_window
 from plaidc.backends.npu.fractal_layout import fractal_rows
+from plaidc.backends.npu.kernels import KLoad, KOp
 from plaidc.backends.npu.moves import Placement, Space, as_one_run
 from plaidc.backends.npu.ops import Buf, Op, OutOfMemory, call, hoist_independent
 from plaidc.backends.npu.placement import Placed
@@ -46,6 +47,7 @@ class GemmResult:
     m_parts: int
     defer: bool
     deferred: Op | None
+    invariants: dict[tuple, Val] | None
 
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         raise NotImplementedError
@@ -226,7 +228,10 @@ class GemmResult:
         return rows + windows > tiler.arena.size
 
     def _epilogue(self, tiler: Tiler, result: Placement, space: Space) -> None:
-        """Run the fused elementwise kernel on this tile's result, still in UB."""
+        """Run the fused elementwise kernel on this tile's result, still in UB. Its other
+        inputs that are the same in every tile of this core's run (`_invariant`: a bias) are
+        loaded by the first tile only and kept in UB for the next ones (`Gemm.invariants`,
+        their bytes held out of every arena meanwhile: `Context.held`)."""
         ep = self.epilogue
         assert ep is not None
         names = ep.names
@@ -234,15 +239,21 @@ class GemmResult:
             {names[v]: self.starts[v] for v in space.sizes},
             {names[v]: self.sizes[v] for v in space.sizes},
         )
-        lowering = TileLowering(self.ctx, ep.kernel, ep.plan, tile, tiler.arena, own_share=False)
+        keys = _invariant(ep, tile) if self.invariants is not None else {}
+        cache = self.invariants if self.invariants is not None else {}
+        bound = {name: cache[key] for name, key in keys.items() if key in cache}
+        lowering = TileLowering(
+            self.ctx, ep.kernel, ep.plan, tile, tiler.arena, own_share=False, keep=frozenset(keys)
+        )
         renamed = result.pos.substitute({v: Affine.var(names[v]) for v in space.sizes})
         layout = lowering.space.fold(lowering.pos)
         flat = as_one_run(lowering.space, layout, renamed)
         room = lowering.values.vec_bytes(result.dtype)
         if flat is not None and flat[2] == flat[3] and room <= result.buf.size:
             # the result's rows are the epilogue's layout already: its input, as they are
-            lowering.bound = {ep.buffer: Val("vec", result.dtype, result.buf)}
+            lowering.bound = {**bound, ep.buffer: Val("vec", result.dtype, result.buf)}
             self.ops.extend(lowering.lower())
+            self._hold(keys, lowering.kept)
             return
         value = lowering.values.alloc_vec(result.dtype, "fused input")
         assert value.buf is not None
@@ -255,5 +266,45 @@ class GemmResult:
             space, run, d, s = flat
             dst, src = Placement(dst.buf, dst.dtype, d), Placement(src.buf, src.dtype, s)
         tiler.move(space, run, dst, src, (0, lowering.n), False, "to the epilogue")
-        lowering.bound = {ep.buffer: value}
+        lowering.bound = {**bound, ep.buffer: value}
         self.ops.extend(lowering.lower())
+        self._hold(keys, lowering.kept)
+
+    def _hold(self, keys: dict[str, tuple], kept: dict[str, Val]) -> None:
+        """Keep the invariant inputs this tile loaded for the next tiles of its core."""
+        if self.invariants is None:
+            return
+        for name, key in keys.items():
+            val = kept.get(name)
+            if key in self.invariants or val is None or val.buf is None:
+                continue
+            self.invariants[key] = val
+            self.ctx.held.append(val.buf)
+
+
+def _invariant(ep: Epilogue, tile: Tile) -> dict[str, tuple]:
+    """The epilogue's inputs (other than the Cube's result) whose value in the tile's layout
+    is the same in every tile of this size with the same starts of the indices they read:
+    buffer -> that key. Only for an epilogue without constraints (no tile-dependent mask),
+    and inputs loaded once and used only by operations (a store could take the buffer)."""
+    kernel = ep.kernel
+    if kernel.constraints or ep.plan.red:
+        return {}
+    loads: dict[str, list[KLoad]] = {}
+    for load in kernel.loads():
+        loads.setdefault(load.access.buffer, []).append(load)
+    direct = {s.src for s in kernel.stores()} | {
+        a
+        for st in kernel.body
+        if isinstance(st, KOp) and st.op in ("assign", "ident")
+        for a in st.args
+    }
+    sizes = tuple(sorted(tile.sizes.items()))
+    keys: dict[str, tuple] = {}
+    for name, group in loads.items():
+        if name == ep.buffer or len(group) != 1 or group[0].dst in direct:
+            continue
+        access = group[0].access.offset
+        read = tuple(sorted((v, s) for v, s in tile.starts.items() if access.coeff(v)))
+        keys[name] = (name, access, sizes, read)
+    return keys

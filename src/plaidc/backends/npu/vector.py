@@ -399,7 +399,8 @@ class TileLowering:
     UB, in this tile's layout (a fused producer's result). With `placement`, the tile's
     windows (and the values stored straight into an output) go where the pass pipeline placed
     them, when they fit (`_placement`); the outputs' placements are reserved until their
-    stores."""
+    stores. The loads of the buffers in `keep` are never released: `kept` gives their values
+    after `lower` (a fused epilogue's loop-invariant operand, bound in the next tiles)."""
 
     def __init__(
         self,
@@ -411,8 +412,10 @@ class TileLowering:
         bound: dict[str, Val] | None = None,
         placement: bool = True,
         own_share: bool = True,
+        keep: frozenset[str] = frozenset(),
     ) -> None:
         self.ctx, self.kernel, self.plan, self.tile = ctx, kernel, plan, tile
+        self.keep, self.kept = keep, dict[str, Val]()
         order = [*plan.out, *plan.red]
         cons = tuple(tile.local(a) for a in kernel.constraints)
         self.space = Space({v: tile.sizes[v] for v in order}, cons)
@@ -502,7 +505,10 @@ class TileLowering:
             if isinstance(stmt, KLoad):
                 with self.values.preferring(into.get(stmt.dst)):
                     vals[stmt.dst] = self._load(stmt)
-                defined.append(stmt.dst)
+                if stmt.access.buffer in self.keep:
+                    self.kept[stmt.access.buffer] = vals[stmt.dst]
+                else:
+                    defined.append(stmt.dst)
             elif isinstance(stmt, KConst):
                 vals[stmt.dst] = Val("scalar", None, scalar=self.plan.types[stmt.dst].value)
             elif isinstance(stmt, KOp):
@@ -518,7 +524,8 @@ class TileLowering:
                 self._store(stmt, value, busy)
             for name in defined:
                 buf = vals[name].buf
-                if buf is not None and buf not in windows and not vals[name].const:
+                kept = any(buf == val.buf for val in self.kept.values())
+                if buf is not None and buf not in windows and not vals[name].const and not kept:
                     holders.setdefault(buf, set()).add(name)
             for name in {*_uses(stmt), *defined}:
                 if last_use.get(name, k) > k:
