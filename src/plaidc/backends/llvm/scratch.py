@@ -6,6 +6,8 @@ backend's `plaidc_scratch_take`/`plaidc_scratch_give` do the same."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from llvmlite import ir
 
 from plaidc.backends.llvm.ops import I1, I64, PTR
@@ -38,28 +40,17 @@ def take_function(module: ir.Module) -> ir.Function:
     fn = ir.Function(module, ir.FunctionType(PTR, [PTR, I64, I64, I64]), name=TAKE)
     fn.linkage = "internal"
     slots, n, align, nbytes = fn.args
-    entry, loop, attempt, step, found, fresh = (
-        fn.append_basic_block(name) for name in ("entry", "loop", "try", "next", "found", "new")
-    )
-    b = ir.IRBuilder(entry)
-    b.branch(loop)
-    b.position_at_end(loop)
-    i = b.phi(I64)
-    i.add_incoming(ir.Constant(I64, 0), entry)
-    b.cbranch(b.icmp_unsigned(">=", i, n), fresh, attempt)
-    b.position_at_end(attempt)
-    slot = b.gep(slots, [i], inbounds=True, source_etype=PTR)
-    buf = b.atomic_rmw("xchg", slot, ir.Constant(PTR, None), "acquire")
-    b.cbranch(b.icmp_unsigned("==", buf, ir.Constant(PTR, None)), step, found)
-    b.position_at_end(step)
-    following = b.add(i, ir.Constant(I64, 1))
-    i.add_incoming(following, step)
-    b.branch(loop)
-    b.position_at_end(found)
-    b.ret(buf)
-    b.position_at_end(fresh)
-    aligned_alloc = _declare(module, "aligned_alloc", PTR, [I64, I64])
-    b.ret(b.call(aligned_alloc, [align, nbytes]))
+    taken: list[ir.Value] = []
+
+    def exchange(b: ir.IRBuilder, slot: ir.Value) -> ir.Value:
+        taken.append(b.atomic_rmw("xchg", slot, ir.Constant(PTR, None), "acquire"))
+        return b.icmp_unsigned("!=", taken[0], ir.Constant(PTR, None))
+
+    def allocate(b: ir.IRBuilder) -> None:
+        aligned_alloc = _declare(module, "aligned_alloc", PTR, [I64, I64])
+        b.ret(b.call(aligned_alloc, [align, nbytes]))
+
+    _scan_slots(fn, slots, n, exchange, lambda b: b.ret(taken[0]), allocate)
     return fn
 
 
@@ -71,31 +62,49 @@ def give_function(module: ir.Module) -> ir.Function:
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, I64, PTR]), name=GIVE)
     fn.linkage = "internal"
     slots, n, buf = fn.args
-    entry, loop, attempt, step, done, release = (
-        fn.append_basic_block(name) for name in ("entry", "loop", "try", "next", "done", "free")
+
+    def store_if_empty(b: ir.IRBuilder, slot: ir.Value) -> ir.Value:
+        pair = b.cmpxchg(slot, ir.Constant(PTR, None), buf, "release", "monotonic")
+        return b.icmp_unsigned("==", b.extract_value(pair, 1), ir.Constant(I1, 1))
+
+    def release(b: ir.IRBuilder) -> None:
+        b.call(_declare(module, "free", ir.VoidType(), [PTR]), [buf])
+        b.ret_void()
+
+    _scan_slots(fn, slots, n, store_if_empty, lambda b: b.ret_void(), release)
+    return fn
+
+
+def _scan_slots(
+    fn: ir.Function,
+    slots: ir.Value,
+    n: ir.Value,
+    attempt: Callable[[ir.IRBuilder, ir.Value], ir.Value],
+    served: Callable[[ir.IRBuilder], object],
+    none_served: Callable[[ir.IRBuilder], object],
+) -> None:
+    """`fn`'s body: for each of the `n` slots in turn, `attempt` on its address (an i1: this
+    slot served); `served` ends the function at the first that did, `none_served` when
+    none did."""
+    entry, loop, attempt_block, step, hit, miss = (
+        fn.append_basic_block(name) for name in ("entry", "loop", "try", "next", "hit", "miss")
     )
     b = ir.IRBuilder(entry)
     b.branch(loop)
     b.position_at_end(loop)
     i = b.phi(I64)
     i.add_incoming(ir.Constant(I64, 0), entry)
-    b.cbranch(b.icmp_unsigned(">=", i, n), release, attempt)
-    b.position_at_end(attempt)
+    b.cbranch(b.icmp_unsigned(">=", i, n), miss, attempt_block)
+    b.position_at_end(attempt_block)
     slot = b.gep(slots, [i], inbounds=True, source_etype=PTR)
-    pair = b.cmpxchg(slot, ir.Constant(PTR, None), buf, "release", "monotonic")
-    stored = b.extract_value(pair, 1)
-    b.cbranch(b.icmp_unsigned("==", stored, ir.Constant(I1, 1)), done, step)
+    b.cbranch(attempt(b, slot), hit, step)
     b.position_at_end(step)
-    following = b.add(i, ir.Constant(I64, 1))
-    i.add_incoming(following, step)
+    i.add_incoming(b.add(i, ir.Constant(I64, 1)), step)
     b.branch(loop)
-    b.position_at_end(done)
-    b.ret_void()
-    b.position_at_end(release)
-    free = _declare(module, "free", ir.VoidType(), [PTR])
-    b.call(free, [buf])
-    b.ret_void()
-    return fn
+    b.position_at_end(hit)
+    served(b)
+    b.position_at_end(miss)
+    none_served(b)
 
 
 def free_function(module: ir.Module, kept: list[tuple[ir.GlobalVariable, int]]) -> None:
