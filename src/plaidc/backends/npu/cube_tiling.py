@@ -184,6 +184,8 @@ def _clip(
 ) -> tuple[tuple[str, tuple[int, int]], ...]:
     shift = {v: Affine.var(v) + s for v, (s, _) in box if s}
     space = Space({v: n for v, (_, n) in box}, tuple(c.substitute(shift) for c in cons))
+    if not space.live_constraints:  # every point of the box is valid (no isl needed)
+        return box
     out = []
     for v, (start, extent) in box:
         bounds = space.bounds(Affine.var(v)) if extent > 1 else None
