@@ -69,6 +69,25 @@ def test_conv_runs_on_the_micro_kernel(backend: str, shape: tuple[int, ...]) -> 
         assert any(f"({kw * ci}, 1, {co})" in line for line in kernels), kernels
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_image_rows_are_read_in_place(backend: str) -> None:
+    """An NHWC convolution's rows (output pixels) are not packed: each row block's window
+    starts (`arow*`) are computed once and the k loop broadcasts straight from the image;
+    with 64 output channels (two panels) the pixels were packed as an `apack` block."""
+    path = EXAMPLES / "conv2d_bias_relu.tile"
+    dims = {"N": 1, "H": 18, "W": 19, "CI": 64, "KH": 3, "KW": 3, "CO": 64}
+    program = compile_tile(path.read_text(), str(path), dims=dims).program
+    cfg = load_target(backend)
+    program = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    inputs = driver.random_inputs(program_io(program).inputs, seed=3)
+    artifact = get_backend(backend).compile(program, cfg)
+    got = artifact.run(inputs)
+    want = conv_reference(inputs["I"], inputs["K"], inputs["B"])
+    np.testing.assert_allclose(got["R"], want, rtol=1e-4, atol=1e-4)
+    assert "micro-kernel C = A B" in artifact.source
+    assert "arow0" in artifact.source and "apack" not in artifact.source
+
+
 def _tiled_rows(backend: str, source: str, dims: dict[str, int], budget: int) -> tuple:
     """`source` through `backend`'s pipeline with tile_contract splitting only the output rows
     `x` (powers of two, within `budget` bytes): edge tiles cut `x` short."""
