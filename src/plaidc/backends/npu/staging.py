@@ -334,6 +334,14 @@ class Tiler:
             window = self.window(space, name, [access], pitch=pitch, store=True)
             if window.exact and not sends(window):  # the narrowest exact rows
                 window = self.window(space, name, [access], pitch=1, store=True)
+            # rows of one index among several (a conv's output rows, `x` and `y` by
+            # channels): the exact window of each stride, the first that is the value's rows
+            for stride in sorted({abs(k) for _, k in space.fold(access).terms}):
+                if sends(window):
+                    break
+                found = self.window(space, name, [access], {stride}, pitch=1, store=True)
+                if found.exact and sends(found):
+                    window = found
         access = space.fold(access)
         covered = self.covers(space, window)
         ub_pos = window.to_ub(access)
