@@ -589,6 +589,14 @@ def test_threads_multiply_the_cost_by_the_busiest_threads_share() -> None:
     ]:
         want, got = plain.evaluate(sizes).cost, two.evaluate(sizes).cost
         assert want is not None and got == pytest.approx(want * share), sizes
+    # a share within thread_slack of even counts as even
+    loose = _Model(conv, dataclasses.replace(opts, threads=2, thread_slack=0.4))
+    assert loose.evaluate((8, 16, 3, 3, 8, 16)).cost == pytest.approx(
+        plain.evaluate((8, 16, 3, 3, 8, 16)).cost
+    )
+    assert loose.evaluate((12, 16, 3, 3, 8, 12)).cost == pytest.approx(
+        plain.evaluate((12, 16, 3, 3, 8, 12)).cost * 1.5
+    )
     # the accumulation index c never runs on threads: its tiles do not count
     assert two.evaluate((12, 16, 3, 3, 2, 16)).cost == pytest.approx(
         plain.evaluate((12, 16, 3, 3, 2, 16)).cost

@@ -27,7 +27,9 @@ Two cost models:
 With `threads`, either cost is multiplied by the busiest thread's share of the work
 (`thread_balance`: the output index with the most tiles runs on the threads, contiguous runs of
 tiles each, as the CPU backends' static schedule), since the slowest thread sets the time: 7
-tiles on 2 threads cost 8/7 of 8 tiles. Such an index also tries the sizes that split it evenly.
+tiles on 2 threads cost 8/7 of 8 tiles (shares within `thread_slack` of even count as even: 999
+in 4 tiles of 256, 512 and 487 per thread, keeps its tiles). Such an index also tries the sizes
+that split it evenly.
 
 Candidate sizes per searched index are 1..range, or the powers of two below the range and the
 range (`only_po2`), or the divisors of the range (`only_even`). The search is exhaustive when
@@ -165,6 +167,12 @@ class AutotileOptions:
         "schedule): the cost is multiplied by the busiest thread's share of the work over an "
         "even share, and that index also tries the sizes that split it evenly over "
         "threads, 2*threads, ... tiles (0 or 1: no threads)",
+        min=0,
+    )
+    thread_slack: float = option(
+        0.05,
+        "threads: a busiest thread's share up to 1 + thread_slack counts as even (a last tile "
+        "a few percent short costs less than odd tile sizes' partial register blocks)",
         min=0,
     )
     split_factor: float = option(
@@ -371,14 +379,18 @@ def _even_splits(rng: int, opts: AutotileOptions, output: bool) -> list[int]:
 
 
 def thread_balance(
-    sizes: np.ndarray, ranges: Sequence[int], is_out: Sequence[bool], threads: int
+    sizes: np.ndarray,
+    ranges: Sequence[int],
+    is_out: Sequence[bool],
+    threads: int,
+    slack: float = 0.0,
 ) -> np.ndarray:
     """Per candidate (a row of `sizes`), the busiest thread's work over an even share when
     `threads` split the tiles of the output index with the most tiles, as a static schedule
     does (contiguous runs of `ceil(count / threads)` tiles, the first runs full): 1 when the
     tiles spread evenly, `threads` when one thread gets all. A candidate with one tile of
     every index is 1 (the code inside the tile chooses its own threads). Ties between
-    indices count the worse."""
+    indices count the worse. Shares up to `1 + slack` count as 1."""
     n = len(sizes)
     cols = [k for k, out in enumerate(is_out) if out and ranges[k] > 1]
     if threads < 2 or not cols:
@@ -390,7 +402,7 @@ def thread_balance(
     share = busiest * threads / rng
     most = counts.max(axis=1)
     worst = np.where(counts == most[:, None], share, 0.0).max(axis=1)
-    return np.where(most > 1, worst, 1.0)
+    return np.where((most > 1) & (worst > 1.0 + slack), worst, 1.0)
 
 
 class _Model:
@@ -475,7 +487,8 @@ class _Model:
 
     def balance(self, grid: np.ndarray) -> np.ndarray:
         """`thread_balance` of every row of `grid`: the factor on its cost."""
-        return thread_balance(grid, self.ranges, self.is_out, self.opts.threads)
+        opts = self.opts
+        return thread_balance(grid, self.ranges, self.is_out, opts.threads, opts.thread_slack)
 
     def tile_counts(self, grid: np.ndarray) -> np.ndarray:
         """Number of tiles of each candidate (a row of sizes per candidate)."""
