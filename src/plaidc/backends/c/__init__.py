@@ -8,7 +8,7 @@ defaults, e.g. `["-O2"]`), `vector_math` (`"libmvec"`: vectorised loops call gli
 math library for exp, log, sin, ...; absent: libm's scalar functions), `exp` (`"polynomial"`:
 fp32 exp is plaidc's inline polynomial, `plaidc.backends.loopnest.exp_poly`), `omp_wait_policy`
 (libgomp's OMP_WAIT_POLICY for the process unless the environment sets it; see
-`plaidc.backends.c.build.openmp_wait_policy`).
+`plaidc.backends.toolchain.openmp_wait_policy`).
 """
 
 from __future__ import annotations
@@ -22,13 +22,7 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends import content_digest
-from plaidc.backends.c.build import (
-    DEFAULT_FLAGS,
-    build_library,
-    find_compiler,
-    load_entry,
-    openmp_wait_policy,
-)
+from plaidc.backends.c.build import DEFAULT_FLAGS, build_library, load_entry
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
 from plaidc.backends.loopnest.options import (
@@ -40,6 +34,7 @@ from plaidc.backends.loopnest.options import (
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.backends.toolchain import find_compiler, openmp_wait_policy
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 

@@ -21,7 +21,6 @@ from typing import Any, Literal
 import numpy as np
 
 from plaidc.backends import content_digest
-from plaidc.backends.c.build import find_compiler, openmp_wait_policy
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
 from plaidc.backends.loopnest import lower_program
@@ -34,6 +33,7 @@ from plaidc.backends.loopnest.options import (
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.backends.toolchain import find_compiler, openmp_wait_policy
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
