@@ -25,6 +25,7 @@ from plaidc.backends import content_digest
 from plaidc.backends.c.build import DEFAULT_FLAGS, build_library, load_entry
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.dedupe import merge_identical_functions
 from plaidc.backends.loopnest.options import (
     CpuRuntimeCodegen,
     LoopnestCodegen,
@@ -113,8 +114,9 @@ def _emit(
     )
     plan = lower_program(program, lowering)
     profiler = Recorder(instrument(plan)) if profile else None
+    # after instrument: the profile's slots keep the kernels' own names
     source = emit_c(
-        profiler.profiled.plan if profiler else plan,
+        merge_identical_functions(profiler.profiled.plan if profiler else plan),
         vector_math=own.vector_math == "libmvec",
         polynomial_exp=polynomial,
     )

@@ -24,6 +24,7 @@ from plaidc.backends import content_digest
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
 from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.dedupe import merge_identical_functions
 from plaidc.backends.loopnest.options import (
     CpuRuntimeCodegen,
     LoopnestCodegen,
@@ -122,8 +123,9 @@ def _emit(
     plan = lower_program(program, replace(options, ragged_gemm=True))
     bits = options.vector_bytes * 8 if own.prefer_vector_width else None
     profiler = Recorder(instrument(plan)) if profile else None
+    # after instrument: the profile's slots keep the kernels' own names
     module, uses_threads = emit_llvm(
-        profiler.profiled.plan if profiler else plan,
+        merge_identical_functions(profiler.profiled.plan if profiler else plan),
         own.vector_math == "libmvec",
         own.exp == "polynomial",
         bits,
