@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 
 from plaidc.backends.npu.img2col import ConvLayout
-from plaidc.backends.npu.moves import Space
+from plaidc.backends.npu.moves import Placement, Space
 from plaidc.backends.npu.ops import Buf, elems_per_block, offset_buf, round_up
 from plaidc.backends.npu.staging import Tiler, Window
 from plaidc.stripe.ir import Affine, DType
@@ -51,6 +51,9 @@ def rows(
     emitted or allocated) when the points are not such rows."""
     n_rows, cols = shape
     outer = [v for v in (conv.u, conv.v) if v is not None and space.sizes.get(v, 1) > 1]
+    whole = _one_transfer(tiler, space, name, access, pos, cols, outer)
+    if whole is not None:
+        return _from_one_transfer(tiler, space, pos, shape, dtype, zero, outer, *whole)
     points = list(itertools.product(*(range(space.sizes[v]) for v in outer)))
     if len(points) > MAX_POSITIONS:
         return None
@@ -83,4 +86,72 @@ def rows(
         tiler.ops.append(tiler.ctx.mover.fill_all(buf, dtype, n_rows * cols, 0))
     for window, start in plans:
         tiler.dma("in", window, offset_buf(buf, start * size))
+    return buf
+
+
+def _one_transfer(
+    tiler: Tiler,
+    space: Space,
+    name: str,
+    access: Affine,
+    pos: Affine,
+    cols: int,
+    outer: list[str],
+) -> tuple[Window, Affine] | None:
+    """Every window position's rows in one transfer, and their positions in it: where the
+    points' rows are one window of rows `cols` apart in UB (HWIO weights: all of them, one
+    burst each), holding nothing else, each position's rows dense (as in the matrix) and no
+    constraint cutting them."""
+    rows = [v for v, n in space.sizes.items() if n > 1 and pos.coeff(v) == cols]
+    if not outer or space.live_constraints or len(rows) != 1:
+        return None
+    stride = abs(space.fold(access).coeff(rows[0]))  # GM elements from a row to the next
+    window = tiler.window(space, name, [access], {stride}, pitch=cols)
+    ub = window.to_ub(space.fold(access))
+    inner = [v for v, n in space.sizes.items() if n > 1 and v not in outer]
+    if ub.const != 0 or window.gm_elements != space.point_count():
+        return None
+    if window.rows > 1 and window.row_pitch != cols:
+        return None
+    if any(ub.coeff(v) != pos.coeff(v) for v in inner) or any(ub.coeff(v) % cols for v in outer):
+        return None
+    return window, ub
+
+
+def _from_one_transfer(
+    tiler: Tiler,
+    space: Space,
+    pos: Affine,
+    shape: tuple[int, int],
+    dtype: DType,
+    zero: bool,
+    outer: list[str],
+    window: Window,
+    ub: Affine,
+) -> Buf:
+    """The padded matrix from `_one_transfer`'s window: the rows of each window position
+    copied as one run to their place (whole blocks: the vector unit's block copies)."""
+    n_rows, cols = shape
+    size, g = dtype.byte_size, elems_per_block(dtype)
+    # a position's rows: the one index whose rows are `cols` apart (`_one_transfer`)
+    run = next(n for v, n in space.sizes.items() if n > 1 and pos.coeff(v) == cols) * cols
+    buf = tiler.arena.alloc(n_rows * cols * size, "weights as img2col rows")
+    scratch = tiler.arena.alloc(round_up(window.elements, g) * size, "weights' rows")
+    if zero or round_up(window.width, g) != cols:
+        tiler.ops.append(tiler.ctx.mover.fill_all(buf, dtype, n_rows * cols, 0))
+    tiler.dma("in", window, scratch)
+    flat = "row_run"
+    places = Space({**{v: space.sizes[v] for v in outer}, flat: run})
+    dst = Affine.of({v: pos.coeff(v) for v in outer}) + Affine.var(flat)
+    src = Affine.of({v: ub.coeff(v) for v in outer}) + Affine.var(flat)
+    tiler.move(
+        places,
+        flat,
+        Placement(buf, dtype, dst),
+        Placement(scratch, dtype, src),
+        (0, n_rows * cols),
+        True,
+        "weights' rows into place",
+    )
+    tiler.arena.release(scratch)
     return buf
