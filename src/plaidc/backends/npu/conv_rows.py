@@ -24,7 +24,7 @@ import itertools
 from plaidc.backends.npu.img2col import ConvLayout
 from plaidc.backends.npu.moves import Placement, Space
 from plaidc.backends.npu.ops import Buf, elems_per_block, offset_buf, round_up
-from plaidc.backends.npu.staging import Tiler, Window
+from plaidc.backends.npu.staging import MAX_BURSTS, MAX_LENBURST, Tiler, Window, byte_exact
 from plaidc.stripe.ir import Affine, DType
 
 # More window positions than this (a DMA each, each paying the GM latency) and the caller
@@ -97,25 +97,48 @@ def _one_transfer(
     pos: Affine,
     cols: int,
     outer: list[str],
-) -> tuple[Window, Affine] | None:
-    """Every window position's rows in one transfer, and their positions in it: where the
-    points' rows are one window of rows `cols` apart in UB (HWIO weights: all of them, one
-    burst each), holding nothing else, each position's rows dense (as in the matrix) and no
-    constraint cutting them."""
+) -> tuple[Window, Affine, int] | None:
+    """Every window position's rows in one transfer, their positions in it and how many
+    rows each position has: where the points' rows are one window of rows `cols` apart in UB
+    (HWIO weights: one burst each; with the byte-exact DMA, also the rows of other K steps'
+    channels between them, brought and ignored), each position's rows dense (as in the
+    matrix) and no constraint but on the rows' index."""
     rows = [v for v, n in space.sizes.items() if n > 1 and pos.coeff(v) == cols]
-    if not outer or space.live_constraints or len(rows) != 1:
+    if not outer or len(rows) != 1:
         return None
-    stride = abs(space.fold(access).coeff(rows[0]))  # GM elements from a row to the next
+    # constraints on the rows alone (a ragged last K step's channels): fewer rows, all valid
+    if any(set(con.names()) != {rows[0]} for con in space.live_constraints):
+        return None
+    count = space.bounds(Affine.var(rows[0]))
+    if count is None or count[0] != 0:
+        return None
+    folded = space.fold(access)
+    stride = abs(folded.coeff(rows[0]))  # GM elements from a row to the next
     window = tiler.window(space, name, [access], {stride}, pitch=cols)
-    ub = window.to_ub(space.fold(access))
+    if window.gm_elements != space.point_count() and byte_exact(tiler.ctx, store=False):
+        # the rows of other K steps' channels between this one's: brought too (one burst
+        # each, ignored), rather than a transfer per window position
+        found = space.bounds(folded)
+        columns = [v for v, n in space.sizes.items() if n > 1 and v not in (*outer, *rows)]
+        width = space.bounds(Affine.of({v: folded.coeff(v) for v in columns}))
+        if found is None or width is None or min(found[0], width[0]) < 0:
+            return None
+        first, last = found
+        span = width[1] - width[0] + 1
+        n_rows = (last - first) // stride + 1
+        size = tiler.ctx.gm_type[name].byte_size
+        if span > stride or n_rows > MAX_BURSTS or span * size > MAX_LENBURST:
+            return None
+        window = Window(name, first, n_rows, stride, span, cols, exact=True)
+    ub = window.to_ub(folded)
     inner = [v for v, n in space.sizes.items() if n > 1 and v not in outer]
-    if ub.const != 0 or window.gm_elements != space.point_count():
-        return None
-    if window.rows > 1 and window.row_pitch != cols:
+    if ub.const != 0 or (window.rows > 1 and window.row_pitch != cols):
         return None
     if any(ub.coeff(v) != pos.coeff(v) for v in inner) or any(ub.coeff(v) % cols for v in outer):
         return None
-    return window, ub
+    if any(folded.coeff(v) % stride for v in outer):
+        return None
+    return window, ub, count[1] + 1
 
 
 def _from_one_transfer(
@@ -128,13 +151,13 @@ def _from_one_transfer(
     outer: list[str],
     window: Window,
     ub: Affine,
+    rows: int,
 ) -> Buf:
     """The padded matrix from `_one_transfer`'s window: the rows of each window position
     copied as one run to their place (whole blocks: the vector unit's block copies)."""
     n_rows, cols = shape
     size, g = dtype.byte_size, elems_per_block(dtype)
-    # a position's rows: the one index whose rows are `cols` apart (`_one_transfer`)
-    run = next(n for v, n in space.sizes.items() if n > 1 and pos.coeff(v) == cols) * cols
+    run = rows * cols  # a position's rows (`_one_transfer`)
     buf = tiler.arena.alloc(n_rows * cols * size, "weights as img2col rows")
     scratch = tiler.arena.alloc(round_up(window.elements, g) * size, "weights' rows")
     if zero or round_up(window.width, g) != cols:
