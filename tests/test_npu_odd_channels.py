@@ -114,6 +114,16 @@ def test_odd_channel_convs_split_over_cores(shape: str, cores: int, tmp_path: Pa
     assert _elementwise_layout(artifact) == 0
 
 
+@pytest.mark.parametrize("shape", ["3x3_40_40", "3x3_64_40"])
+def test_odd_channel_convs_on_the_small_chip(shape: str, tmp_path: Path) -> None:
+    """UB 64 KiB, L1 256 KiB: the weights' one transfer may not fit beside its matrix (a DMA
+    per window position then), the results are the same."""
+    _, _, ci, kh, kw, co, s, d, p = SHAPES[shape]
+    dims = dict(N=1, H=30, W=30, CI=ci, KH=kh, KW=kw, CO=co)
+    artifact = _run(_conv(tmp_path, dims, "fp16", s, d, p), ub_bytes=64 * 1024, l1_bytes=256 * 1024)
+    assert _elementwise_layout(artifact) == 0
+
+
 def test_grouped_conv_with_odd_channels_per_group(tmp_path: Path) -> None:
     """Two groups of 24 input and 24 output channels: each group's weights are a batch
     point's own padded rows, the result's columns the group's own."""

@@ -23,7 +23,7 @@ import itertools
 
 from plaidc.backends.npu.img2col import ConvLayout
 from plaidc.backends.npu.moves import Placement, Space
-from plaidc.backends.npu.ops import Buf, elems_per_block, offset_buf, round_up
+from plaidc.backends.npu.ops import Buf, OutOfMemory, elems_per_block, offset_buf, round_up
 from plaidc.backends.npu.staging import MAX_BURSTS, MAX_LENBURST, Tiler, Window, byte_exact
 from plaidc.stripe.ir import Affine, DType
 
@@ -53,7 +53,10 @@ def rows(
     outer = [v for v in (conv.u, conv.v) if v is not None and space.sizes.get(v, 1) > 1]
     whole = _one_transfer(tiler, space, name, access, pos, cols, outer)
     if whole is not None:
-        return _from_one_transfer(tiler, space, pos, shape, dtype, zero, outer, *whole)
+        try:
+            return _from_one_transfer(tiler, space, pos, shape, dtype, zero, outer, *whole)
+        except OutOfMemory:
+            pass  # no room for the transfer's rows beside the matrix: a DMA per position
     points = list(itertools.product(*(range(space.sizes[v]) for v in outer)))
     if len(points) > MAX_POSITIONS:
         return None
@@ -159,7 +162,11 @@ def _from_one_transfer(
     size, g = dtype.byte_size, elems_per_block(dtype)
     run = rows * cols  # a position's rows (`_one_transfer`)
     buf = tiler.arena.alloc(n_rows * cols * size, "weights as img2col rows")
-    scratch = tiler.arena.alloc(round_up(window.elements, g) * size, "weights' rows")
+    try:
+        scratch = tiler.arena.alloc(round_up(window.elements, g) * size, "weights' rows")
+    except OutOfMemory:
+        tiler.arena.release(buf)
+        raise
     if zero or round_up(window.width, g) != cols:
         tiler.ops.append(tiler.ctx.mover.fill_all(buf, dtype, n_rows * cols, 0))
     tiler.dma("in", window, scratch)
