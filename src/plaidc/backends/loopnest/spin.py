@@ -5,8 +5,9 @@ region's end) as a number of iterations (`GOMP_SPINCOUNT`), each an atomic load 
 `cpu_relax()` (x86's `pause`). What one iteration costs varies several-fold between CPUs
 (`pause` takes ~140 cycles on recent Intel cores, a handful on older ones), so the configs give
 the spin as microseconds (`[codegen] omp_spin_us`) and `spin_count` converts them with the cost
-of that loop measured on this host once per process (the same loop, JIT-compiled by LLVM, timed
-by the wall clock over a spin of about the wanted length, the median of a few runs).
+of that loop measured on this host (the same loop, JIT-compiled by LLVM, timed by the wall clock
+over a spin of about the wanted length, the median of a few runs), once per CPU model: the count
+is kept in the cache directory (`spin/`).
 
 `openmp_wait` sets the two variables libgomp reads when it is first loaded, unless the user set
 either: `OMP_WAIT_POLICY` (the config's `omp_wait_policy`) and `GOMP_SPINCOUNT` (from
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import hashlib
 import os
 import platform
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -91,15 +94,51 @@ def _median_ns(run: Spinner, count: int) -> float:
 
 @functools.cache
 def spin_count(microseconds: float) -> int:
-    """`GOMP_SPINCOUNT` for a spin of about `microseconds` on this host: the median time of a
-    short spin gives a first count, the median time of a spin of that count the final one (an
-    iteration's cost depends on the spin's length: under a hypervisor, long `pause` loops
-    exit to it, ~50 ns an iteration here against ~15 ns in a 1000-iteration spin)."""
+    """`GOMP_SPINCOUNT` for a spin of about `microseconds` on this host: measured once per CPU
+    model and kept in the cache directory (`measure_spin_count`; the JIT and the runs cost
+    ~0.1-0.2 s, which every process's first compile would pay)."""
     if microseconds <= 0:
         return 0
+    from plaidc.backends.c.build import cache_dir  # (the C backend's package imports this one)
+
+    key = f"{platform.machine()}\0{_cpu_model()}\0{microseconds!r}"
+    path = cache_dir() / "spin" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
+    try:
+        kept = int(path.read_text())
+        if kept > 0:
+            return kept
+    except (OSError, ValueError):
+        pass
+    count = measure_spin_count(microseconds)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as tmp:
+            tmp.write(str(count))
+        os.replace(tmp.name, path)
+    except OSError:  # an unwritable cache: measured again next time
+        pass
+    return count
+
+
+def measure_spin_count(microseconds: float) -> int:
+    """The count for `microseconds`, measured: the median time of a short spin gives a first
+    count, the median time of a spin of that count the final one (an iteration's cost depends
+    on the spin's length: under a hypervisor, long `pause` loops exit to it)."""
     run = _spinner()
     guess = max(1, round(microseconds * 1000 / _median_ns(run, _FIRST_GUESS_SPINS)))
     return max(1, round(microseconds * 1000 / _median_ns(run, guess)))
+
+
+def _cpu_model() -> str:
+    """The first `model name` of /proc/cpuinfo (the platform's processor name without it)."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
 
 
 def openmp_wait(policy: object, spin_us: object) -> None:
