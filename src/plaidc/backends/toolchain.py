@@ -1,8 +1,8 @@
-"""The host's toolchain and process facts the native backends (c, llvm, mpi, opencl) share:
-where compiled artifacts are cached, which C compiler to run, and libgomp's wait policy.
+"""The host's toolchain facts the native backends (c, llvm, mpi, opencl) share: where compiled
+artifacts are cached and which C compiler to run.
 
 A module of its own so that a backend needing one of them does not import another backend
-(the LLVM backend imported the whole C backend, its syntax tree and emitter, for these).
+(the LLVM backend imported the whole C backend, its syntax tree and emitter, for them).
 """
 
 from __future__ import annotations
@@ -36,24 +36,3 @@ def find_compiler(name: object) -> str:
         "the C backend needs a C compiler with OpenMP (gcc): install it, e.g. "
         "`apt-get install gcc` (Debian/Ubuntu) or `dnf install gcc`, or set CC"
     )
-
-
-def openmp_wait_policy(policy: object) -> None:
-    """Set libgomp's wait policy for this process unless the user chose one (OMP_WAIT_POLICY).
-
-    libgomp reads it when it is first loaded. Its default keeps idle threads spinning, which on
-    a busy machine (fewer free cores than threads, e.g. parallel test workers) turns every
-    parallel region into a wait for a descheduled spinner: a 0.7 ms softmax took 45 ms. With
-    `passive`, idle threads sleep and wake when work arrives (microseconds). `policy` is the
-    config's `[codegen] omp_wait_policy`: one of libgomp's values, `active` or `passive`."""
-    if policy is None:
-        return
-    if not isinstance(policy, str) or policy.lower() not in ("active", "passive"):
-        raise CompileError(
-            [
-                Diagnostic(
-                    f'[codegen] \'omp_wait_policy\' must be "active" or "passive", not {policy!r}'
-                )
-            ]
-        )
-    os.environ.setdefault("OMP_WAIT_POLICY", policy)
