@@ -352,6 +352,8 @@ class Tiler:
                 if sub.is_empty():
                     continue
                 pos = src.pos.substitute(fixed)
+                if (src.buf.offset + pos.const * size) % BLOCK:
+                    break  # an exact window's UB side starts on a block (copy_ubuf_to_gm_align)
                 part = Placement(offset_buf(src.buf, pos.const * size), src.dtype, pos - pos.const)
                 window = self._exact_rows(sub, name, access.substitute(fixed), part)
                 if window is None:
