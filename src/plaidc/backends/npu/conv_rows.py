@@ -27,6 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from plaidc.backends.npu import img2col
+from plaidc.backends.npu.moves import Space
+from plaidc.backends.npu.staging import Tiler, Window
+
+if TYPE_CHECKING:
+    from plaidc.backends.npu.gemm import Gemm
 
 Extent = tuple[int, int]  # a window's GM elements [first, end)
 
@@ -120,3 +128,37 @@ def plan(
     if (final[1] - first[0]) * elem > size:
         return None
     return RowSlab(base, size, first[0], elem, align, lead, last, extent)
+
+
+def shared_window(gemm: Gemm, k_tiles: list[dict], tiler: Tiler) -> Window | None:
+    """The GM window of `gemm`'s left operand that every K step's img2col reads (one the
+    first K step's `img2col.plan` takes), or None when it does not go by img2col."""
+    con = gemm.con
+    conv = gemm.conv_layout(k_tiles[0])
+    if conv is None:
+        return None
+    box = {}
+    for v in con.k:
+        lo = min(kt[v][0] for kt in k_tiles)
+        box[v] = (lo, max(kt[v][0] + kt[v][1] for kt in k_tiles) - lo)
+    starts = {**gemm.starts, **{v: s for v, (s, _) in box.items()}}
+    sizes = {**gemm.sizes, **{v: n for v, (_, n) in box.items()}}
+    space = Space(
+        {v: sizes[v] for v in (*con.batch, *con.m, *con.k)},
+        tuple(gemm.local(a, starts) for a in con.a_cons),
+    )
+    if space.is_empty():
+        return None
+    # the first K step's img2col must read this window (the others are alike)
+    first = {**gemm.starts, **{v: s for v, (s, _) in k_tiles[0].items()}}
+    step_space = Space(
+        {v: gemm.sizes.get(v, k_tiles[0].get(v, (0, 1))[1]) for v in space.sizes},
+        tuple(gemm.local(a, first) for a in con.a_cons),
+    )
+    step_access = gemm.local(con.a.offset, first)
+    access = gemm.local(con.a.offset, starts)
+    for strides in (None, {conv.row}, set()):
+        window = tiler.window(space, con.a.buffer, [access], strides)
+        if img2col.plan(conv, step_space, window, step_access, gemm.rows_m) is not None:
+            return window
+    return None

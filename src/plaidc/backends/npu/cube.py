@@ -528,7 +528,7 @@ def _row_slab(
 
     def extent(k: int) -> conv_rows.Extent | None:
         tile = outers[k // uses] | tiling.n[k % uses]
-        window = Gemm(ctx, kernel, con, tile).window_for_steps(tiling.k, tiler)
+        window = conv_rows.shared_window(Gemm(ctx, kernel, con, tile), tiling.k, tiler)
         if window is None or window.rows != 1:
             return None
         return window.first, window.first + window.width

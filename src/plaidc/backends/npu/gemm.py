@@ -488,7 +488,7 @@ class Gemm(GemmResult):
         weights = self.weights
         assert weights is not None
         tiler = Tiler(self.ctx, self.ctx.arena("UB", parity), self.ops)
-        window = self.window_for_steps(k_tiles, tiler)
+        window = conv_rows.shared_window(self, k_tiles, tiler)
         if window is None:
             return None
         nbytes = img2col.l1_bytes(window)
@@ -516,39 +516,6 @@ class Gemm(GemmResult):
         self.ops.extend(self.after_window)
         self.after_window = []
         return window, buf
-
-    def window_for_steps(self, k_tiles: list[dict], tiler: Tiler) -> Window | None:
-        """The GM window of the left operand that every K step's img2col reads (one the
-        first K step's `img2col.plan` takes), or None when it does not go by img2col."""
-        con = self.con
-        conv = self.conv_layout(k_tiles[0])
-        if conv is None:
-            return None
-        box = {}
-        for v in con.k:
-            lo = min(kt[v][0] for kt in k_tiles)
-            box[v] = (lo, max(kt[v][0] + kt[v][1] for kt in k_tiles) - lo)
-        starts = {**self.starts, **{v: s for v, (s, _) in box.items()}}
-        sizes = {**self.sizes, **{v: n for v, (_, n) in box.items()}}
-        space = Space(
-            {v: sizes[v] for v in (*con.batch, *con.m, *con.k)},
-            tuple(self.local(a, starts) for a in con.a_cons),
-        )
-        if space.is_empty():
-            return None
-        # the first K step's img2col must read this window (the others are alike)
-        first = {**self.starts, **{v: s for v, (s, _) in k_tiles[0].items()}}
-        step_space = Space(
-            {v: self.sizes.get(v, k_tiles[0].get(v, (0, 1))[1]) for v in space.sizes},
-            tuple(self.local(a, first) for a in con.a_cons),
-        )
-        step_access = self.local(con.a.offset, first)
-        access = self.local(con.a.offset, starts)
-        for strides in (None, {conv.row}, set()):
-            window = tiler.window(space, con.a.buffer, [access], strides)
-            if img2col.plan(conv, step_space, window, step_access, self.rows_m) is not None:
-                return window
-        return None
 
     def _img2col_window(
         self, tiler: Tiler, conv: img2col.ConvLayout, space: Space, access: Affine
