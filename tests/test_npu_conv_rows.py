@@ -65,8 +65,9 @@ BASE = dict(N=1, H=34, W=32, CI=32, KH=3, KW=3, CO=32)
         (dict(BASE, H=36, W=30), 1, 2, 0),  # dilated
         (dict(BASE, H=33, W=27), 1, 1, 1),  # padded (the first and last tiles' windows)
         (dict(BASE, H=30, W=30, CI=64, CO=48), 1, 1, 0),  # four K steps, three N fractals
+        (dict(BASE, H=30, W=30, CO=256), 1, 1, 0),  # two N blocks: tiles sharing a window
     ],
-    ids=["3x3", "ragged", "stride2", "dilated", "padded", "ksteps"],
+    ids=["3x3", "ragged", "stride2", "dilated", "padded", "ksteps", "nblocks"],
 )
 def test_rows_come_into_l1_once_per_core(
     tmp_path: Path, dims: dict[str, int], s: int, d: int, p: int, cores: int
