@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from plaidc.backends.npu.conv_rows import RowSlab
+from plaidc.backends.npu.conv_map_rows import RowSlab
 from plaidc.backends.npu.ops import Arena, Buf
 
 TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
@@ -71,7 +71,7 @@ class Weights:
     # alternating between tiles): each tile loads its window once for all its K steps
     windows: int = 0
     tile: int = 0  # the index of the tile being lowered
-    # the core's windows in one run of L1 from `windows` on (`conv_rows`), else None: the
+    # the core's windows in one run of L1 from `windows` on (`conv_map_rows`), else None: the
     # two slots
     rows: RowSlab | None = None
     # (N block, K step)s whose weights the core's first tile brings after its window

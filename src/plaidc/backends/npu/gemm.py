@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from plaidc.backends.npu import conv_rows, img2col
+from plaidc.backends.npu import conv_map_rows, conv_rows, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
@@ -18,7 +18,7 @@ from plaidc.backends.npu.fractal_layout import ko_major_image
 from plaidc.backends.npu.gemm_result import SPLIT_SHIFT, GemmResult, dense_position
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
-from plaidc.backends.npu.moves import Placement, Space
+from plaidc.backends.npu.moves import Placement, Space, choose_path
 from plaidc.backends.npu.ops import (
     BLOCK,
     MAX_REPEAT,
@@ -60,6 +60,7 @@ class _Operand:
     alias: bool = False
     holes: bool = False  # positions no point writes inside the matrix (padded channels): zero
     rect: Window | None = None  # the GM window the matrix aliases, when it holds only points
+    laid: bool = False  # `window` is the matrix, brought by DMA as it is (`conv_rows`)
 
 
 class Gemm(GemmResult):
@@ -252,6 +253,14 @@ class Gemm(GemmResult):
         if op.alias and op.src.const == 0 and window.gm_elements == space.point_count():
             op.rect = window  # every element of the window is a point, and only those
         if not op.alias:
+            if conv is not None and k_rows and self._spread(op):
+                # the weights' rows element by element: by DMA instead, straight into place
+                zero = conv.padded or bool(space.live_constraints)
+                shape, name = (rows, cols), access.buffer
+                laid = conv_rows.rows(tiler, conv, space, name, acc, pos, shape, dtype, zero)
+                if laid is not None:
+                    op.window, op.laid = laid, True
+                    return op
             op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
         # The matrix is the window itself, starting `src.const` elements into it: before
@@ -263,12 +272,21 @@ class Gemm(GemmResult):
         op.window = tiler.read_window(window, room=room, lead=lead, at=at)
         return op
 
+    def _spread(self, op: _Operand) -> bool:
+        """Whether `_matrix` would move the operand's points from its window element by
+        element (`moves.choose_path`: rows no whole number of blocks apart)."""
+        sizes = op.space.sizes
+        run = op.run or next((v for v in reversed(sizes) if sizes[v] > 1), None)
+        return choose_path(op.space, run, op.pos, op.src, self.con.dtype) == "spread"
+
     def _matrix(self, tiler: Tiler, op: _Operand) -> Matrix:
         """The operand's matrix from its window: gathered (img2col), zero at padded K
         positions and at the points the constraints exclude."""
         dtype, mat = self.con.dtype, op.matrix
         total = mat.rows * mat.cols
         mover = self.ctx.mover
+        if op.laid:  # already the matrix, zero where no point is
+            return dataclasses.replace(mat, buf=op.window)
         if op.window is None:  # no point of this tile touches the operand
             buf = tiler.arena.alloc(total * dtype.byte_size, "matrix")
             tiler.ops.append(mover.fill_all(buf, dtype, total, 0))
@@ -481,14 +499,14 @@ class Gemm(GemmResult):
 
     def _shared_window(self, k_tiles: list[dict], parity: int) -> tuple[Window, Buf] | None:
         """The left operand's GM window for all the tile's K steps, in L1 (the tile's slot of
-        `weights`, or its place in the core's run of rows, `conv_rows`), when the operand
+        `weights`, or its place in the core's run of rows, `conv_map_rows`), when the operand
         goes by img2col and it fits: each K step's img2col reads its part of it, so MTE2
         brings it once rather than once per K step (and, in the run, only the rows the
         tiles before it did not bring)."""
         weights = self.weights
         assert weights is not None
         tiler = Tiler(self.ctx, self.ctx.arena("UB", parity), self.ops)
-        window = conv_rows.shared_window(self, k_tiles, tiler)
+        window = conv_map_rows.shared_window(self, k_tiles, tiler)
         if window is None:
             return None
         nbytes = img2col.l1_bytes(window)
@@ -496,7 +514,7 @@ class Gemm(GemmResult):
         if rows is not None:
             lo, hi = rows.window(weights.tile)
             if (lo, hi) != (window.first, window.first + window.width) or window.rows != 1:
-                raise conv_rows.SlabMiss(f"tile {weights.tile}: its window changed")
+                raise conv_map_rows.SlabMiss(f"tile {weights.tile}: its window changed")
             buf = Buf("L1", rows.address(lo), nbytes)
             for k, (start, end) in enumerate(rows.loads(weights.tile)):
                 if k == 1:  # the tile's own rows, the deferred weights, the next tile's rows

@@ -1,4 +1,4 @@
-"""A core's feature-map rows in L1 once (`conv_rows`) and the weights' last K step after the
+"""A core's feature-map rows in L1 once (`conv_map_rows`) and the weights' last K step after the
 first tile's window (`conv_weights.deferrable`): each conv runs on the simulator against the
 interpreter (a window at a wrong place in the run, a transfer that skips rows or a flag too
 few is a mismatch or a hazard), and the feature map's bytes moved into L1 say whether rows
@@ -15,7 +15,7 @@ import pytest
 from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
-from plaidc.backends.npu.conv_rows import RowSlab, SlabMiss, plan
+from plaidc.backends.npu.conv_map_rows import RowSlab, SlabMiss, plan
 from plaidc.interp import program_io, run_program
 from plaidc.targets import load_target
 
@@ -61,7 +61,7 @@ BASE = dict(N=1, H=34, W=32, CI=32, KH=3, KW=3, CO=32)
     [
         (BASE, 1, 1, 0),
         (dict(BASE, H=35, W=29), 1, 1, 0),  # a ragged last tile, rows of 29 pixels
-        (dict(BASE, H=41), 2, 1, 0),  # strided: one row shared between tiles
+        (dict(BASE, H=43, W=29), 2, 1, 0),  # strided: one row shared between tiles
         (dict(BASE, H=36, W=30), 1, 2, 0),  # dilated
         (dict(BASE, H=33, W=27), 1, 1, 1),  # padded (the first and last tiles' windows)
         (dict(BASE, H=30, W=30, CI=64, CO=48), 1, 1, 0),  # four K steps, three N fractals
