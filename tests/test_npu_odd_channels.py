@@ -93,6 +93,15 @@ def test_odd_channel_convs_match_with_no_elementwise_layout(
         assert re.search(r"copy_gm_to_ubuf_align\([^;]*\bK\b", artifact.source)
 
 
+def test_weights_of_every_window_position_in_one_transfer(tmp_path: Path) -> None:
+    """A K step of every window position and channel: all the weights' rows by one
+    byte-exact DMA, each position's rows then copied into place by whole blocks."""
+    dims = dict(N=1, H=30, W=30, CI=24, KH=3, KW=3, CO=24)
+    artifact = _run(_conv(tmp_path, dims, "fp16"))
+    assert len(re.findall(r"copy_gm_to_ubuf_align\([^;]*\bK\b", artifact.source)) == 1
+    assert _elementwise_layout(artifact) == 0
+
+
 @pytest.mark.parametrize("cores", [2, 4])
 @pytest.mark.parametrize("shape", ["3x3_24_24", "1x1_40_24", "stride2_pad1_24_40"])
 def test_odd_channel_convs_split_over_cores(shape: str, cores: int, tmp_path: Path) -> None:
@@ -102,6 +111,16 @@ def test_odd_channel_convs_split_over_cores(shape: str, cores: int, tmp_path: Pa
     report = artifact.last_report
     assert report is not None
     assert len(report.core_cycles) == cores and all(report.core_cycles)
+    assert _elementwise_layout(artifact) == 0
+
+
+@pytest.mark.parametrize("shape", ["3x3_40_40", "3x3_64_40"])
+def test_odd_channel_convs_on_the_small_chip(shape: str, tmp_path: Path) -> None:
+    """UB 64 KiB, L1 256 KiB: the weights' one transfer may not fit beside its matrix (a DMA
+    per window position then), the results are the same."""
+    _, _, ci, kh, kw, co, s, d, p = SHAPES[shape]
+    dims = dict(N=1, H=30, W=30, CI=ci, KH=kh, KW=kw, CO=co)
+    artifact = _run(_conv(tmp_path, dims, "fp16", s, d, p), ub_bytes=64 * 1024, l1_bytes=256 * 1024)
     assert _elementwise_layout(artifact) == 0
 
 
