@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from plaidc.backends.c.build import DEFAULT_FLAGS, build_library, find_compiler
+from plaidc.backends.c.build import DEFAULT_FLAGS, build_library
+from plaidc.backends.toolchain import find_compiler
 from plaidc.diagnostics import CompileError
 
 from .support import EXAMPLES, REPO

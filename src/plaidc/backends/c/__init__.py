@@ -23,14 +23,10 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends import content_digest
-from plaidc.backends.c.build import (
-    DEFAULT_FLAGS,
-    build_library,
-    find_compiler,
-    load_entry,
-)
+from plaidc.backends.c.build import DEFAULT_FLAGS, build_library, load_entry
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.dedupe import merge_identical_functions
 from plaidc.backends.loopnest.options import (
     CpuRuntimeCodegen,
     LoopnestCodegen,
@@ -41,6 +37,7 @@ from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.backends.loopnest.spin import openmp_wait
+from plaidc.backends.toolchain import find_compiler
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 
@@ -119,8 +116,9 @@ def _emit(
     )
     plan = lower_program(program, lowering)
     profiler = Recorder(instrument(plan)) if profile else None
+    # after instrument: the profile's slots keep the kernels' own names
     source = emit_c(
-        profiler.profiled.plan if profiler else plan,
+        merge_identical_functions(profiler.profiled.plan if profiler else plan),
         vector_math=own.vector_math == "libmvec",
         polynomial_exp=polynomial,
     )

@@ -1,6 +1,6 @@
 """Compiling generated C with the system compiler, cached by content hash, loaded with ctypes.
 
-The cache directory is `$PLAIDC_CACHE_DIR` or `~/.cache/plaidc`; a library's name is the hash
+The cache directory is `plaidc.backends.toolchain.cache_dir()`; a library's name is the hash
 of the source, the compiler command and the compiler binary's identity, so a changed flag or
 compiler never reuses a stale library. Libraries are written to a temporary name and renamed,
 so concurrent compilations (parallel test workers) never see a half-written file.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from plaidc.backends import BackendUnavailable
+from plaidc.backends.toolchain import cache_dir
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 
 DEFAULT_FLAGS = (
@@ -38,29 +38,6 @@ DEFAULT_FLAGS = (
     "-ffp-contract=off",
     "-fno-math-errno",
 )
-
-
-def cache_dir() -> Path:
-    """Where compiled artifacts are kept."""
-    env = os.environ.get("PLAIDC_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "plaidc"
-
-
-def find_compiler(name: object) -> str:
-    """The C compiler to use: `name` (the config's `[codegen] cc`), else `$CC`, else
-    `cc`/`gcc`; BackendUnavailable if none."""
-    if name is not None and not isinstance(name, str):
-        raise CompileError([Diagnostic(f"[codegen] 'cc' must be a program name, not {name!r}")])
-    candidates = [name] if name else [os.environ.get("CC") or "", "cc", "gcc", "clang"]
-    for candidate in candidates:
-        if candidate:
-            found = shutil.which(candidate)
-            if found:
-                return found
-    raise BackendUnavailable(
-        "the C backend needs a C compiler with OpenMP (gcc): install it, e.g. "
-        "`apt-get install gcc` (Debian/Ubuntu) or `dnf install gcc`, or set CC"
-    )
 
 
 def _identity(path: str) -> str:

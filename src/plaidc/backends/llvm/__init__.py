@@ -21,10 +21,10 @@ from typing import Any, Literal
 import numpy as np
 
 from plaidc.backends import content_digest
-from plaidc.backends.c.build import find_compiler
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
 from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.dedupe import merge_identical_functions
 from plaidc.backends.loopnest.options import (
     CpuRuntimeCodegen,
     LoopnestCodegen,
@@ -35,6 +35,7 @@ from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.backends.loopnest.spin import openmp_wait
+from plaidc.backends.toolchain import find_compiler
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
@@ -123,8 +124,9 @@ def _emit(
     plan = lower_program(program, replace(options, ragged_gemm=True))
     bits = options.vector_bytes * 8 if own.prefer_vector_width else None
     profiler = Recorder(instrument(plan)) if profile else None
+    # after instrument: the profile's slots keep the kernels' own names
     module, uses_threads = emit_llvm(
-        profiler.profiled.plan if profiler else plan,
+        merge_identical_functions(profiler.profiled.plan if profiler else plan),
         own.vector_math == "libmvec",
         own.exp == "polynomial",
         bits,

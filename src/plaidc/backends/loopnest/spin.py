@@ -99,7 +99,7 @@ def spin_count(microseconds: float) -> int:
     ~0.1-0.2 s, which every process's first compile would pay)."""
     if microseconds <= 0:
         return 0
-    from plaidc.backends.c.build import cache_dir  # (the C backend's package imports this one)
+    from plaidc.backends.toolchain import cache_dir
 
     key = f"{platform.machine()}\0{_cpu_model()}\0{microseconds!r}"
     path = cache_dir() / "spin" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
