@@ -47,7 +47,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from plaidc.backends.npu import conv_weights, cube_prefetch, img2col
+from plaidc.backends.npu import conv_map_rows, conv_weights, cube_prefetch, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
@@ -74,6 +74,7 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS, Placed
+from plaidc.backends.npu.staging import Tiler
 from plaidc.backends.npu.valops import Val
 from plaidc.backends.npu.vector import (
     Lowered,
@@ -167,6 +168,7 @@ def _lower_tiled(
     order: list[CubeTiling] | None = None,
     weights_share: int = 2,
     hold: bool = True,
+    slab: bool = True,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
     `pinned` indices one point per tile; `order`: these instead) whose tiles fit every buffer, or
@@ -202,6 +204,7 @@ def _lower_tiled(
         # tile k's first half is the parity of `first + k * steps`.
         steps = len(k_tiles) + 1
         weights: Weights | None = None
+        deferred: list[Op] = []  # weights the core's first tile brings after its window
         try:
             ops: list[Op] = []
 
@@ -229,7 +232,16 @@ def _lower_tiled(
                 invariants: dict[tuple, Val] | None = {} if hold and ctx.options.reuse else None
                 if weights is not None:
                     weights.loaded.clear()  # each core loads them into its own L1
-                    ops.extend(_preload(ctx, kernel, con, outers[lo], inners, k_tiles, weights))
+                    weights.late.clear()
+                    preloaded, deferred = _preload(
+                        ctx, kernel, con, outers[lo], inners, k_tiles, weights
+                    )
+                    ops.extend(preloaded)
+                    # the core's windows in one run of L1 (`conv_map_rows`)
+                    span = (lo * len(inners), hi * len(inners) - 1)
+                    weights.rows = None
+                    if slab:
+                        weights.rows = _row_slab(ctx, kernel, con, tiling, outers, weights, span)
                 part = outers[lo:hi]
                 outer_loop = ctx.new_loop()
                 # With the prefetch, a row's last store goes into the next row's first tile,
@@ -274,10 +286,14 @@ def _lower_tiled(
                         gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
                         if prefetch is not None and nxt is not None:
                             gemm.prefetch = _prefetching(ctx, con, prefetch, nxt, nj, li == 0)
+                        if li == 0 and nj == 0 and weights is not None:
+                            gemm.after_window = deferred
                         tile_ops = gemm.lower(
                             k_tiles, first + k * steps, _cube_parity(first, k, len(k_tiles))
                         )
                         ops.extend(defer_store(pending, tile_ops, nj == 0))
+                        if weights is not None:
+                            weights.late.clear()  # the core's first tile brought them
                         pending, done = gemm.deferred, nj
                         if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
                             ops.append(comment(placement_note(kernel, gemm.honoured)))
@@ -291,6 +307,13 @@ def _lower_tiled(
                     ops.append(pending)
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
+        except conv_map_rows.SlabMiss:
+            # a tile's window is not where the core's run of rows holds it: the slots
+            ctx.parity, ctx.groups = first, groups
+            ctx.held = []
+            return _lower_tiled(
+                ctx, kernel, con, epilogue, pinned, [tiling], weights_share, hold, slab=False
+            )
         except OutOfMemory:
             if ctx.held:  # the epilogue's kept inputs left a tile too little room
                 ctx.held = []
@@ -487,6 +510,34 @@ def _weights(
     return Weights(base, stride, len(k_tiles), align, windows=windows)
 
 
+def _row_slab(
+    ctx: Context,
+    kernel: Kernel,
+    con: Contraction,
+    tiling: CubeTiling,
+    outers: list[TileBox],
+    weights: Weights,
+    span: tuple[int, int],
+) -> conv_map_rows.RowSlab | None:
+    """The run of L1 holding the windows of a core's tiles `span` (first and last index),
+    where the window slots of `weights` were, or None (`conv_map_rows.plan`)."""
+    if not weights.windows:
+        return None
+    uses = len(tiling.n)
+    tiler = Tiler(ctx, ctx.arena("UB", 0), [])
+
+    def extent(k: int) -> conv_map_rows.Extent | None:
+        tile = outers[k // uses] | tiling.n[k % uses]
+        window = conv_map_rows.shared_window(Gemm(ctx, kernel, con, tile), tiling.k, tiler)
+        if window is None or window.rows != 1:
+            return None
+        return window.first, window.first + window.width
+
+    elem = ctx.gm_type[con.a.buffer].byte_size
+    size = weights.base - weights.windows
+    return conv_map_rows.plan(extent, *span, weights.windows, size, elem, weights.align)
+
+
 def _preload(
     ctx: Context,
     kernel: Kernel,
@@ -495,15 +546,30 @@ def _preload(
     inners: list[TileBox],
     k_tiles: list[TileBox],
     weights: Weights,
-) -> list[Op]:
+) -> tuple[list[Op], list[Op]]:
     """A convolution's weights for every N block and K step into L1 before a core's first
-    output tile (`conv_weights`), where they are such; the tiles load the others."""
+    output tile (`conv_weights`), where they are such; the tiles load the others. With one
+    N block, the last K step's may come in a transfer of their own after the first tile's
+    window (`conv_weights.deferrable`): the second list, for that tile to issue."""
     ops: list[Op] = []
+    tail: list[Op] = []
     for nj, inner in enumerate(inners):
         weights.block = nj
         gemm = Gemm(ctx, kernel, con, outer | inner, None, None, None, weights)
-        ops.extend(conv_weights.preload(gemm, k_tiles, ctx.parity) or [])
-    return ops
+        defer = 0
+        conv = gemm.conv_layout(k_tiles[0])
+        if len(inners) == 1 and conv is not None and not ctx.options.serialise:
+            mad = gemm.rows_m // gemm.fm * (conv.columns // gemm.fk) * (gemm.rows_n // gemm.fn)
+            defer = conv_weights.deferrable(gemm, k_tiles, mad)
+        found = conv_weights.preload(gemm, k_tiles, ctx.parity, defer)
+        if found is None and defer:
+            found = conv_weights.preload(gemm, k_tiles, ctx.parity)
+        if found is not None:
+            ops.extend(found[0])
+            tail.extend(found[1])
+            if found[1]:
+                weights.late.add((nj, len(k_tiles) - 1))
+    return ops, tail
 
 
 def _resident(
