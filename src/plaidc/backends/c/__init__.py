@@ -7,8 +7,9 @@ cached by content hash and loaded with ctypes. `[codegen]` keys besides the shar
 defaults, e.g. `["-O2"]`), `vector_math` (`"libmvec"`: vectorised loops call glibc's vector
 math library for exp, log, sin, ...; absent: libm's scalar functions), `exp` (`"polynomial"`:
 fp32 exp is plaidc's inline polynomial, `plaidc.backends.loopnest.exp_poly`), `omp_wait_policy`
-(libgomp's OMP_WAIT_POLICY for the process unless the environment sets it; see
-`plaidc.backends.c.build.openmp_wait_policy`).
+and `omp_spin_us` (libgomp's OMP_WAIT_POLICY and GOMP_SPINCOUNT for the process unless the
+environment sets either; see `plaidc.backends.loopnest.spin`). Parallel loops fall back to one
+thread while their threads share a CPU (`shared_cpu_backoff`, `plaidc.backends.c.threads`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from plaidc.backends.c.build import (
     build_library,
     find_compiler,
     load_entry,
-    openmp_wait_policy,
 )
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
@@ -40,6 +40,7 @@ from plaidc.backends.loopnest.options import (
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.backends.loopnest.spin import openmp_wait
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 
@@ -89,7 +90,7 @@ class CBackend:
     def compile(self, program: Block, target: TargetConfig, profile: bool = False) -> CArtifact:
         plan, source, own, profiler = _emit(program, target, profile)
         compiler = find_compiler(own.cc)
-        openmp_wait_policy(own.omp_wait_policy)
+        openmp_wait(own.omp_wait_policy, own.omp_spin_us)
         library = build_library(source, compiler, [*DEFAULT_FLAGS, *own.cflags], _libs(own))
         return CArtifact(plan, source, library, load_entry(library), profiler)
 

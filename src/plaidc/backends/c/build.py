@@ -105,27 +105,6 @@ def build_library(
     return target
 
 
-def openmp_wait_policy(policy: object) -> None:
-    """Set libgomp's wait policy for this process unless the user chose one (OMP_WAIT_POLICY).
-
-    libgomp reads it when it is first loaded. Its default keeps idle threads spinning, which on
-    a busy machine (fewer free cores than threads, e.g. parallel test workers) turns every
-    parallel region into a wait for a descheduled spinner: a 0.7 ms softmax took 45 ms. With
-    `passive`, idle threads sleep and wake when work arrives (microseconds). `policy` is the
-    config's `[codegen] omp_wait_policy`: one of libgomp's values, `active` or `passive`."""
-    if policy is None:
-        return
-    if not isinstance(policy, str) or policy.lower() not in ("active", "passive"):
-        raise CompileError(
-            [
-                Diagnostic(
-                    f'[codegen] \'omp_wait_policy\' must be "active" or "passive", not {policy!r}'
-                )
-            ]
-        )
-    os.environ.setdefault("OMP_WAIT_POLICY", policy)
-
-
 def load_entry(library: Path) -> Callable[[Any], None]:
     """The exported `plaidc_entry` of a compiled library."""
     try:

@@ -74,7 +74,6 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS, Placed
-from plaidc.backends.npu.staging import byte_exact
 from plaidc.backends.npu.valops import Val
 from plaidc.backends.npu.vector import (
     Lowered,
@@ -533,18 +532,17 @@ def _core_chunks(
     inners: list[TileBox],
 ) -> list[tuple[int, int]]:
     """The rows of output tiles (`outers`) each core runs, as [lo, hi) ranges, as even as
-    they come (one range: all on one core). Only when the GM bytes the chunks store are
-    disjoint to the DMA block: a store writes whole 32-B blocks, so two cores writing parts
-    of one block would race (the simulator would say so)."""
+    they come where the GM bytes the cores store allow (one range: all on one core). The
+    cores' stores must touch disjoint 32-B GM blocks (the simulator's race granule: two cores
+    writing parts of one block race, even by byte-exact stores), so each boundary between
+    two cores' rows is the even one or the nearest row after which every store of the rows
+    before ends in an earlier block than any store of the rows after begins (a conv's output
+    rows of 15 x 40 fp16 in tiles of 3 rows: every second tile); a boundary with none is
+    dropped (fewer cores)."""
     n = len(outers)
     cores = min(ctx.machine.cores, n)
     if cores < 2:
         return [(0, n)]
-    q, r = divmod(n, cores)
-    chunks, lo = [], 0
-    for c in range(cores):
-        chunks.append((lo, lo + q + (c < r)))
-        lo = chunks[-1][1]
     if epilogue is None:
         stores = [(con.store.access.offset, con.out.byte_size, dict[str, str]())]
     else:
@@ -553,28 +551,38 @@ def _core_chunks(
             (s.access.offset, ctx.gm_type[s.access.buffer].byte_size, names)
             for s in epilogue.kernel.stores()
         ]
-    spans = []
-    for lo, hi in chunks:
-        # each tile's own span (a hull of the chunk's tiles would reach past it where the
+    rows = []
+    for outer in outers:
+        # each tile's own span (a hull of the row's tiles would reach past it where the
         # pipeline split an index: rows x = 2*x + x_1 from (8, 0) to (11, 0) are not 16..23)
-        boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
         tiles = []
-        for box in boxes:
+        for box in (outer | inners[0], outer | inners[-1]):
             hull = {v: (s, s + n - 1) for v, (s, n) in box.items()}
             if epilogue is None:  # the output's constraints clip ragged tiles (isl)
                 tiles.append([_clipped_span(con, hull)])
             else:
                 tiles.append([_span(offset, size, hull, names) for offset, size, names in stores])
-        spans.append([_union([t[k] for t in tiles]) for k in range(len(stores))])
-    # the result's own stores write exactly its bytes where its rows are no whole number of
-    # blocks (`staging.Window.exact`, on a chip with the byte-exact store), else whole blocks
-    exact = epilogue is None and con.out == ctx.storage[con.store.access.buffer]
-    block = 1 if exact and byte_exact(ctx, store=True) else BLOCK_BYTES
-    for prev, nxt in itertools.pairwise(spans):
-        for (_, end), (start, _) in zip(prev, nxt, strict=True):
-            if end // block >= start // block:
-                return [(0, n)]
-    return chunks
+        rows.append([_union([t[k] for t in tiles]) for k in range(len(stores))])
+
+    def splits(j: int) -> bool:
+        """Whether rows [.., j) store into earlier GM blocks than rows [j, ..)."""
+        for k in range(len(stores)):
+            before, after = _union([r[k] for r in rows[:j]]), _union([r[k] for r in rows[j:]])
+            empty = before[1] < before[0] or after[1] < after[0]
+            if not empty and before[1] // BLOCK_BYTES >= after[0] // BLOCK_BYTES:
+                return False
+        return True
+
+    q, r = divmod(n, cores)
+    bounds: list[int] = []
+    for c in range(1, cores):
+        even = c * q + min(c, r)
+        near = sorted(range(max(bounds, default=0) + 1, n), key=lambda j: (abs(j - even), j))
+        found = next((j for j in near if splits(j)), None)
+        if found is not None:
+            bounds.append(found)
+    edges = [0, *sorted(bounds), n]
+    return list(itertools.pairwise(edges))
 
 
 def _union(spans: list[tuple[int, int]]) -> tuple[int, int]:

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from plaidc.backends.npu import img2col
+from plaidc.backends.npu import conv_rows, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
@@ -18,7 +18,7 @@ from plaidc.backends.npu.fractal_layout import ko_major_image
 from plaidc.backends.npu.gemm_result import SPLIT_SHIFT, GemmResult, dense_position
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
-from plaidc.backends.npu.moves import Placement, Space
+from plaidc.backends.npu.moves import Placement, Space, choose_path
 from plaidc.backends.npu.ops import (
     BLOCK,
     MAX_REPEAT,
@@ -60,6 +60,7 @@ class _Operand:
     alias: bool = False
     holes: bool = False  # positions no point writes inside the matrix (padded channels): zero
     rect: Window | None = None  # the GM window the matrix aliases, when it holds only points
+    laid: bool = False  # `window` is the matrix, brought by DMA as it is (`conv_rows`)
 
 
 class Gemm(GemmResult):
@@ -246,6 +247,14 @@ class Gemm(GemmResult):
         if op.alias and op.src.const == 0 and window.gm_elements == space.point_count():
             op.rect = window  # every element of the window is a point, and only those
         if not op.alias:
+            if conv is not None and k_rows and self._spread(op):
+                # the weights' rows element by element: by DMA instead, straight into place
+                zero = conv.padded or bool(space.live_constraints)
+                shape, name = (rows, cols), access.buffer
+                laid = conv_rows.rows(tiler, conv, space, name, acc, pos, shape, dtype, zero)
+                if laid is not None:
+                    op.window, op.laid = laid, True
+                    return op
             op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
         # The matrix is the window itself, starting `src.const` elements into it: before
@@ -257,12 +266,21 @@ class Gemm(GemmResult):
         op.window = tiler.read_window(window, room=room, lead=lead, at=at)
         return op
 
+    def _spread(self, op: _Operand) -> bool:
+        """Whether `_matrix` would move the operand's points from its window element by
+        element (`moves.choose_path`: rows no whole number of blocks apart)."""
+        sizes = op.space.sizes
+        run = op.run or next((v for v in reversed(sizes) if sizes[v] > 1), None)
+        return choose_path(op.space, run, op.pos, op.src, self.con.dtype) == "spread"
+
     def _matrix(self, tiler: Tiler, op: _Operand) -> Matrix:
         """The operand's matrix from its window: gathered (img2col), zero at padded K
         positions and at the points the constraints exclude."""
         dtype, mat = self.con.dtype, op.matrix
         total = mat.rows * mat.cols
         mover = self.ctx.mover
+        if op.laid:  # already the matrix, zero where no point is
+            return dataclasses.replace(mat, buf=op.window)
         if op.window is None:  # no point of this tile touches the operand
             buf = tiler.arena.alloc(total * dtype.byte_size, "matrix")
             tiler.ops.append(mover.fill_all(buf, dtype, total, 0))
