@@ -102,7 +102,7 @@ class FmaProbe:
     lowers a reading, so the run reads it between workloads and keeps the best as the peak."""
 
     def __init__(self, folder: Path) -> None:
-        from plaidc.backends.c.build import find_compiler
+        from plaidc.backends.toolchain import find_compiler
         from plaidc.targets import load_target
 
         self.binary = folder / "fma_probe"

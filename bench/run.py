@@ -5,10 +5,11 @@ Every runner (numpy, each plaidc target, onnxruntime and PyTorch when installed)
 process of its own (`bench/worker.py`): one process's OpenMP and OpenBLAS thread pools fought
 over the cores, and numpy's 1024^3 matmul read 31.5 ms in one row and 6.7 ms in the next. A
 worker prepares its runner once (for plaidc: the target's pipeline and backend, timed as compile
-time, with fresh artifact caches), checks the output against the numpy reference, then times
-blocks of calls on request. Blocks are interleaved: block 1 of every runner, then block 2, ...,
-in a rotating order with a pause before each (spinning idle thread pools of the previous runner
-would take a core), so the machine's noise hits all runners alike. The table gives the best and
+time, with fresh artifact caches and plaidc's modules byte-compiled as installed), checks the
+output against the numpy reference, then times blocks of calls on request. Blocks are
+interleaved: block 1 of every runner, then block 2, ..., in a rotating order with a pause before
+each (spinning idle thread pools of the previous runner would take a core), so the machine's
+noise hits all runners alike. The table gives the best and
 median call of each runner over its blocks and the ratios `numpy time / runner time` (> 1: faster
 than numpy), % of the peak measured by an FMA probe for the FLOP-bound rows, and GB/s for the
 row-reduction rows. numpy's process runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset, so
@@ -39,6 +40,7 @@ from typing import IO, Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from bytecode import compile_bytecode  # noqa: E402
 from machine import FmaProbe, describe, library_versions  # noqa: E402
 from runners import THIRD_PARTY, TUNED  # noqa: E402
 from workloads import SHAPE_SETS, Workload, find  # noqa: E402
@@ -287,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
     env["POCL_CACHE_DIR"] = str(scratch / "pocl")
     if args.tune_db is not None:  # the tuned rows read it; the plain rows never do
         env["PLAIDC_TUNE_DB"] = str(args.tune_db.resolve())
+    # plaidc's modules byte-compiled, as an installed package's are: else each worker compiles
+    # the source of every backend and pass module it imports, inside its compile time.
+    compile_bytecode()
     machine = describe()
     probe = FmaProbe(scratch)
     probe.measure()

@@ -100,7 +100,10 @@ def test_c_source_is_deterministic() -> None:
 
 def test_c_parallel_loop_on_cpu_thread_blocks() -> None:
     source = get_backend("c").compile(load_program("matmul/15_prune_refs"), load_target("c")).source
-    assert "#pragma omp parallel for" in source
+    # a parallel region whose team records its CPUs (`backends.c.threads`), the loop split in
+    # contiguous chunks
+    assert "#pragma omp parallel if(plaidc_threads_1)" in source
+    assert "#pragma omp for schedule(static) nowait" in source
 
 
 def test_c_save_library(tmp_path: Path) -> None:

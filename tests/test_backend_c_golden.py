@@ -12,8 +12,9 @@ import pytest
 
 from plaidc import driver
 from plaidc.backends import get_backend
-from plaidc.backends.c.build import DEFAULT_FLAGS, build_library, find_compiler, load_entry
+from plaidc.backends.c.build import DEFAULT_FLAGS, build_library, load_entry
 from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.backends.toolchain import find_compiler
 from plaidc.interp import program_io, run_program
 from plaidc.targets import load_target
 

@@ -88,3 +88,26 @@ def test_llvm_vector_loops_stay_unit_stride() -> None:
     optimised = optimised_ir(source)
     assert "llvm.masked.gather" not in optimised
     assert "load <" in optimised, "the channel loop is vectorised"
+
+
+def test_llvm_backend_compiles_without_importing_the_c_backend() -> None:
+    """Importing the C backend (its syntax tree, emitter, exp code) cost every LLVM compile
+    ~20 ms; the toolchain facts they share live in `plaidc.backends.toolchain`."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from plaidc import driver\n"
+        "from plaidc.backends import get_backend\n"
+        "from plaidc.targets import load_target\n"
+        "text = driver.ProgramText('t', 'function (A[N]) -> (B) { B = exp(A); }', 'tile')\n"
+        "program = driver.build_program(driver.Session(), text, driver.Bindings(dims={'N': 40}))\n"
+        "cfg = load_target('llvm')\n"
+        "steps = driver.resolve_steps(cfg.stage('default'))\n"
+        "get_backend('llvm').compile(driver.run_pipeline(program, steps), cfg)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('plaidc.backends.c')))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "[]"

@@ -132,3 +132,34 @@ def test_tune_db_runs_each_plaidc_target_untuned_and_tuned(tmp_path: Path) -> No
     missing = subprocess.run([*command[:-4], "--tune-db", str(tmp_path / "none.jsonl")],
                              capture_output=True, text=True)  # fmt: skip
     assert missing.returncode == 2 and "--tune-db: no such file" in missing.stderr
+
+
+def test_compile_time_times_each_pair_cold_and_fails_over_the_limit() -> None:
+    """bench/compile_time.py: one row per workload and target, each a fresh process with an
+    empty cache (the compile really runs: a positive time), exit 1 when a pair is over."""
+    command = [sys.executable, str(BENCH / "compile_time.py"), "--shapes", "smoke"]
+    command += ["--only", "tbmm", "--targets", "c,llvm", "--repeat", "1"]
+    ran = subprocess.run([*command, "--limit", "60"], capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    rows = [line for line in ran.stdout.splitlines() if line.startswith("| tc tbmm")]
+    assert [row.split("|")[2].strip() for row in rows] == ["c", "llvm"]
+    for row in rows:
+        best, median, cpu = (float(cell) for cell in row.split("|")[3:6])
+        assert 0 < best <= median and cpu > 0
+    over = subprocess.run([*command, "--limit", "0"], capture_output=True, text=True, timeout=600)
+    assert over.returncode == 1 and "**no**" in over.stdout, over.stdout + over.stderr
+
+
+def test_bytecode_writes_plaidcs_pyc_even_when_python_would_not() -> None:
+    """The bench byte-compiles plaidc first, as an install does (PYTHONDONTWRITEBYTECODE)."""
+    import importlib.util
+
+    from bytecode import compile_bytecode
+
+    import plaidc.driver
+
+    source = Path(plaidc.driver.__file__)
+    cached = Path(importlib.util.cache_from_source(str(source)))
+    cached.unlink(missing_ok=True)
+    assert compile_bytecode()
+    assert cached.is_file() and cached.stat().st_mtime >= source.stat().st_mtime

@@ -9,6 +9,8 @@ Each case is compared with numpy and with the interpreter.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -65,3 +67,77 @@ def test_conv_runs_on_the_micro_kernel(backend: str, shape: tuple[int, ...]) -> 
         # the window (i, j, ci) is a reduction of several indices, (j, ci) merged into one
         assert any("reduction [(" in line for line in kernels), kernels
         assert any(f"({kw * ci}, 1, {co})" in line for line in kernels), kernels
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_image_rows_are_read_in_place(backend: str) -> None:
+    """An NHWC convolution's rows (output pixels) are not packed: each row block's window
+    starts (`arow*`) are computed once and the k loop broadcasts straight from the image;
+    with 64 output channels (two panels) the pixels were packed as an `apack` block."""
+    path = EXAMPLES / "conv2d_bias_relu.tile"
+    dims = {"N": 1, "H": 18, "W": 19, "CI": 64, "KH": 3, "KW": 3, "CO": 64}
+    program = compile_tile(path.read_text(), str(path), dims=dims).program
+    cfg = load_target(backend)
+    program = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    inputs = driver.random_inputs(program_io(program).inputs, seed=3)
+    artifact = get_backend(backend).compile(program, cfg)
+    got = artifact.run(inputs)
+    want = conv_reference(inputs["I"], inputs["K"], inputs["B"])
+    np.testing.assert_allclose(got["R"], want, rtol=1e-4, atol=1e-4)
+    assert "micro-kernel C = A B" in artifact.source
+    assert "arow0" in artifact.source and "apack" not in artifact.source
+
+
+def _tiled_rows(backend: str, source: str, dims: dict[str, int], budget: int) -> tuple:
+    """`source` through `backend`'s pipeline with tile_contract splitting only the output rows
+    `x` (powers of two, within `budget` bytes): edge tiles cut `x` short."""
+    path = EXAMPLES / source
+    program = compile_tile(path.read_text(), str(path), dims=dims).program
+    cfg = load_target(backend)
+    steps = [
+        dataclasses.replace(
+            step,
+            options=dataclasses.replace(
+                step.options, idxs=("x",), max_total_size=budget, threads=0
+            ),
+        )
+        if step.name == "tile_contract"
+        else step
+        for step in driver.resolve_steps(cfg.stage("default"))
+    ]
+    program = driver.run_pipeline(program, steps)
+    inputs = driver.random_inputs(program_io(program).inputs, seed=5)
+    artifact = get_backend(backend).compile(program, cfg)
+    return program, inputs, artifact, artifact.run(inputs)
+
+
+# (source, dims, budget, output, stride): a 5x3 window over 9 output rows in tiles of 4
+# (4, 4, 1); a 3x3/2 window over 9 rows in tiles of 8 (8, 1).
+RAGGED_ROWS = [
+    ("conv2d_bias_relu.tile", dict(N=1, H=13, W=11, CI=8, KH=5, KW=3, CO=12), 12000, "R", 1),
+    ("conv2d_strided.tile", dict(N=1, H=19, W=17, CI=8, KH=3, KW=3, CO=20), 21000, "O", 2),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", RAGGED_ROWS, ids=lambda c: c[0].split(".")[0])
+def test_edge_tiles_of_output_rows_run_on_the_micro_kernel(backend: str, case: tuple) -> None:
+    """An edge tile whose output rows `x` are cut short (`x` bounded by a constraint): the
+    pixels of one row are the kernel's rows and `x` a loop around the call, bounded per tile."""
+    source, dims, budget, out, stride = case
+    program, inputs, artifact, got = _tiled_rows(backend, source, dims, budget)
+    image, kernel = inputs["I"].astype(np.float64), inputs["K"].astype(np.float64)
+    kh, kw = kernel.shape[:2]
+    win = np.lib.stride_tricks.sliding_window_view(image, (kh, kw), axis=(1, 2))
+    want = np.einsum("nxycij,ijco->nxyo", win[:, ::stride, ::stride], kernel)
+    if "B" in inputs:
+        want = np.maximum(want + inputs["B"], 0.0)
+    np.testing.assert_allclose(got[out], want, rtol=1e-4, atol=1e-4)
+    assert not driver.compare_outputs(run_program(program, inputs), got)
+    source_lines = artifact.source.splitlines()
+    # the tiles of x are cut short (a bound on x's offset), and the kernel ran
+    assert any("micro-kernel" in line for line in source_lines), "no micro-kernel"
+    rows = -(-(dims["W"] - kw + 1) // stride)
+    assert any(f"micro-kernel C += A B: {rows}x" in line for line in source_lines), [
+        line for line in source_lines if "micro-kernel" in line
+    ]

@@ -392,6 +392,8 @@ def test_vectorised_model_matches_the_scalar_one() -> None:
             resident_cost=0.1,
             output_cost=2.0,
         ),
+        AutotileOptions(cache_width=64, max_total_size=300, only_po2=True, threads=2),
+        AutotileOptions(cost_model="lines_per_output", cache_width=16, threads=3),
     ]
     for program, opts in itertools.product(programs, optsets):
         model = _Model(kernel(program), opts)
@@ -562,3 +564,71 @@ def test_windows_false_leaves_poolings_and_convolutions_untiled() -> None:
     assert autotile(pooled, dataclasses.replace(opts, windows=True)) != pooled
     reduced = compile_tile(rows, "rows.tile").program
     assert autotile(reduced, opts) != reduced
+
+
+def test_threads_multiply_the_cost_by_the_busiest_threads_share() -> None:
+    """Figure 5a's conv (x:12, y:16 and k:16 address the output): on 2 threads the output
+    index with the most tiles is split over them in contiguous runs, and the cost is the
+    single-thread cost times the busiest thread's work over an even share."""
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(PAPER_OPTS, idxs=(), max_total_size=0)
+    plain = _Model(conv, opts)
+    two = _Model(conv, dataclasses.replace(opts, threads=2))
+    # (x, y, i, j, c, k): x in tiles 8 + 4 (one thread gets 8 rows of 12: 4/3); x in 4 + 4 +
+    # 4 (8 of 12 on one: 4/3); x in 3 x 4 tiles (even); x whole and y in 4 tiles (even);
+    # one tile (the code inside picks its threads: 1); x in 6 + 6 and y in 8 + 8 (even).
+    for sizes, share in [
+        ((8, 16, 3, 3, 8, 16), 4 / 3),
+        ((4, 16, 3, 3, 8, 16), 4 / 3),
+        ((3, 16, 3, 3, 8, 16), 1.0),
+        ((12, 4, 3, 3, 8, 16), 1.0),
+        ((12, 16, 3, 3, 8, 16), 1.0),
+        ((6, 8, 3, 3, 8, 16), 1.0),
+        ((12, 16, 3, 3, 8, 4), 1.0),
+        ((12, 16, 3, 3, 8, 12), 2 * 12 / 16),
+    ]:
+        want, got = plain.evaluate(sizes).cost, two.evaluate(sizes).cost
+        assert want is not None and got == pytest.approx(want * share), sizes
+    # a share within thread_slack of even counts as even
+    loose = _Model(conv, dataclasses.replace(opts, threads=2, thread_slack=0.4))
+    assert loose.evaluate((8, 16, 3, 3, 8, 16)).cost == pytest.approx(
+        plain.evaluate((8, 16, 3, 3, 8, 16)).cost
+    )
+    assert loose.evaluate((12, 16, 3, 3, 8, 12)).cost == pytest.approx(
+        plain.evaluate((12, 16, 3, 3, 8, 12)).cost * 1.5
+    )
+    # the accumulation index c never runs on threads: its tiles do not count
+    assert two.evaluate((12, 16, 3, 3, 2, 16)).cost == pytest.approx(
+        plain.evaluate((12, 16, 3, 3, 2, 16)).cost
+    )
+
+
+def test_threads_add_even_splits_of_output_indices() -> None:
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(PAPER_OPTS, idxs=(), only_po2=True, threads=2)
+    model = _Model(conv, opts)
+    names = [i.name for i in conv.idxs]
+    choices = dict(zip(names, model.choices, strict=True))
+    assert list(choices["x"]) == [1, 2, 3, 4, 6, 8, 12]  # 12 / 2, 12 / 4, 12 / 8 added
+    assert list(choices["c"]) == [1, 2, 4, 8]  # accumulation: powers of two only
+    three = _Model(conv, dataclasses.replace(opts, threads=3))
+    assert list(dict(zip(names, three.choices, strict=True))["y"]) == [1, 2, 3, 4, 6, 8, 16]
+
+
+def test_threads_balance_the_benchmark_convolution() -> None:
+    """conv 3x3 56x56x64->64 with the CPU configs' budget (512 KiB): alone its best tile has 8
+    of the 56 output rows (7 tiles: 4 on one thread, 3 on the other); on 2 threads the chosen
+    tiles spread evenly and cost less than that tile with its 8/7."""
+    path = EXAMPLES / "conv2d_bias_relu.tile"
+    dims = {"N": 1, "H": 58, "W": 58, "CI": 64, "KH": 3, "KW": 3, "CO": 64}
+    from plaidc.tile import compile_tile
+
+    conv = kernel(compile_tile(path.read_text(), str(path), dims=dims).program)
+    opts = AutotileOptions(only_po2=True, max_total_size=524288, cache_width=64)
+    alone = search_tiles(conv, opts).best
+    assert alone is not None and alone.tiles == 7
+    two = search_tiles(conv, dataclasses.replace(opts, threads=2)).best
+    assert two is not None and two.cost is not None
+    model = _Model(conv, dataclasses.replace(opts, threads=2))
+    assert model.balance(np.array([[s for _, s in two.sizes]]))[0] == 1.0
+    assert model.evaluate(tuple(s for _, s in alone.sizes)).cost > two.cost

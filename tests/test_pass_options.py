@@ -80,3 +80,29 @@ def test_bad_values_are_reported_by_the_option_reader(
     with pytest.raises(PassOptionError) as err:
         make_options(get_pass(pass_name), raw)
     assert str(err.value).startswith(message)
+
+
+def test_a_pipeline_imports_only_its_passes_modules() -> None:
+    """get_pass imports the module of the pass's name (`dead-code`: passes/dead_code.py), not
+    every pass module; a pass in a module of another name, or an unknown name, loads them all
+    (and the unknown one still gets its suggestion)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from plaidc.passes.registry import PassOptionError, get_pass\n"
+        "loaded = lambda: sorted(m.rsplit('.', 1)[1] for m in sys.modules\n"
+        "                        if m.startswith('plaidc.passes.'))\n"
+        "assert get_pass('dead_code').name == 'dead-code'\n"
+        "assert 'distribute' not in loaded() and 'dead_code' in loaded(), loaded()\n"
+        "assert get_pass('locate-memory').name == 'locate-memory'\n"
+        "assert 'distribute' in loaded(), loaded()\n"
+        "try:\n"
+        "    get_pass('fuze')\n"
+        "except PassOptionError as err:\n"
+        "    print(err)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert "unknown pass 'fuze'; did you mean 'fuse'?" in ran.stdout

@@ -24,6 +24,13 @@ Two cost models:
   convolution tiled spatially). Indices the search does not touch scale every candidate's cost
   alike, so this ranks like the paper's "lines per multiply-accumulate".
 
+With `threads`, either cost is multiplied by the busiest thread's share of the work
+(`thread_balance`: the output index with the most tiles runs on the threads, contiguous runs of
+tiles each, as the CPU backends' static schedule), since the slowest thread sets the time: 7
+tiles on 2 threads cost 8/7 of 8 tiles (shares within `thread_slack` of even count as even: 999
+in 4 tiles of 256, 512 and 487 per thread, keeps its tiles). Such an index also tries the sizes
+that split it evenly.
+
 Candidate sizes per searched index are 1..range, or the powers of two below the range and the
 range (`only_po2`), or the divisors of the range (`only_even`). The search is exhaustive when
 the space is at most `max_exhaustive` candidates (evaluated at once with numpy; the scalar
@@ -125,6 +132,17 @@ class AutotileOptions:
         tune=_BUDGETS,
         min=0,
     )
+    batches: bool = option(
+        True,
+        "tile blocks with a batch index (one that every refinement's access uses: a batched "
+        "matmul's); false: leave them to later steps",
+    )
+    min_each_input_size: int = option(
+        0,
+        "match only blocks each of whose inputs the whole block reads at least this many "
+        "bytes of (0: any); a block with a smaller input is left to later steps",
+        min=0,
+    )
     footprint: Literal["view", "iterations"] = option(
         "view",
         "a refinement's bytes: its tile of the view (halo included), or the element size times "
@@ -153,6 +171,20 @@ class AutotileOptions:
     )
     resident_cost: float = option(
         1.0, "lines_per_output: weight of a line of a refinement within resident_bytes"
+    )
+    threads: int = option(
+        0,
+        "threads that split the tiles of the output index with the most tiles (a static "
+        "schedule): the cost is multiplied by the busiest thread's share of the work over an "
+        "even share, and that index also tries the sizes that split it evenly over "
+        "threads, 2*threads, ... tiles (0 or 1: no threads)",
+        min=0,
+    )
+    thread_slack: float = option(
+        0.05,
+        "threads: a busiest thread's share up to 1 + thread_slack counts as even (a last tile "
+        "a few percent short costs less than odd tile sizes' partial register blocks)",
+        min=0,
     )
     split_factor: float = option(
         0.001, "density: cost added per log2 of the tile count (favours fewer tiles)"
@@ -328,19 +360,60 @@ def _accumulation_idxs(block: Block) -> set[str]:
     return {i.name for i in block.idxs if i.name not in written}
 
 
-def _sizes_for(rng: int, opts: AutotileOptions) -> Sequence[int]:
+def _sizes_for(rng: int, opts: AutotileOptions, output: bool) -> Sequence[int]:
     """The candidate sizes of one index, ascending; a `range`, not a list, for all of 1..rng,
-    and divisors found up to the square root, so that huge ranges cost no time or memory."""
+    and divisors found up to the square root, so that huge ranges cost no time or memory. An
+    output index on threads also tries the sizes that cut it into `threads`, `2*threads`, ...
+    tiles of (nearly) equal size (56 on 2 threads: 28, 14, 7, 4, 2, 1)."""
     if opts.only_po2:
         out, s = [], 1
         while s < rng:
             out.append(s)
             s *= 2
-        return [*out, rng]
+        return sorted({*out, rng, *_even_splits(rng, opts, output)})
     if opts.only_even:
         small = [s for s in range(1, math.isqrt(rng) + 1) if rng % s == 0]
-        return sorted({*small, *(rng // s for s in small)})
+        return sorted({*small, *(rng // s for s in small), *_even_splits(rng, opts, output)})
     return range(1, rng + 1)
+
+
+def _even_splits(rng: int, opts: AutotileOptions, output: bool) -> list[int]:
+    """`ceil(rng / n)` for `n = threads * 2^k` tiles (n <= rng): sizes that load every thread
+    alike (an output index; none without threads)."""
+    if not output or opts.threads < 2:
+        return []
+    out, n = [], opts.threads
+    while n <= rng:
+        out.append(-(-rng // n))
+        n *= 2
+    return out
+
+
+def thread_balance(
+    sizes: np.ndarray,
+    ranges: Sequence[int],
+    is_out: Sequence[bool],
+    threads: int,
+    slack: float = 0.0,
+) -> np.ndarray:
+    """Per candidate (a row of `sizes`), the busiest thread's work over an even share when
+    `threads` split the tiles of the output index with the most tiles, as a static schedule
+    does (contiguous runs of `ceil(count / threads)` tiles, the first runs full): 1 when the
+    tiles spread evenly, `threads` when one thread gets all. A candidate with one tile of
+    every index is 1 (the code inside the tile chooses its own threads). Ties between
+    indices count the worse. Shares up to `1 + slack` count as 1."""
+    n = len(sizes)
+    cols = [k for k, out in enumerate(is_out) if out and ranges[k] > 1]
+    if threads < 2 or not cols:
+        return np.ones(n, dtype=np.float64)
+    size = sizes[:, cols]
+    rng = np.array([ranges[k] for k in cols], dtype=np.int64)
+    counts = -(-rng // size)
+    busiest = np.minimum(-(-counts // threads) * size, rng)
+    share = busiest * threads / rng
+    most = counts.max(axis=1)
+    worst = np.where(counts == most[:, None], share, 0.0).max(axis=1)
+    return np.where((most > 1) & (worst > 1.0 + slack), worst, 1.0)
 
 
 class _Model:
@@ -361,8 +434,8 @@ class _Model:
             for i in block.idxs
         ]
         self.choices = [
-            _sizes_for(i.range, opts) if s else [max(i.range, 1)]
-            for i, s in zip(block.idxs, self.searched, strict=True)
+            _sizes_for(i.range, opts, out) if s else [max(i.range, 1)]
+            for i, s, out in zip(block.idxs, self.searched, self.is_out, strict=True)
         ]
         self.refs = [
             _RefModel.of(r, self.names)
@@ -373,14 +446,16 @@ class _Model:
             r for r, s, o in zip(self.ranges, self.searched, self.is_out, strict=True) if s and o
         )
 
+    def whole_bytes(self, m: _RefModel) -> int:
+        """Bytes of the view of `m` that the whole block reads or writes."""
+        return math.prod(m.sizes(self.ranges)) * m.elem_bytes
+
     def weight(self, m: _RefModel) -> float:
         """A refinement's weight per line: `resident_cost` when the view of it the whole block
         reads or writes stays in cache (`resident_bytes`), else 1."""
         opts = self.opts
-        if opts.resident_bytes > 0:
-            whole = math.prod(m.sizes(self.ranges)) * m.elem_bytes  # the block's whole view
-            if whole <= opts.resident_bytes:
-                return opts.resident_cost
+        if opts.resident_bytes > 0 and self.whole_bytes(m) <= opts.resident_bytes:
+            return opts.resident_cost
         return 1.0
 
     def evaluate(self, sizes: tuple[int, ...]) -> Candidate:
@@ -414,11 +489,19 @@ class _Model:
             if limit > 0 and value > limit:
                 excluded = f"{what} {value} B > max_{what}_size {limit} B"
                 break
-        cost = None if excluded else self._cost(sizes, counts, in_lines, out_lines, w_in, w_out)
+        cost = None
+        if not excluded:
+            cost = self._cost(sizes, counts, in_lines, out_lines, w_in, w_out)
+            cost *= float(self.balance(np.array([sizes], dtype=np.int64))[0])
         named = tuple(zip(self.names, sizes, strict=True))
         return Candidate(
             named, tiles, in_bytes, out_bytes, total, in_lines, out_lines, cost, excluded
         )
+
+    def balance(self, grid: np.ndarray) -> np.ndarray:
+        """`thread_balance` of every row of `grid`: the factor on its cost."""
+        opts = self.opts
+        return thread_balance(grid, self.ranges, self.is_out, opts.threads, opts.thread_slack)
 
     def tile_counts(self, grid: np.ndarray) -> np.ndarray:
         """Number of tiles of each candidate (a row of sizes per candidate)."""
@@ -487,7 +570,7 @@ class _Model:
                 if minimum > 1:
                     ineff = ineff * (minimum / np.minimum(actual, minimum))
             cost = ineff * (1.0 + io) / size + opts.split_factor * np.log2(tiles)
-        return np.where(excluded, np.inf, cost)
+        return np.where(excluded, np.inf, cost * self.balance(grid))
 
     def _cost(
         self,
@@ -519,6 +602,14 @@ class _Model:
         ):
             ineff *= minimum / min(actual, minimum) if minimum > 1 and actual > 0 else 1.0
         return ineff * (1.0 + io) / max(size, 1) + opts.split_factor * math.log2(tiles)
+
+
+def smallest_input_bytes(block: Block, opts: AutotileOptions) -> int | None:
+    """Bytes of the smallest view an input of `block` has over the whole block (None: no
+    input counts). Raises AnalysisError when a refinement's extent cannot be derived."""
+    model = _Model(block, opts)
+    sizes = [model.whole_bytes(m) for m in model.refs if m.reads]
+    return min(sizes) if sizes else None
 
 
 def search_tiles(block: Block, opts: AutotileOptions, *, detail: bool = False) -> SearchResult:

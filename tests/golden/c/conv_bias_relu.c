@@ -22,6 +22,41 @@ static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
   memcpy(p, &v, 64);
 }
 
+extern int sched_getcpu(void);
+extern int omp_get_thread_num(void);
+extern int omp_get_num_threads(void);
+
+typedef struct { int threads; int cpu[64]; } plaidc_team;
+
+/* 1 if the loop with this state runs on threads this call, 0 if on the calling thread */
+static inline int plaidc_team_wanted(int *state) {
+  int left = __atomic_load_n(&state[0], __ATOMIC_RELAXED);
+  if (left <= 0) return 1;
+  __atomic_store_n(&state[0], left - 1, __ATOMIC_RELAXED);
+  return 0;
+}
+
+/* each thread of the team, as it starts: the CPU it runs on */
+static inline void plaidc_team_mark(plaidc_team *team) {
+  int t = omp_get_thread_num();
+  if (t == 0) team->threads = omp_get_num_threads();
+  if (t < 64) team->cpu[t] = sched_getcpu();
+}
+
+/* after the loop: if two threads shared a CPU, run the next calls on one thread (1, 2, 4, ...
+   calls, at most `backoff`); else threads from the next call on */
+static void plaidc_team_check(int *state, const plaidc_team *team, int backoff) {
+  int n = team->threads < 64 ? team->threads : 64;
+  int shared = 0;
+  for (int i = 0; i < n && !shared; i++)
+    for (int j = i + 1; j < n; j++)
+      if (team->cpu[i] >= 0 && team->cpu[i] == team->cpu[j]) { shared = 1; break; }
+  int stretch = __atomic_load_n(&state[1], __ATOMIC_RELAXED);
+  stretch = !shared ? 0 : stretch <= 0 ? 1 : stretch < backoff / 2 ? 2 * stretch : backoff;
+  __atomic_store_n(&state[1], stretch, __ATOMIC_RELAXED);
+  __atomic_store_n(&state[0], stretch, __ATOMIC_RELAXED);
+}
+
 /* micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 8x16 register block */
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   for (int64_t i0 = 0; i0 < 8; i0 += 8) {
@@ -97,40 +132,52 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
 /* kernel_0 */
 static void kernel_0(const float *restrict X_I_1, const float *restrict X_I_2, const float *restrict X_I_0, float *restrict X_T6) {
   /* kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
-  #pragma omp parallel for schedule(static)
-  for (int64_t y = 0; y < 14; ++y) {
+  {
+    static int plaidc_shared_1[2];
+    plaidc_team plaidc_team_1;
+    const int plaidc_threads_1 = plaidc_team_wanted(plaidc_shared_1);
+    #pragma omp parallel if(plaidc_threads_1)
     {
-      float gemm_scratch[128] __attribute__((aligned(64)));
-      /* kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
-      {
-        float X_01[224] __attribute__((aligned(64)));
-        /* kernel_0(X_I_1,X_I_2) */
-        /* initialise what 'X_01' aggregates (add) */
-        for (int64_t e1 = 0; e1 < 14; ++e1) {
-          #pragma omp simd
-          for (int64_t e3 = 0; e3 < 16; ++e3) {
-            X_01[e1 * 16 + e3] = 0.0f;
-          }
-        }
-        for (int64_t i = 0; i < 3; ++i) {
-          for (int64_t j = 0; j < 3; ++j) {
-            /* #0 */
-            gemm(X_I_1 + (i * 128 + j * 8 + y * 8), X_I_2 + (i * 384 + j * 128), X_01, gemm_scratch);
-          }
-        }
-        /* kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
-        for (int64_t i2 = 0; i2 < 14; ++i2) {
-          #pragma omp simd
-          for (int64_t i4 = 0; i4 < 16; ++i4) {
-            const float X_T3 = X_01[i2 * 16 + i4];
-            const float X_I_0_1 = X_I_0[i4];
-            const float X_T4 = X_T3 + X_I_0_1;
-            const bool X_T5 = X_T4 < 0.0f;
-            const float X_T6_1 = X_T5 ? 0.0f : X_T4;
-            X_T6[i2 * 224 + i4 + y * 16] = X_T6_1;
+      plaidc_team_mark(&plaidc_team_1);
+      #pragma omp for schedule(static) nowait
+      for (int64_t y = 0; y < 14; ++y) {
+        {
+          float gemm_scratch[128] __attribute__((aligned(64)));
+          /* kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
+          {
+            float X_01[224] __attribute__((aligned(64)));
+            /* kernel_0(X_I_1,X_I_2) */
+            /* initialise what 'X_01' aggregates (add) */
+            for (int64_t e1 = 0; e1 < 14; ++e1) {
+              #pragma omp simd
+              for (int64_t e3 = 0; e3 < 16; ++e3) {
+                X_01[e1 * 16 + e3] = 0.0f;
+              }
+            }
+            for (int64_t i = 0; i < 3; ++i) {
+              for (int64_t j = 0; j < 3; ++j) {
+                /* #0 */
+                gemm(X_I_1 + (i * 128 + j * 8 + y * 8), X_I_2 + (i * 384 + j * 128), X_01, gemm_scratch);
+              }
+            }
+            /* kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
+            for (int64_t i2 = 0; i2 < 14; ++i2) {
+              #pragma omp simd
+              for (int64_t i4 = 0; i4 < 16; ++i4) {
+                const float X_T3 = X_01[i2 * 16 + i4];
+                const float X_I_0_1 = X_I_0[i4];
+                const float X_T4 = X_T3 + X_I_0_1;
+                const bool X_T5 = X_T4 < 0.0f;
+                const float X_T6_1 = X_T5 ? 0.0f : X_T4;
+                X_T6[i2 * 224 + i4 + y * 16] = X_T6_1;
+              }
+            }
           }
         }
       }
+    }
+    if (plaidc_threads_1) {
+      plaidc_team_check(plaidc_shared_1, &plaidc_team_1, 64);
     }
   }
 }

@@ -22,6 +22,41 @@ static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
   return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
 }
 
+extern int sched_getcpu(void);
+extern int omp_get_thread_num(void);
+extern int omp_get_num_threads(void);
+
+typedef struct { int threads; int cpu[64]; } plaidc_team;
+
+/* 1 if the loop with this state runs on threads this call, 0 if on the calling thread */
+static inline int plaidc_team_wanted(int *state) {
+  int left = __atomic_load_n(&state[0], __ATOMIC_RELAXED);
+  if (left <= 0) return 1;
+  __atomic_store_n(&state[0], left - 1, __ATOMIC_RELAXED);
+  return 0;
+}
+
+/* each thread of the team, as it starts: the CPU it runs on */
+static inline void plaidc_team_mark(plaidc_team *team) {
+  int t = omp_get_thread_num();
+  if (t == 0) team->threads = omp_get_num_threads();
+  if (t < 64) team->cpu[t] = sched_getcpu();
+}
+
+/* after the loop: if two threads shared a CPU, run the next calls on one thread (1, 2, 4, ...
+   calls, at most `backoff`); else threads from the next call on */
+static void plaidc_team_check(int *state, const plaidc_team *team, int backoff) {
+  int n = team->threads < 64 ? team->threads : 64;
+  int shared = 0;
+  for (int i = 0; i < n && !shared; i++)
+    for (int j = i + 1; j < n; j++)
+      if (team->cpu[i] >= 0 && team->cpu[i] == team->cpu[j]) { shared = 1; break; }
+  int stretch = __atomic_load_n(&state[1], __ATOMIC_RELAXED);
+  stretch = !shared ? 0 : stretch <= 0 ? 1 : stretch < backoff / 2 ? 2 * stretch : backoff;
+  __atomic_store_n(&state[1], stretch, __ATOMIC_RELAXED);
+  __atomic_store_n(&state[0], stretch, __ATOMIC_RELAXED);
+}
+
 /* micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 8x32 register block */
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   {
@@ -241,13 +276,25 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
 /* kernel_0 */
 static void kernel_0(const float *restrict X_I_0, const float *restrict X_I_1, float *restrict X_T2) {
   /* kernel_0(X_I_0,X_I_1): X_T2[m, n : _T0, _T1] = +(X_I_0[m, k] * X_I_1[k, n]) */
-  #pragma omp parallel for schedule(static)
-  for (int64_t m = 0; m < 2; ++m) {
+  {
+    static int plaidc_shared_1[2];
+    plaidc_team plaidc_team_1;
+    const int plaidc_threads_1 = plaidc_team_wanted(plaidc_shared_1);
+    #pragma omp parallel if(plaidc_threads_1)
     {
-      float gemm_scratch[4608] __attribute__((aligned(64)));
-      /* kernel_0(X_I_0,X_I_1) */
-      /* #0 */
-      gemm(X_I_0 + m * 1536, X_I_1, X_T2 + m * 2560, gemm_scratch);
+      plaidc_team_mark(&plaidc_team_1);
+      #pragma omp for schedule(static) nowait
+      for (int64_t m = 0; m < 2; ++m) {
+        {
+          float gemm_scratch[4608] __attribute__((aligned(64)));
+          /* kernel_0(X_I_0,X_I_1) */
+          /* #0 */
+          gemm(X_I_0 + m * 1536, X_I_1, X_T2 + m * 2560, gemm_scratch);
+        }
+      }
+    }
+    if (plaidc_threads_1) {
+      plaidc_team_check(plaidc_shared_1, &plaidc_team_1, 64);
     }
   }
 }

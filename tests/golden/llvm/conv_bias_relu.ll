@@ -395,24 +395,35 @@ k_1.exit:
 define internal void @"kernel_0"(ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_I_0", ptr noalias %"X_T6") "prefer-vector-width"="512"
 {
 entry:
-  %"y.ctx" = alloca {i64, i64, ptr, ptr, ptr, ptr}
+  %"y.team" = alloca [65 x i32]
+  %"y.ctx" = alloca {i64, i64, ptr, ptr, ptr, ptr, ptr}
   br label %"start"
 start:
   ; kernel_0
   ; kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4)
-  %".8" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 0
+  %".8" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 0
   store i64 0, ptr %".8"
-  %".10" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 1
+  %".10" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 1
   store i64 14, ptr %".10"
-  %".12" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 2
+  %".12" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 2
   store ptr %"X_I_1", ptr %".12"
-  %".14" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 3
+  %".14" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 3
   store ptr %"X_I_2", ptr %".14"
-  %".16" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 4
+  %".16" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 4
   store ptr %"X_I_0", ptr %".16"
-  %".18" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 5
+  %".18" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 5
   store ptr %"X_T6", ptr %".18"
-  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"y.ctx", i32 0, i32 0)
+  %".20" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %"y.ctx", i32 0, i32 6
+  store ptr %"y.team", ptr %".20"
+  %".22" = call i32 @"plaidc.team_wanted"(ptr @"plaidc.shared_cpu")
+  %".23" = icmp ne i32 %".22", 0
+  %".24" = select  i1 %".23", i32 0, i32 1
+  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"y.ctx", i32 %".24", i32 0)
+  br i1 %".23", label %"start.if", label %"start.endif"
+start.if:
+  call void @"plaidc.team_check"(ptr @"plaidc.shared_cpu", ptr %"y.team", i32 64)
+  br label %"start.endif"
+start.endif:
   ret void
 }
 
@@ -443,43 +454,46 @@ entry:
   %"i4.slot" = alloca i64
   br label %"start"
 start:
-  %".3" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 0
+  %".3" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 0
   %".4" = load i64, ptr %".3"
-  %".5" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 1
+  %".5" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 1
   %".6" = load i64, ptr %".5"
-  %".7" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 2
+  %".7" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 2
   %".8" = load ptr, ptr %".7"
-  %".9" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 3
+  %".9" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 3
   %".10" = load ptr, ptr %".9"
-  %".11" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 4
+  %".11" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 4
   %".12" = load ptr, ptr %".11"
-  %".13" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 5
+  %".13" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 5
   %".14" = load ptr, ptr %".13"
-  %".15" = call i32 @"omp_get_thread_num"()
-  %".16" = sext i32 %".15" to i64
-  %".17" = call i32 @"omp_get_num_threads"()
-  %".18" = sext i32 %".17" to i64
-  %".19" = sub i64 %".6", %".4"
-  %".20" = add i64 %".19", 0
-  %".21" = sdiv i64 %".20", 1
-  %".22" = icmp slt i64 %".21", 0
-  %".23" = select  i1 %".22", i64 0, i64 %".21"
-  %".24" = sub i64 %".18", 1
-  %".25" = add i64 %".23", %".24"
-  %".26" = sdiv i64 %".25", %".18"
-  %".27" = mul i64 %".16", %".26"
-  %".28" = add i64 %".27", %".26"
-  %".29" = icmp slt i64 %".28", %".23"
-  %".30" = select  i1 %".29", i64 %".28", i64 %".23"
-  store i64 %".27", ptr %"y.it.slot"
+  %".15" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 6
+  %".16" = load ptr, ptr %".15"
+  call void @"plaidc.team_mark"(ptr %".16")
+  %".18" = call i32 @"omp_get_thread_num"()
+  %".19" = sext i32 %".18" to i64
+  %".20" = call i32 @"omp_get_num_threads"()
+  %".21" = sext i32 %".20" to i64
+  %".22" = sub i64 %".6", %".4"
+  %".23" = add i64 %".22", 0
+  %".24" = sdiv i64 %".23", 1
+  %".25" = icmp slt i64 %".24", 0
+  %".26" = select  i1 %".25", i64 0, i64 %".24"
+  %".27" = sub i64 %".21", 1
+  %".28" = add i64 %".26", %".27"
+  %".29" = sdiv i64 %".28", %".21"
+  %".30" = mul i64 %".19", %".29"
+  %".31" = add i64 %".30", %".29"
+  %".32" = icmp slt i64 %".31", %".26"
+  %".33" = select  i1 %".32", i64 %".31", i64 %".26"
+  store i64 %".30", ptr %"y.it.slot"
   br label %"y.it.head"
 y.it.head:
   %"y.it" = load i64, ptr %"y.it.slot"
-  %".33" = icmp slt i64 %"y.it", %".30"
-  br i1 %".33", label %"y.it.body", label %"y.it.exit"
+  %".36" = icmp slt i64 %"y.it", %".33"
+  br i1 %".36", label %"y.it.body", label %"y.it.exit"
 y.it.body:
-  %".35" = mul i64 %"y.it", 1
-  %"y" = add i64 %".4", %".35"
+  %".38" = mul i64 %"y.it", 1
+  %"y" = add i64 %".4", %".38"
   ; kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4)
   ; kernel_0(X_I_1,X_I_2)
   ; initialise what 'X_01' aggregates (add)
@@ -489,8 +503,8 @@ y.it.exit:
   ret void
 e1.head:
   %"e1" = load i64, ptr %"e1.slot"
-  %".42" = icmp slt i64 %"e1", 14
-  br i1 %".42", label %"e1.body", label %"e1.exit"
+  %".45" = icmp slt i64 %"e1", 14
+  br i1 %".45", label %"e1.body", label %"e1.exit"
 e1.body:
   store i64 0, ptr %"e3.slot"
   br label %"e3.head"
@@ -499,24 +513,24 @@ e1.exit:
   br label %"i.head"
 e3.head:
   %"e3" = load i64, ptr %"e3.slot"
-  %".46" = icmp slt i64 %"e3", 16
-  br i1 %".46", label %"e3.body", label %"e3.exit"
+  %".49" = icmp slt i64 %"e3", 16
+  br i1 %".49", label %"e3.body", label %"e3.exit"
 e3.body:
-  %".48" = mul i64 %"e1", 16
-  %".49" = add i64 %".48", %"e3"
-  %".50" = getelementptr inbounds float, ptr %"X_01", i64 %".49"
-  store float              0x0, ptr %".50", align 4
-  %".52" = add i64 %"e3", 1
-  store i64 %".52", ptr %"e3.slot"
+  %".51" = mul i64 %"e1", 16
+  %".52" = add i64 %".51", %"e3"
+  %".53" = getelementptr inbounds float, ptr %"X_01", i64 %".52"
+  store float              0x0, ptr %".53", align 4
+  %".55" = add i64 %"e3", 1
+  store i64 %".55", ptr %"e3.slot"
   br label %"e3.head", !llvm.loop !2
 e3.exit:
-  %".55" = add i64 %"e1", 1
-  store i64 %".55", ptr %"e1.slot"
+  %".58" = add i64 %"e1", 1
+  store i64 %".58", ptr %"e1.slot"
   br label %"e1.head"
 i.head:
   %"i" = load i64, ptr %"i.slot"
-  %".60" = icmp slt i64 %"i", 3
-  br i1 %".60", label %"i.body", label %"i.exit"
+  %".63" = icmp slt i64 %"i", 3
+  br i1 %".63", label %"i.body", label %"i.exit"
 i.body:
   store i64 0, ptr %"j.slot"
   br label %"j.head"
@@ -526,73 +540,168 @@ i.exit:
   br label %"i2.head"
 j.head:
   %"j" = load i64, ptr %"j.slot"
-  %".64" = icmp slt i64 %"j", 3
-  br i1 %".64", label %"j.body", label %"j.exit"
+  %".67" = icmp slt i64 %"j", 3
+  br i1 %".67", label %"j.body", label %"j.exit"
 j.body:
   ; #0
-  %".67" = mul i64 %"i", 128
-  %".68" = mul i64 %"j", 8
-  %".69" = add i64 %".67", %".68"
-  %".70" = mul i64 %"y", 8
-  %".71" = add i64 %".69", %".70"
-  %".72" = getelementptr inbounds float, ptr %".8", i64 %".71"
-  %".73" = mul i64 %"i", 384
-  %".74" = mul i64 %"j", 128
-  %".75" = add i64 %".73", %".74"
-  %".76" = getelementptr inbounds float, ptr %".10", i64 %".75"
-  call void @"gemm"(ptr %".72", ptr %".76", ptr %"X_01", ptr %"gemm_scratch")
-  %".78" = add i64 %"j", 1
-  store i64 %".78", ptr %"j.slot"
+  %".70" = mul i64 %"i", 128
+  %".71" = mul i64 %"j", 8
+  %".72" = add i64 %".70", %".71"
+  %".73" = mul i64 %"y", 8
+  %".74" = add i64 %".72", %".73"
+  %".75" = getelementptr inbounds float, ptr %".8", i64 %".74"
+  %".76" = mul i64 %"i", 384
+  %".77" = mul i64 %"j", 128
+  %".78" = add i64 %".76", %".77"
+  %".79" = getelementptr inbounds float, ptr %".10", i64 %".78"
+  call void @"gemm"(ptr %".75", ptr %".79", ptr %"X_01", ptr %"gemm_scratch")
+  %".81" = add i64 %"j", 1
+  store i64 %".81", ptr %"j.slot"
   br label %"j.head"
 j.exit:
-  %".81" = add i64 %"i", 1
-  store i64 %".81", ptr %"i.slot"
+  %".84" = add i64 %"i", 1
+  store i64 %".84", ptr %"i.slot"
   br label %"i.head"
 i2.head:
   %"i2" = load i64, ptr %"i2.slot"
-  %".87" = icmp slt i64 %"i2", 14
-  br i1 %".87", label %"i2.body", label %"i2.exit"
+  %".90" = icmp slt i64 %"i2", 14
+  br i1 %".90", label %"i2.body", label %"i2.exit"
 i2.body:
   store i64 0, ptr %"i4.slot"
   br label %"i4.head"
 i2.exit:
-  %".114" = add i64 %"y.it", 1
-  store i64 %".114", ptr %"y.it.slot"
+  %".117" = add i64 %"y.it", 1
+  store i64 %".117", ptr %"y.it.slot"
   br label %"y.it.head"
 i4.head:
   %"i4" = load i64, ptr %"i4.slot"
-  %".91" = icmp slt i64 %"i4", 16
-  br i1 %".91", label %"i4.body", label %"i4.exit"
+  %".94" = icmp slt i64 %"i4", 16
+  br i1 %".94", label %"i4.body", label %"i4.exit"
 i4.body:
-  %".93" = mul i64 %"i2", 16
-  %".94" = add i64 %".93", %"i4"
-  %".95" = getelementptr inbounds float, ptr %"X_01", i64 %".94"
-  %"X_T3" = load float, ptr %".95", align 4
-  %".97" = getelementptr inbounds float, ptr %".12", i64 %"i4"
-  %"X_I_0_1" = load float, ptr %".97", align 4
+  %".96" = mul i64 %"i2", 16
+  %".97" = add i64 %".96", %"i4"
+  %".98" = getelementptr inbounds float, ptr %"X_01", i64 %".97"
+  %"X_T3" = load float, ptr %".98", align 4
+  %".100" = getelementptr inbounds float, ptr %".12", i64 %"i4"
+  %"X_I_0_1" = load float, ptr %".100", align 4
   %"X_T4" = fadd float %"X_T3", %"X_I_0_1"
   %"X_T5" = fcmp olt float %"X_T4",              0x0
   %"X_T6_1" = select  i1 %"X_T5", float              0x0, float %"X_T4"
-  %".102" = mul i64 %"i2", 224
-  %".103" = add i64 %".102", %"i4"
-  %".104" = mul i64 %"y", 16
-  %".105" = add i64 %".103", %".104"
-  %".106" = getelementptr inbounds float, ptr %".14", i64 %".105"
-  store float %"X_T6_1", ptr %".106", align 4
-  %".108" = add i64 %"i4", 1
-  store i64 %".108", ptr %"i4.slot"
+  %".105" = mul i64 %"i2", 224
+  %".106" = add i64 %".105", %"i4"
+  %".107" = mul i64 %"y", 16
+  %".108" = add i64 %".106", %".107"
+  %".109" = getelementptr inbounds float, ptr %".14", i64 %".108"
+  store float %"X_T6_1", ptr %".109", align 4
+  %".111" = add i64 %"i4", 1
+  store i64 %".111", ptr %"i4.slot"
   br label %"i4.head", !llvm.loop !3
 i4.exit:
-  %".111" = add i64 %"i2", 1
-  store i64 %".111", ptr %"i2.slot"
+  %".114" = add i64 %"i2", 1
+  store i64 %".114", ptr %"i2.slot"
   br label %"i2.head"
+}
+
+define internal void @"plaidc.team_mark"(ptr %".1")
+{
+entry:
+  %".3" = call i32 @"omp_get_thread_num"()
+  %".4" = icmp eq i32 %".3", 0
+  br i1 %".4", label %"entry.if", label %"entry.endif"
+entry.if:
+  %".6" = call i32 @"omp_get_num_threads"()
+  %".7" = getelementptr inbounds i32, ptr %".1", i32 0
+  store i32 %".6", ptr %".7"
+  br label %"entry.endif"
+entry.endif:
+  %".10" = icmp slt i32 %".3", 64
+  br i1 %".10", label %"entry.endif.if", label %"entry.endif.endif"
+entry.endif.if:
+  %".12" = call i32 @"sched_getcpu"()
+  %".13" = add i32 %".3", 1
+  %".14" = getelementptr inbounds i32, ptr %".1", i32 %".13"
+  store i32 %".12", ptr %".14"
+  br label %"entry.endif.endif"
+entry.endif.endif:
+  ret void
 }
 
 declare i32 @"omp_get_thread_num"()
 
 declare i32 @"omp_get_num_threads"()
 
+declare i32 @"sched_getcpu"()
+
 declare void @"GOMP_parallel"(ptr %".1", ptr %".2", i32 %".3", i32 %".4")
+
+@"plaidc.shared_cpu" = internal global [2 x i32] zeroinitializer, align 8
+define internal i32 @"plaidc.team_wanted"(ptr %".1")
+{
+entry:
+  %".3" = getelementptr inbounds i32, ptr %".1", i32 0
+  %".4" = load atomic i32, ptr %".3" monotonic, align 4
+  %".5" = icmp sgt i32 %".4", 0
+  br i1 %".5", label %"serial", label %"threads"
+serial:
+  %".7" = sub i32 %".4", 1
+  %".8" = getelementptr inbounds i32, ptr %".1", i32 0
+  %".9" = atomicrmw xchg ptr %".8", i32 %".7" monotonic
+  ret i32 0
+threads:
+  ret i32 1
+}
+
+define internal void @"plaidc.team_check"(ptr %".1", ptr %".2", i32 %".3")
+{
+entry:
+  %".5" = getelementptr inbounds i32, ptr %".2", i32 0
+  %".6" = load i32, ptr %".5"
+  %".7" = icmp slt i32 %".6", 64
+  %".8" = select  i1 %".7", i32 %".6", i32 64
+  br label %"outer"
+outer:
+  %".10" = phi  i32 [0, %"entry"], [%".13", %"next"]
+  %".11" = icmp slt i32 %".10", %".8"
+  br i1 %".11", label %"inner_start", label %"done"
+inner_start:
+  %".13" = add i32 %".10", 1
+  %".14" = getelementptr inbounds i32, ptr %".2", i32 %".13"
+  %".15" = load i32, ptr %".14"
+  br label %"inner"
+inner:
+  %".17" = phi  i32 [%".13", %"inner_start"], [%".27", %"step"]
+  %".18" = icmp slt i32 %".17", %".8"
+  br i1 %".18", label %"compare", label %"next"
+compare:
+  %".20" = add i32 %".17", 1
+  %".21" = getelementptr inbounds i32, ptr %".2", i32 %".20"
+  %".22" = load i32, ptr %".21"
+  %".23" = icmp sge i32 %".15", 0
+  %".24" = icmp eq i32 %".15", %".22"
+  %".25" = and i1 %".23", %".24"
+  br i1 %".25", label %"done", label %"step"
+step:
+  %".27" = add i32 %".17", 1
+  br label %"inner"
+next:
+  br label %"outer"
+done:
+  %".30" = phi  i1 [0, %"outer"], [1, %"compare"]
+  %".31" = getelementptr inbounds i32, ptr %".1", i32 1
+  %".32" = load atomic i32, ptr %".31" monotonic, align 4
+  %".33" = sdiv i32 %".3", 2
+  %".34" = icmp slt i32 %".32", %".33"
+  %".35" = mul i32 %".32", 2
+  %".36" = select  i1 %".34", i32 %".35", i32 %".3"
+  %".37" = icmp sle i32 %".32", 0
+  %".38" = select  i1 %".37", i32 1, i32 %".36"
+  %".39" = select  i1 %".30", i32 %".38", i32 0
+  %".40" = getelementptr inbounds i32, ptr %".1", i32 1
+  %".41" = atomicrmw xchg ptr %".40", i32 %".39" monotonic
+  %".42" = getelementptr inbounds i32, ptr %".1", i32 0
+  %".43" = atomicrmw xchg ptr %".42", i32 %".39" monotonic
+  ret void
+}
 
 define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {

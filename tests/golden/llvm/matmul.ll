@@ -977,22 +977,33 @@ j_9.exit:
 define internal void @"kernel_0"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_T2") "prefer-vector-width"="512"
 {
 entry:
-  %"m.ctx" = alloca {i64, i64, ptr, ptr, ptr}
+  %"m.team" = alloca [65 x i32]
+  %"m.ctx" = alloca {i64, i64, ptr, ptr, ptr, ptr}
   br label %"start"
 start:
   ; kernel_0
   ; kernel_0(X_I_0,X_I_1): X_T2[m, n : _T0, _T1] = +(X_I_0[m, k] * X_I_1[k, n])
-  %".7" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 0
+  %".7" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 0
   store i64 0, ptr %".7"
-  %".9" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 1
+  %".9" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 1
   store i64 2, ptr %".9"
-  %".11" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 2
+  %".11" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 2
   store ptr %"X_I_0", ptr %".11"
-  %".13" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 3
+  %".13" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 3
   store ptr %"X_I_1", ptr %".13"
-  %".15" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 4
+  %".15" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 4
   store ptr %"X_T2", ptr %".15"
-  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"m.ctx", i32 0, i32 0)
+  %".17" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %"m.ctx", i32 0, i32 5
+  store ptr %"m.team", ptr %".17"
+  %".19" = call i32 @"plaidc.team_wanted"(ptr @"plaidc.shared_cpu")
+  %".20" = icmp ne i32 %".19", 0
+  %".21" = select  i1 %".20", i32 0, i32 1
+  call void @"GOMP_parallel"(void (ptr)* @"kernel_0.parallel.1", ptr %"m.ctx", i32 %".21", i32 0)
+  br i1 %".20", label %"start.if", label %"start.endif"
+start.if:
+  call void @"plaidc.team_check"(ptr @"plaidc.shared_cpu", ptr %"m.team", i32 64)
+  br label %"start.endif"
+start.endif:
   ret void
 }
 
@@ -1016,52 +1027,79 @@ entry:
   %"gemm_scratch" = alloca [4608 x float], align 64
   br label %"start"
 start:
-  %".3" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %".1", i32 0, i32 0
+  %".3" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 0
   %".4" = load i64, ptr %".3"
-  %".5" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %".1", i32 0, i32 1
+  %".5" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 1
   %".6" = load i64, ptr %".5"
-  %".7" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %".1", i32 0, i32 2
+  %".7" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 2
   %".8" = load ptr, ptr %".7"
-  %".9" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %".1", i32 0, i32 3
+  %".9" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 3
   %".10" = load ptr, ptr %".9"
-  %".11" = getelementptr inbounds {i64, i64, ptr, ptr, ptr}, ptr %".1", i32 0, i32 4
+  %".11" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 4
   %".12" = load ptr, ptr %".11"
-  %".13" = call i32 @"omp_get_thread_num"()
-  %".14" = sext i32 %".13" to i64
-  %".15" = call i32 @"omp_get_num_threads"()
-  %".16" = sext i32 %".15" to i64
-  %".17" = sub i64 %".6", %".4"
-  %".18" = add i64 %".17", 0
-  %".19" = sdiv i64 %".18", 1
-  %".20" = icmp slt i64 %".19", 0
-  %".21" = select  i1 %".20", i64 0, i64 %".19"
-  %".22" = sub i64 %".16", 1
-  %".23" = add i64 %".21", %".22"
-  %".24" = sdiv i64 %".23", %".16"
-  %".25" = mul i64 %".14", %".24"
-  %".26" = add i64 %".25", %".24"
-  %".27" = icmp slt i64 %".26", %".21"
-  %".28" = select  i1 %".27", i64 %".26", i64 %".21"
-  store i64 %".25", ptr %"m.it.slot"
+  %".13" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 5
+  %".14" = load ptr, ptr %".13"
+  call void @"plaidc.team_mark"(ptr %".14")
+  %".16" = call i32 @"omp_get_thread_num"()
+  %".17" = sext i32 %".16" to i64
+  %".18" = call i32 @"omp_get_num_threads"()
+  %".19" = sext i32 %".18" to i64
+  %".20" = sub i64 %".6", %".4"
+  %".21" = add i64 %".20", 0
+  %".22" = sdiv i64 %".21", 1
+  %".23" = icmp slt i64 %".22", 0
+  %".24" = select  i1 %".23", i64 0, i64 %".22"
+  %".25" = sub i64 %".19", 1
+  %".26" = add i64 %".24", %".25"
+  %".27" = sdiv i64 %".26", %".19"
+  %".28" = mul i64 %".17", %".27"
+  %".29" = add i64 %".28", %".27"
+  %".30" = icmp slt i64 %".29", %".24"
+  %".31" = select  i1 %".30", i64 %".29", i64 %".24"
+  store i64 %".28", ptr %"m.it.slot"
   br label %"m.it.head"
 m.it.head:
   %"m.it" = load i64, ptr %"m.it.slot"
-  %".31" = icmp slt i64 %"m.it", %".28"
-  br i1 %".31", label %"m.it.body", label %"m.it.exit"
+  %".34" = icmp slt i64 %"m.it", %".31"
+  br i1 %".34", label %"m.it.body", label %"m.it.exit"
 m.it.body:
-  %".33" = mul i64 %"m.it", 1
-  %"m" = add i64 %".4", %".33"
+  %".36" = mul i64 %"m.it", 1
+  %"m" = add i64 %".4", %".36"
   ; kernel_0(X_I_0,X_I_1)
   ; #0
-  %".37" = mul i64 %"m", 1536
-  %".38" = getelementptr inbounds float, ptr %".8", i64 %".37"
-  %".39" = mul i64 %"m", 2560
-  %".40" = getelementptr inbounds float, ptr %".12", i64 %".39"
-  call void @"gemm"(ptr %".38", ptr %".10", ptr %".40", ptr %"gemm_scratch")
-  %".42" = add i64 %"m.it", 1
-  store i64 %".42", ptr %"m.it.slot"
+  %".40" = mul i64 %"m", 1536
+  %".41" = getelementptr inbounds float, ptr %".8", i64 %".40"
+  %".42" = mul i64 %"m", 2560
+  %".43" = getelementptr inbounds float, ptr %".12", i64 %".42"
+  call void @"gemm"(ptr %".41", ptr %".10", ptr %".43", ptr %"gemm_scratch")
+  %".45" = add i64 %"m.it", 1
+  store i64 %".45", ptr %"m.it.slot"
   br label %"m.it.head"
 m.it.exit:
+  ret void
+}
+
+define internal void @"plaidc.team_mark"(ptr %".1")
+{
+entry:
+  %".3" = call i32 @"omp_get_thread_num"()
+  %".4" = icmp eq i32 %".3", 0
+  br i1 %".4", label %"entry.if", label %"entry.endif"
+entry.if:
+  %".6" = call i32 @"omp_get_num_threads"()
+  %".7" = getelementptr inbounds i32, ptr %".1", i32 0
+  store i32 %".6", ptr %".7"
+  br label %"entry.endif"
+entry.endif:
+  %".10" = icmp slt i32 %".3", 64
+  br i1 %".10", label %"entry.endif.if", label %"entry.endif.endif"
+entry.endif.if:
+  %".12" = call i32 @"sched_getcpu"()
+  %".13" = add i32 %".3", 1
+  %".14" = getelementptr inbounds i32, ptr %".1", i32 %".13"
+  store i32 %".12", ptr %".14"
+  br label %"entry.endif.endif"
+entry.endif.endif:
   ret void
 }
 
@@ -1069,7 +1107,78 @@ declare i32 @"omp_get_thread_num"()
 
 declare i32 @"omp_get_num_threads"()
 
+declare i32 @"sched_getcpu"()
+
 declare void @"GOMP_parallel"(ptr %".1", ptr %".2", i32 %".3", i32 %".4")
+
+@"plaidc.shared_cpu" = internal global [2 x i32] zeroinitializer, align 8
+define internal i32 @"plaidc.team_wanted"(ptr %".1")
+{
+entry:
+  %".3" = getelementptr inbounds i32, ptr %".1", i32 0
+  %".4" = load atomic i32, ptr %".3" monotonic, align 4
+  %".5" = icmp sgt i32 %".4", 0
+  br i1 %".5", label %"serial", label %"threads"
+serial:
+  %".7" = sub i32 %".4", 1
+  %".8" = getelementptr inbounds i32, ptr %".1", i32 0
+  %".9" = atomicrmw xchg ptr %".8", i32 %".7" monotonic
+  ret i32 0
+threads:
+  ret i32 1
+}
+
+define internal void @"plaidc.team_check"(ptr %".1", ptr %".2", i32 %".3")
+{
+entry:
+  %".5" = getelementptr inbounds i32, ptr %".2", i32 0
+  %".6" = load i32, ptr %".5"
+  %".7" = icmp slt i32 %".6", 64
+  %".8" = select  i1 %".7", i32 %".6", i32 64
+  br label %"outer"
+outer:
+  %".10" = phi  i32 [0, %"entry"], [%".13", %"next"]
+  %".11" = icmp slt i32 %".10", %".8"
+  br i1 %".11", label %"inner_start", label %"done"
+inner_start:
+  %".13" = add i32 %".10", 1
+  %".14" = getelementptr inbounds i32, ptr %".2", i32 %".13"
+  %".15" = load i32, ptr %".14"
+  br label %"inner"
+inner:
+  %".17" = phi  i32 [%".13", %"inner_start"], [%".27", %"step"]
+  %".18" = icmp slt i32 %".17", %".8"
+  br i1 %".18", label %"compare", label %"next"
+compare:
+  %".20" = add i32 %".17", 1
+  %".21" = getelementptr inbounds i32, ptr %".2", i32 %".20"
+  %".22" = load i32, ptr %".21"
+  %".23" = icmp sge i32 %".15", 0
+  %".24" = icmp eq i32 %".15", %".22"
+  %".25" = and i1 %".23", %".24"
+  br i1 %".25", label %"done", label %"step"
+step:
+  %".27" = add i32 %".17", 1
+  br label %"inner"
+next:
+  br label %"outer"
+done:
+  %".30" = phi  i1 [0, %"outer"], [1, %"compare"]
+  %".31" = getelementptr inbounds i32, ptr %".1", i32 1
+  %".32" = load atomic i32, ptr %".31" monotonic, align 4
+  %".33" = sdiv i32 %".3", 2
+  %".34" = icmp slt i32 %".32", %".33"
+  %".35" = mul i32 %".32", 2
+  %".36" = select  i1 %".34", i32 %".35", i32 %".3"
+  %".37" = icmp sle i32 %".32", 0
+  %".38" = select  i1 %".37", i32 1, i32 %".36"
+  %".39" = select  i1 %".30", i32 %".38", i32 0
+  %".40" = getelementptr inbounds i32, ptr %".1", i32 1
+  %".41" = atomicrmw xchg ptr %".40", i32 %".39" monotonic
+  %".42" = getelementptr inbounds i32, ptr %".1", i32 0
+  %".43" = atomicrmw xchg ptr %".42", i32 %".39" monotonic
+  ret void
+}
 
 define void @"plaidc_entry"(ptr %".1") "prefer-vector-width"="512"
 {

@@ -22,11 +22,20 @@ static inline void plaidc_mask(int64_t lo, int64_t hi) {
   set_vector_mask(m[1], m[0]);
 }
 
-/* Stage B of a move: dst[i] <- lane 0 of block i of S, i in [0, n); dst starts on a block. */
-static inline void plaidc_collect_f32(__ubuf__ float *dst, __ubuf__ float *s, int64_t n) {
-  plaidc_mask(0, 1);
-  for (int64_t k = 0; k < n; k += 248)
-    vcmax(dst + k, s + k * 8, plaidc_min(248, n - k), 1, 1, 1);
+/* dst[d0 + i] <- src[s0 + i], i in [0, n), with d0 and s0 at the same offset in their blocks:
+ * vector copies (x * 1, exact) over whole repeats, masked at both ends. */
+static inline void plaidc_copy_f32(__ubuf__ float *dst, int64_t d0, __ubuf__ float *src, int64_t s0,
+                                 int64_t n) {
+  int64_t head = d0 % 8, end = head + n;
+  dst += d0 - head;
+  src += s0 - head;
+  for (int64_t r = 0; r * 64 < end;) {
+    int64_t lo = r ? 0 : head, hi = plaidc_min(64, end - r * 64), count = 1;
+    if (!lo && hi == 64) count = plaidc_min(255, end / 64 - r);
+    plaidc_mask(lo, hi);
+    vmuls(dst + r * 64, src + r * 64, 1, count, 1, 1, 8, 8);
+    r += count;
+  }
   plaidc_mask(0, 128);
 }
 
@@ -44,30 +53,6 @@ static inline void plaidc_fill_f32(__ubuf__ float *dst, int64_t d0, double value
   plaidc_mask(0, 128);
 }
 
-/* Stage A of a move: lane 0 of block (d0 + i*ds - w0) of S <- src[e0 + i*es], for the i in
- * [0, n) whose block lies in the window [w0, w1) (ds > 0). Lane classes repeat every `period`
- * elements of the run, and each class is one vcmax with a single active lane. */
-static inline void plaidc_spread_f32(__ubuf__ float *s, int64_t w0, int64_t w1, int64_t d0,
-                                     int64_t ds, __ubuf__ float *src, int64_t e0, int64_t es,
-                                     int64_t n) {
-  int64_t lo = d0 >= w0 ? 0 : (w0 - d0 + ds - 1) / ds;
-  int64_t hi = d0 >= w1 ? 0 : plaidc_min(n, (w1 - d0 + ds - 1) / ds);
-  if (lo >= hi) return;
-  int64_t period = es < 0 ? 0 : 8 / plaidc_gcd(es, 8);
-  int64_t src_step = period ? es * period / 8 : 0, dst_step = ds * period * 8;
-  if (!period || src_step > 65535 || dst_step > 65535) period = hi - lo, src_step = dst_step = 0;
-  for (int64_t t = lo; t < lo + period && t < hi; ++t) {
-    int64_t e = e0 + t * es, count = (hi - t + period - 1) / period;
-    plaidc_mask(e % 8, e % 8 + 1);
-    for (int64_t k = 0; k < count; k += 255) {
-      int64_t r = plaidc_min(255, count - k);
-      vcmax(s + (d0 + (t + k * period) * ds - w0) * 8, src + (e / 8 + k * src_step) * 8, r,
-            r > 1 ? dst_step : 0, 1, r > 1 ? src_step : 0);
-    }
-  }
-  plaidc_mask(0, 128);
-}
-
 /* stripe_program on the NPU */
 void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   /* kernel_0(I,K): O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - PH, y + j - PW, ci] * K[i, j, ci, co]) -- on the Cube */
@@ -79,10 +64,10 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ half *)(UB_BASE + 0x200), 2, 1, 1, 8, 4);
   vsub((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ float *)(UB_BASE + 0x0), (__ubuf__ float *)(UB_BASE + 0x300), 2, 1, 1, 1, 8, 8, 8);
+  set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
   vmuls((__ubuf__ float *)(UB_BASE + 0x300), (__ubuf__ float *)(UB_BASE + 0x300), 2048.0, 2, 1, 1, 8, 8);
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x500), (__ubuf__ float *)(UB_BASE + 0x300), 2, 1, 1, 4, 8);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
-  set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   copy_ubuf_to_cbuf((__cbuf__ half *)(L1_BASE + 0x0), (__ubuf__ half *)(UB_BASE + 0x200), 0, 1, 4, 0, 0);
   set_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
@@ -93,22 +78,14 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x0), (__cbuf__ half *)(L1_BASE + 0x0), 0, 0, 14, 2, 4, 7, 2, -1, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
   wait_flag(PIPE_MTE3, PIPE_MTE1, EVENT_ID1);
   img2col_cbuf_to_ca((__ca__ half *)(L0A_BASE + 0x3c00), (__cbuf__ half *)(L1_BASE + 0x80), 0, 0, 14, 2, 4, 7, 2, -1, -2, 1, 1, 1, 1, 3, 7, 21, 5, 1, 2, 15, 0);
-  wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
-  copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x300), K, 0, 1, 12, 0, 0);
-  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   plaidc_fill_f32((__ubuf__ float *)(UB_BASE + 0x600), 0, 0.0, 3840);
+  copy_gm_to_ubuf_align((__ubuf__ float *)(UB_BASE + 0x4200), K, 0, 30, 12, 0, 1);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  for (int64_t w = 0; w < 3840; w += 512) {
-    int64_t w1 = plaidc_min(w + 512, 3840);
-    plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x4200), w, w1, w, 1, (__ubuf__ float *)(UB_BASE + 0x600), w, 1, w1 - w);
-    for (int64_t i_i = 0; i_i < 3; ++i_i) {
-      for (int64_t i_j = 0; i_j < 5; ++i_j) {
-        for (int64_t i_ci = 0; i_ci < 2; ++i_ci) {
-          plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x4200), w, w1, 16 * i_ci + 1280 * i_i + 256 * i_j, 1, (__ubuf__ float *)(UB_BASE + 0x300), 3 * i_ci + 30 * i_i + 6 * i_j, 1, 3);
-        }
-      }
+  for (int64_t i_i = 0; i_i < 3; ++i_i) {
+    for (int64_t i_j = 0; i_j < 5; ++i_j) {
+      plaidc_copy_f32((__ubuf__ float *)(UB_BASE + 0x600), 1280 * i_i + 256 * i_j, (__ubuf__ float *)(UB_BASE + 0x4200), 160 * i_i + 32 * i_j, 32);
     }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x600) + w, (__ubuf__ float *)(UB_BASE + 0x4200), w1 - w);
   }
   vconv_f322f16((__ubuf__ half *)(UB_BASE + 0x4200), (__ubuf__ float *)(UB_BASE + 0x600), 60, 1, 1, 4, 8);
   vconv_f162f32((__ubuf__ float *)(UB_BASE + 0x6000), (__ubuf__ half *)(UB_BASE + 0x4200), 60, 1, 1, 8, 4);
@@ -150,20 +127,15 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 4, 2, 2, 16, 16);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20820), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 4, 2, 2, 16, 16);
-  {
-    for (int64_t i_x = 0; i_x < 3; ++i_x) {
-      for (int64_t i_y = 0; i_y < 7; ++i_y) {
-        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 24 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
-      }
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21000), (__ubuf__ float *)(UB_BASE + 0x21120), 72);
-  }
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm_align(O, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 3, 84, 0, 0);
+  copy_ubuf_to_gm_align(O, (__ubuf__ float *)(UB_BASE + 0x20800), 0, 7, 12, 1, 0);
+  copy_ubuf_to_gm_align(O + 21, (__ubuf__ float *)(UB_BASE + 0x209c0), 0, 7, 12, 1, 0);
+  copy_ubuf_to_gm_align(O + 42, (__ubuf__ float *)(UB_BASE + 0x20b80), 0, 7, 12, 1, 0);
   /* tile 2 of 2: x in [3, 6) */
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x8000), (__cbuf__ half *)(L1_BASE + 0xfc400), 0, 15, 1, 0, 1);
   load_cbuf_to_cb((__cb__ half *)(L0B_BASE + 0x9e00), (__cbuf__ half *)(L1_BASE + 0xfe200), 0, 15, 1, 0, 1);
+  wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
   copy_gm_to_ubuf((__ubuf__ float *)(UB_BASE + 0x0), I + 24, 0, 1, 8, 0, 0);
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -201,16 +173,10 @@ void plaidc_kernel(__gm__ float *I, __gm__ float *K, __gm__ float *O) {
   vadd((__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20000), (__ubuf__ float *)(UB_BASE + 0x20800), 8, 1, 1, 1, 8, 8, 8);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20800), (__ubuf__ float *)(UB_BASE + 0x20000), 1, 4, 2, 2, 16, 16);
   vmuls((__ubuf__ float *)(UB_BASE + 0x20820), (__ubuf__ float *)(UB_BASE + 0x20020), 1, 4, 2, 2, 16, 16);
-  {
-    for (int64_t i_x = 0; i_x < 3; ++i_x) {
-      for (int64_t i_y = 0; i_y < 7; ++i_y) {
-        plaidc_spread_f32((__ubuf__ float *)(UB_BASE + 0x21120), 0, 72, 24 * i_x + 3 * i_y, 1, (__ubuf__ float *)(UB_BASE + 0x20800), 112 * i_x + 16 * i_y, 1, 3);
-      }
-    }
-    plaidc_collect_f32((__ubuf__ float *)(UB_BASE + 0x21000), (__ubuf__ float *)(UB_BASE + 0x21120), 72);
-  }
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  copy_ubuf_to_gm_align(O + 63, (__ubuf__ float *)(UB_BASE + 0x21000), 0, 3, 84, 0, 0);
+  for (int64_t i_s0 = 0; i_s0 < 3; ++i_s0) {
+    copy_ubuf_to_gm_align(O + (63 + 21 * i_s0), (__ubuf__ float *)(UB_BASE + (0x20800 + 448 * i_s0)), 0, 7, 12, 1, 0);
+  }
   pipe_barrier(PIPE_ALL);
 }

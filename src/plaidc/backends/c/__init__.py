@@ -7,8 +7,9 @@ cached by content hash and loaded with ctypes. `[codegen]` keys besides the shar
 defaults, e.g. `["-O2"]`), `vector_math` (`"libmvec"`: vectorised loops call glibc's vector
 math library for exp, log, sin, ...; absent: libm's scalar functions), `exp` (`"polynomial"`:
 fp32 exp is plaidc's inline polynomial, `plaidc.backends.loopnest.exp_poly`), `omp_wait_policy`
-(libgomp's OMP_WAIT_POLICY for the process unless the environment sets it; see
-`plaidc.backends.c.build.openmp_wait_policy`).
+and `omp_spin_us` (libgomp's OMP_WAIT_POLICY and GOMP_SPINCOUNT for the process unless the
+environment sets either; see `plaidc.backends.loopnest.spin`). Parallel loops fall back to one
+thread while their threads share a CPU (`shared_cpu_backoff`, `plaidc.backends.c.threads`).
 """
 
 from __future__ import annotations
@@ -22,15 +23,10 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends import content_digest
-from plaidc.backends.c.build import (
-    DEFAULT_FLAGS,
-    build_library,
-    find_compiler,
-    load_entry,
-    openmp_wait_policy,
-)
+from plaidc.backends.c.build import DEFAULT_FLAGS, build_library, load_entry
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.dedupe import merge_identical_functions
 from plaidc.backends.loopnest.options import (
     CpuRuntimeCodegen,
     LoopnestCodegen,
@@ -40,6 +36,8 @@ from plaidc.backends.loopnest.options import (
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.backends.loopnest.spin import openmp_wait
+from plaidc.backends.toolchain import find_compiler
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
 
@@ -89,7 +87,7 @@ class CBackend:
     def compile(self, program: Block, target: TargetConfig, profile: bool = False) -> CArtifact:
         plan, source, own, profiler = _emit(program, target, profile)
         compiler = find_compiler(own.cc)
-        openmp_wait_policy(own.omp_wait_policy)
+        openmp_wait(own.omp_wait_policy, own.omp_spin_us)
         library = build_library(source, compiler, [*DEFAULT_FLAGS, *own.cflags], _libs(own))
         return CArtifact(plan, source, library, load_entry(library), profiler)
 
@@ -118,8 +116,9 @@ def _emit(
     )
     plan = lower_program(program, lowering)
     profiler = Recorder(instrument(plan)) if profile else None
+    # after instrument: the profile's slots keep the kernels' own names
     source = emit_c(
-        profiler.profiled.plan if profiler else plan,
+        merge_identical_functions(profiler.profiled.plan if profiler else plan),
         vector_math=own.vector_math == "libmvec",
         polynomial_exp=polynomial,
     )

@@ -1,6 +1,6 @@
 """Compiling generated C with the system compiler, cached by content hash, loaded with ctypes.
 
-The cache directory is `$PLAIDC_CACHE_DIR` or `~/.cache/plaidc`; a library's name is the hash
+The cache directory is `plaidc.backends.toolchain.cache_dir()`; a library's name is the hash
 of the source, the compiler command and the compiler binary's identity, so a changed flag or
 compiler never reuses a stale library. Libraries are written to a temporary name and renamed,
 so concurrent compilations (parallel test workers) never see a half-written file.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from plaidc.backends import BackendUnavailable
+from plaidc.backends.toolchain import cache_dir
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 
 DEFAULT_FLAGS = (
@@ -38,29 +38,6 @@ DEFAULT_FLAGS = (
     "-ffp-contract=off",
     "-fno-math-errno",
 )
-
-
-def cache_dir() -> Path:
-    """Where compiled artifacts are kept."""
-    env = os.environ.get("PLAIDC_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "plaidc"
-
-
-def find_compiler(name: object) -> str:
-    """The C compiler to use: `name` (the config's `[codegen] cc`), else `$CC`, else
-    `cc`/`gcc`; BackendUnavailable if none."""
-    if name is not None and not isinstance(name, str):
-        raise CompileError([Diagnostic(f"[codegen] 'cc' must be a program name, not {name!r}")])
-    candidates = [name] if name else [os.environ.get("CC") or "", "cc", "gcc", "clang"]
-    for candidate in candidates:
-        if candidate:
-            found = shutil.which(candidate)
-            if found:
-                return found
-    raise BackendUnavailable(
-        "the C backend needs a C compiler with OpenMP (gcc): install it, e.g. "
-        "`apt-get install gcc` (Debian/Ubuntu) or `dnf install gcc`, or set CC"
-    )
 
 
 def _identity(path: str) -> str:
@@ -103,27 +80,6 @@ def build_library(
             raise InternalError(f"the generated C does not compile:\n{first}")
         os.replace(out, target)
     return target
-
-
-def openmp_wait_policy(policy: object) -> None:
-    """Set libgomp's wait policy for this process unless the user chose one (OMP_WAIT_POLICY).
-
-    libgomp reads it when it is first loaded. Its default keeps idle threads spinning, which on
-    a busy machine (fewer free cores than threads, e.g. parallel test workers) turns every
-    parallel region into a wait for a descheduled spinner: a 0.7 ms softmax took 45 ms. With
-    `passive`, idle threads sleep and wake when work arrives (microseconds). `policy` is the
-    config's `[codegen] omp_wait_policy`: one of libgomp's values, `active` or `passive`."""
-    if policy is None:
-        return
-    if not isinstance(policy, str) or policy.lower() not in ("active", "passive"):
-        raise CompileError(
-            [
-                Diagnostic(
-                    f'[codegen] \'omp_wait_policy\' must be "active" or "passive", not {policy!r}'
-                )
-            ]
-        )
-    os.environ.setdefault("OMP_WAIT_POLICY", policy)
 
 
 def load_entry(library: Path) -> Callable[[Any], None]:

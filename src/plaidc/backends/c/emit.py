@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from plaidc.backends.c import ast as c
+from plaidc.backends.c import threads
 from plaidc.backends.c.helpers import Helpers, c_type, suffix
 from plaidc.backends.loopnest import plan as p
 from plaidc.interp import numpy_dtype
@@ -44,6 +45,7 @@ class CEmitter:
     math_calls: dict[tuple[str, str], None] = field(default_factory=dict)
     clock: bool = False  # a `Clock` reads omp_get_wtime (declared then)
     kept_scratch: list[str] = field(default_factory=list)  # slot arrays (`Plan.scratch_slots`)
+    parallel_loops: int = 0  # loops emitted by `threads.parallel_loop` (their states' numbers)
 
     # ---- literals and types -----------------------------------------------------------------
 
@@ -293,8 +295,13 @@ class CEmitter:
         pragmas = []
         if s.parallel:
             # no num_threads clause: OMP_NUM_THREADS or the affinity mask decide at run time
-            threads = f" num_threads({self.plan.threads})" if self.plan.threads > 0 else ""
-            pragmas.append(f"omp parallel for schedule(static){threads}")
+            clause = f" num_threads({self.plan.threads})" if self.plan.threads > 0 else ""
+            if self.plan.shared_cpu_backoff > 0:
+                body = c.For(s.var, self.int_expr(s.lo), limit, self.stmts(s.body), s.step)
+                self.parallel_loops += 1
+                backoff = self.plan.shared_cpu_backoff
+                return [*pre, threads.parallel_loop(body, clause, self.parallel_loops, backoff)]
+            pragmas.append(f"omp parallel for schedule(static){clause}")
         elif s.vector:
             clauses = [
                 f"reduction({_REDUCTION_OPS[r.op]}:{r.var})"
@@ -391,6 +398,8 @@ class CEmitter:
         items.extend(self.helpers.definitions())
         if self.kept_scratch:
             items.append(c.Verbatim(_kept_scratch(self.kept_scratch, self.plan.scratch_slots)))
+        if self.parallel_loops:
+            items.append(c.Verbatim(threads.RUNTIME))
         items.extend(functions)
         items.append(exported)
         return c.TranslationUnit(tuple(items))

@@ -5,8 +5,8 @@ The same plan as the C backend (`plaidc.backends.loopnest`), built with llvmlite
 writes the generated (unoptimised) IR; `--emit lib` links the optimised object code into a
 shared library with the system C compiler. `[codegen]` keys besides the shared ones
 (`plaidc.backends.loopnest.options`): `opt_level` (0-3, default 3), `vector_math` (`"libmvec"`:
-vectorised loops call glibc's vector math library), `exp` and `omp_wait_policy` (as for the C
-backend).
+vectorised loops call glibc's vector math library), `exp`, `omp_wait_policy` and `omp_spin_us`
+(as for the C backend; `shared_cpu_backoff`: `plaidc.backends.llvm.threads`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from typing import Any, Literal
 import numpy as np
 
 from plaidc.backends import content_digest
-from plaidc.backends.c.build import find_compiler, openmp_wait_policy
 from plaidc.backends.llvm.emit import emit_llvm
 from plaidc.backends.llvm.jit import Jitted, jit, object_code
 from plaidc.backends.loopnest import lower_program
+from plaidc.backends.loopnest.dedupe import merge_identical_functions
 from plaidc.backends.loopnest.options import (
     CpuRuntimeCodegen,
     LoopnestCodegen,
@@ -34,6 +34,8 @@ from plaidc.backends.loopnest.options import (
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
+from plaidc.backends.loopnest.spin import openmp_wait
+from plaidc.backends.toolchain import find_compiler
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
@@ -102,7 +104,7 @@ class LLVMBackend:
     def compile(self, program: Block, target: TargetConfig, profile: bool = False) -> LLVMArtifact:
         plan, source, uses_threads, own, profiler = _emit(program, target, profile)
         mvec = own.vector_math == "libmvec"
-        openmp_wait_policy(own.omp_wait_policy)
+        openmp_wait(own.omp_wait_policy, own.omp_spin_us)
         jitted = jit(source, uses_threads, own.opt_level, mvec)
         return LLVMArtifact(plan, source, jitted, uses_threads, own.opt_level, mvec, profiler)
 
@@ -122,8 +124,9 @@ def _emit(
     plan = lower_program(program, replace(options, ragged_gemm=True))
     bits = options.vector_bytes * 8 if own.prefer_vector_width else None
     profiler = Recorder(instrument(plan)) if profile else None
+    # after instrument: the profile's slots keep the kernels' own names
     module, uses_threads = emit_llvm(
-        profiler.profiled.plan if profiler else plan,
+        merge_identical_functions(profiler.profiled.plan if profiler else plan),
         own.vector_math == "libmvec",
         own.exp == "polynomial",
         bits,

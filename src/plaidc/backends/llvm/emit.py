@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir
 
-from plaidc.backends.llvm import scratch
+from plaidc.backends.llvm import scratch, threads
 from plaidc.backends.llvm.ops import I1, I8, I32, I64, PTR, Ops, memory_type, value_type
 from plaidc.backends.loopnest import plan as p
 from plaidc.backends.loopnest.scalars import aggregate
@@ -337,6 +337,9 @@ class FunctionEmitter:
             ("int", f"{s.var}.lo", self.int_expr(s.lo)),
             ("int", f"{s.var}.hi", self.int_expr(s.hi)),
         ]
+        backoff = self.module.plan.shared_cpu_backoff
+        if backoff > 0:  # the team's CPUs are recorded (`threads`)
+            captured.append(("team", "team", self.alloca(threads.TEAM_TYPE, f"{s.var}.team")))
         fields = bounds + captured
         record = ir.LiteralStructType([v.type for _, _, v in fields])
         ctx = self.alloca(record, f"{s.var}.ctx")
@@ -357,14 +360,26 @@ class FunctionEmitter:
                 child.ints[name] = loaded
             elif kind == "scalar":
                 child.scalars[name] = loaded
+            elif kind == "team":
+                child.b.call(threads.mark_function(self.module.module), [loaded])
             else:
                 child.buffers[name] = (loaded, self.buffers[name][1])
         child.thread_chunk(s)
         child.finish()
         gomp = self.ops.function("GOMP_parallel", ir.VoidType(), [PTR, PTR, I32, I32])
         # 0: libgomp's count at run time (OMP_NUM_THREADS, else the affinity mask's CPUs)
-        threads = ir.Constant(I32, max(self.module.plan.threads, 0))
-        self.b.call(gomp, [outlined, ctx, threads, ir.Constant(I32, 0)])
+        count: ir.Value = ir.Constant(I32, max(self.module.plan.threads, 0))
+        if backoff > 0:
+            # one thread while the team's threads were found sharing a CPU
+            state = threads.state_global(self.module.module)
+            wanted = self.b.call(threads.wanted_function(self.module.module), [state])
+            on_threads = self.b.icmp_signed("!=", wanted, ir.Constant(I32, 0))
+            count = self.b.select(on_threads, count, ir.Constant(I32, 1))
+        self.b.call(gomp, [outlined, ctx, count, ir.Constant(I32, 0)])
+        if backoff > 0:
+            with self.b.if_then(on_threads):
+                check = threads.check_function(self.module.module)
+                self.b.call(check, [state, captured[-1][2], ir.Constant(I32, backoff)])
         self.module.uses_threads = True
 
     def thread_chunk(self, s: p.Loop) -> None:

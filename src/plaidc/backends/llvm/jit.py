@@ -23,8 +23,8 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from plaidc.backends import BackendUnavailable
-from plaidc.backends.c.build import cache_dir
 from plaidc.backends.llvm.scratch import FREE
+from plaidc.backends.toolchain import cache_dir
 from plaidc.diagnostics import InternalError
 
 

@@ -219,6 +219,14 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         rows = [keep]
     ranges = {idx.name: idx.range for idx in block.idxs}
     row_dims = _merge([(ranges[n], fa[n], fc[n], n) for n in rows])
+    if len(row_dims) > 1 and _bounds_any(constraints, row_dims[:-1]):
+        # an edge tile of a convolution's output rows (`x` cut short, its pixels `(x, y)`
+        # not one run of A): a bound can only name a row dimension alone, so the innermost
+        # (the pixels of one output row) stays the kernel's rows and the outer ones become
+        # loops around the call, bounded per value
+        outer.extend(n for dim in row_dims[:-1] for n in dim.names)
+        rows = list(row_dims[-1].names)
+        row_dims = row_dims[-1:]
     k_dims = _merge([(ranges[n], fa[n], fb[n], n) for n in sums])
     if not _rows_apart(lowering, row_dims, _widest(lowering, scope.chain, j, bool(constraints))):
         # rows of C overlap (`C[2*i + j]` with 3 columns): a row's register tile would
@@ -315,6 +323,12 @@ def _coupled(constraints: tuple[Constraint, ...], moving: set[str]) -> set[str]:
         if len(named) > 1:
             out |= named
     return out
+
+
+def _bounds_any(constraints: tuple[Constraint, ...], dims: list[_Dim]) -> bool:
+    """Whether some constraint names an index of `dims`."""
+    names = {n for dim in dims for n in dim.names}
+    return any(name in names for c in constraints for name, _ in c.affine.terms)
 
 
 def _calls_apart(

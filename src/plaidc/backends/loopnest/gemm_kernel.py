@@ -6,7 +6,9 @@ lanes` columns (when the panels are reused by several row blocks, a panel is par
 columns are strided) and A into `MR x K` row blocks (when several panels reuse them, or the
 rows are padded), keeps an `MR x NR` block of C in vector registers across the whole k loop
 and updates it with fused multiply-adds. A is read in place when one panel uses it and it
-steps evenly over the reduction (a grouped conv's weights); B is read in place when its one
+steps evenly over the reduction (a grouped conv's weights), and when it is an image whose
+window runs are contiguous (an NHWC convolution's rows: one start per row and row block, the k
+loops broadcasting from the image, no im2col); B is read in place when its one
 partial panel's padded vectors stay within B's buffer, which the caller passes (`b_bound`).
 An operand whose reduction is contiguous (a transposed product's B, a row-major A) packs as
 vector transposes (`gemm_transpose`); a row-major B packs row by row across its panels.
@@ -148,8 +150,21 @@ class Kernel:
         # panel, the window contiguous in A) are read in place: packing them again for every
         # output row cost as much as the row's multiply-adds.
         self.a_step = _even_step([(size, a) for size, a, _ in shape.k_dims], shape.a_k)
-        uneven = bool(shape.row_dims) or self.a_step is None
-        self.pack_a = uneven or (math.ceil(shape.n / lay.nr) > 1 and shape.k > 1)
+        # An implicit GEMM's image rows (a convolution: rows or reduction of several indices)
+        # whose window runs are contiguous (`(j, ci)` of an NHWC image) are read in place:
+        # per k, each row's broadcast comes straight from the image (one pointer per row,
+        # the window's runs streaming through L1), as oneDNN's and MLAS's direct
+        # convolutions do. Packing them cost an element copy per row and k, reused by few
+        # panels (2 for 64 output channels).
+        self.a_rows_in_place = (
+            bool(shape.row_dims or shape.k_dims)
+            and bool(shape.k_dims)
+            and shape.k_dims[-1][1] == 1
+            and not {"m", "n"} & set(shape.runtime)
+        )
+        uneven = (bool(shape.row_dims) or self.a_step is None) and not self.a_rows_in_place
+        reused = math.ceil(shape.n / lay.nr) > 1 and shape.k > 1 and not self.a_rows_in_place
+        self.pack_a = uneven or reused
         self.blocking = blocking(lowering, shape, lay)
         # Where B is packed, how far apart its packed rows' panels are, the reduction's start
         # and length in the current k block, and when the accumulators start at zero (True:
@@ -459,17 +474,25 @@ class Kernel:
         s, lay = self.s, self.lay
         out: list[Stmt] = []
         apack = None
+        starts: list[IntExpr] | None = None
         if self.pack_a:
             apack = self.fresh("apack")
             out += self._pack_a(apack, i0, rows, None)
+        elif self.a_rows_in_place:
+            # where each row's window starts in A, once per row block
+            starts = []
+            for r in range(rows):
+                start = IVar(self.fresh(f"arow{r}"))
+                out.append(LetInt(start.name, self._row_offset(iadd(i0, IConst(r)), 1)))
+                starts.append(start)
         full = _pdiv(self.ext["n"], lay.nr)
         if not _is(full, 0):
             p = self.fresh("p")
-            body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, None)
+            body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, None, starts)
             out.append(Loop(p, *self._panel_range(full), tuple(body2)))
         width = _sub(self.ext["n"], imul(full, lay.nr))
         if not _is(width, 0):
-            partial = self._panel(i0, rows, full, width, apack, None)
+            partial = self._panel(i0, rows, full, width, apack, None, starts)
             out += self._tail_panel(_when_positive(width, partial))
         if apack is None:
             return out
@@ -588,10 +611,12 @@ class Kernel:
         width: IntExpr,
         apack: str | None,
         valid: IntExpr | None,
+        a_starts: list[IntExpr] | None = None,
     ) -> list[Stmt]:
         """One `rows x NR` block of C at rows i0, panel p, of which `width` columns (and
         `valid` rows, None: all) are C's; a partial block goes through a small tile, as
-        vectors cannot stop early."""
+        vectors cannot stop early. A's rows come from `apack`, else from `a_starts` (where
+        each row starts in A), else from A's even steps."""
         s, lay, vt = self.s, self.lay, self.vt
         tile = self.fresh("ctile") if valid is not None or not _is(width, lay.nr) else None
 
@@ -649,7 +674,7 @@ class Kernel:
             body += zeros
         else:
             body += [*reads_c, *zeros]
-        body += self._k_loop(i0, rows, p, apack, accs)
+        body += self._k_loop(i0, rows, p, apack, accs, a_starts)
         for r in range(rows):
             for v in range(lay.nv):
                 lane = IConst(v * lay.lanes)
@@ -664,14 +689,20 @@ class Kernel:
         return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
 
     def _k_loop(
-        self, i0: IntExpr, rows: int, p: IntExpr, apack: str | None, accs: list[list[str]]
+        self,
+        i0: IntExpr,
+        rows: int,
+        p: IntExpr,
+        apack: str | None,
+        accs: list[list[str]],
+        a_starts: list[IntExpr] | None = None,
     ) -> list[Stmt]:
         """The register-blocked reduction: per k, NV vectors of B, one broadcast A element per
         row, and `rows x NV` fused multiply-adds into the accumulators. One flat loop, except
-        over B read in place across a multi-index reduction (a loop per index)."""
+        over an operand read in place across a multi-index reduction (a loop per index)."""
         s, lay, vt = self.s, self.lay, self.vt
 
-        def step(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
+        def step(k: IntExpr, a_off: IntExpr, b_off: IntExpr) -> list[Stmt]:
             body: list[Stmt] = []
             bvals = []
             for v in range(lay.nv):
@@ -688,6 +719,8 @@ class Kernel:
                 name = self.fresh(f"a{r}")
                 if apack is not None:
                     element = SLoad(apack, iadd(IConst(r), imul(k, rows)), self.t)
+                elif a_starts is not None:
+                    element = SLoad(self.a, iadd(a_starts[r], a_off), self.t)
                 else:
                     assert self.a_step is not None  # else A is packed
                     offset = iadd(imul(iadd(i0, IConst(r)), s.a_row), imul(k, self.a_step))
@@ -698,7 +731,7 @@ class Kernel:
                     body.append(AssignVar(accs[r][v], SFma(SVar(name, vt), bvals[v], acc, vt)))
             return body
 
-        if not self.pack_b and s.k_dims:
+        if s.k_dims and (not self.pack_b or a_starts is not None):
             return self._k_nest(step)
         k = IVar(self.fresh("k"))
         return [Loop(k.name, IConst(0), self.kb, tuple(step(k, k, imul(k, s.b_k))))]

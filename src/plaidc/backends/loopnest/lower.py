@@ -145,7 +145,8 @@ class Lowering:
         functions = tuple(replace(f, body=simplify(f.body)) for f in self.functions)
         threads = self.options.threads if self.options.pin_threads else 0
         slots = self.options.threads + 1 if self.options.keep_scratch else 0
-        return Plan(tuple(buffers), functions, entry, threads, slots)
+        backoff = self.options.shared_cpu_backoff
+        return Plan(tuple(buffers), functions, entry, threads, slots, backoff)
 
     def points(
         self,

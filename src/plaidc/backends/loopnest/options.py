@@ -38,6 +38,15 @@ class CpuRuntimeCodegen:
         default=None,
         metadata={"help": "libgomp's OMP_WAIT_POLICY unless the environment sets it"},
     )
+    omp_spin_us: float | None = field(
+        default=None,
+        metadata={
+            "help": "microseconds a waiting libgomp thread spins before it sleeps "
+            "(GOMP_SPINCOUNT, from the spin loop's measured cost on this host), unless the "
+            "environment sets OMP_WAIT_POLICY or GOMP_SPINCOUNT; left out: the policy's",
+            "min": 0,
+        },
+    )
     exp: Literal["polynomial", "library"] = field(
         default="library",
         metadata={
@@ -61,6 +70,15 @@ class LoopnestCodegen:
             "help": "... unless they execute fewer points than this",
             "min": 1,
             "tune": PowersOfTwo(1, 1 << 24),
+        },
+    )
+    shared_cpu_backoff: int = field(
+        default=0,
+        metadata={
+            "help": "a parallel loop whose threads ran on one CPU (the OS placed them "
+            "together: each waited for the other) runs on one thread for its next 1, 2, 4, ... "
+            "calls, at most this many, then tries threads again; 0: always on threads",
+            "min": 0,
         },
     )
     gemm_tags: tuple[str, ...] = field(

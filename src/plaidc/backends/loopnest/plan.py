@@ -531,6 +531,11 @@ class Plan:
     # gives it back at its end, and only allocates (and frees) when none is free, so large
     # packing buffers do not page-fault on every call. 0: allocated and freed per use.
     scratch_slots: int = 0
+    # A parallel loop records the CPU each of its threads starts on; when two shared one (the
+    # OS scheduler placed them together on a busy machine, so each waited for the other) the
+    # loop runs on one thread for its next 1, 2, 4, ... calls, at most this many, and then
+    # tries threads again. 0: every call runs on threads.
+    shared_cpu_backoff: int = 0
 
 
 # --------------------------------------------------------------------------------------------

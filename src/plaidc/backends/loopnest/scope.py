@@ -32,6 +32,9 @@ class LoweringOptions:
     kernel_depth: int = 2
     stack_bytes: int = 65536
     parallel_min_work: int = 1
+    # a parallel loop whose threads shared a CPU runs on one thread for up to this many calls
+    # (`Plan.shared_cpu_backoff`); 0: always on threads
+    shared_cpu_backoff: int = 0
     # Float max/min reductions as a NaN-ignoring reduction plus a NaN flag (what gcc's
     # vectoriser can reduce); the backend decides.
     nan_flagged_minmax: bool = False

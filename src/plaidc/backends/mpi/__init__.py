@@ -39,7 +39,7 @@ from plaidc.analysis.exchange import (
     rank_storage,
 )
 from plaidc.backends.c import CCodegen
-from plaidc.backends.c.build import DEFAULT_FLAGS, find_compiler
+from plaidc.backends.c.build import DEFAULT_FLAGS
 from plaidc.backends.c.emit import emit_c
 from plaidc.backends.loopnest import lower_program
 from plaidc.backends.loopnest.options import LoopnestCodegen, lowering_options, pinned_threads
@@ -47,6 +47,7 @@ from plaidc.backends.loopnest.plan import Plan, ProgramBuffer
 from plaidc.backends.loopnest.runtime import check_inputs
 from plaidc.backends.mpi.emit import MAX_MESSAGE, KernelCall, emit_main
 from plaidc.backends.mpi.launch import build_program, find_tool, launch_env, run_program
+from plaidc.backends.toolchain import find_compiler
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.interp import cast_to, element_offsets, numpy_dtype, poison_value
 from plaidc.passes.distribute import kernel_ranks, rank_part

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from plaidc.backends import BackendUnavailable
-from plaidc.backends.c.build import cache_dir
+from plaidc.backends.toolchain import cache_dir
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 
 INSTALL = (

@@ -43,12 +43,18 @@ if TYPE_CHECKING:
     from plaidc.backends.npu.gemm import Gemm
 
 
-def preload(gemm: Gemm, k_tiles: list[dict], parity: int) -> list[Op] | None:
+def preload(
+    gemm: Gemm, k_tiles: list[dict], parity: int, defer: int = 0
+) -> tuple[list[Op], list[Op]] | None:
     """The ops bringing every K step's weights of `gemm`'s N block into their `Weights`
     slots (and recording them there as loaded), in the UB half of `parity`; None when the
-    weights are not such (nothing recorded)."""
+    weights are not such (nothing recorded). The last `defer` K steps come in a transfer
+    of their own, whose ops are the second list (for the caller to issue later: after the
+    first tile's window, so that its K steps start while they arrive); else it is empty."""
     con, ctx, weights = gemm.con, gemm.ctx, gemm.weights
     if weights is None or con.split or con.dtype is not DType.FP16:
+        return None
+    if not 0 <= defer < len(k_tiles):
         return None
     convs = [gemm.conv_layout(kt) for kt in k_tiles]
     if any(conv is None or conv.padded or conv.c is None for conv in convs):
@@ -59,59 +65,83 @@ def preload(gemm: Gemm, k_tiles: list[dict], parity: int) -> list[Op] | None:
     n_count = count_points(con.n, gemm.sizes)
     if n_count % gemm.fn or len([v for v in con.n if gemm.sizes[v] > 1]) != 1:
         return None
-    box = {}
-    for v in con.k:
-        lo = min(kt[v][0] for kt in k_tiles)
-        box[v] = (lo, max(kt[v][0] + kt[v][1] for kt in k_tiles) - lo)
-    whole = _space(gemm, box)
-    if whole.is_empty() or whole.live_constraints:
-        return None
-    ops: list[Op] = []
-    tiler = Tiler(ctx, ctx.arena("UB", parity), ops)
-    access = gemm.local(con.b.offset, {**gemm.starts, **{v: s for v, (s, _) in box.items()}})
-    window = tiler.window(whole, con.b.buffer, [access])
+    head: list[Op] = []
+    tail: list[Op] = []
+    tiler = Tiler(ctx, ctx.arena("UB", parity), head)
     g = elems_per_block(DType.FP16)
     loaded = {}
     images: list[Buf] = []
+    cut = len(k_tiles) - defer
+    groups = [range(cut), range(cut, len(k_tiles))] if defer else [range(cut)]
     try:
-        buf = tiler.read_window(window)
-        for step, (k_tile, conv) in enumerate(zip(k_tiles, convs, strict=True)):
-            assert conv is not None
-            space = _space(gemm, k_tile)
-            if space.is_empty() or space.live_constraints:
+        for ops, steps_of in zip((head, tail), groups, strict=False):
+            tiler.ops = ops
+            box = {}
+            for v in con.k:
+                lo = min(k_tiles[s][v][0] for s in steps_of)
+                box[v] = (lo, max(k_tiles[s][v][0] + k_tiles[s][v][1] for s in steps_of) - lo)
+            whole = _space(gemm, box)
+            if whole.is_empty() or whole.live_constraints:
                 return None
-            starts = {**gemm.starts, **{v: s for v, (s, _) in k_tile.items()}}
-            src = window.to_ub(space.fold(gemm.local(con.b.offset, starts)))
-            n_var = next(v for v in con.n if gemm.sizes[v] > 1)
-            steps = {v: src.coeff(v) for v in (conv.u, conv.v, conv.c) if v is not None}
-            if src.coeff(n_var) != 1 or src.const % g or any(k % g for k in steps.values()):
-                return None
-            rows, cols = conv.columns, n_count
-            nbytes = rows * cols * 2
-            if len(images) < 2:  # two, alternating: a K step's copies overlap the last's
-                images.append(tiler.arena.alloc(nbytes, "weights as fractals"))
-            image = images[step % 2]
-            stmts = _image(image, buf, conv, src.const, steps, cols, gemm.fk, gemm.fn, per)
-            reads, writes = (buf.region(),), (image.region(0, nbytes),)
-            ops.append(Op("PIPE_V", tuple(stmts), reads, writes, "weights as fractals"))
-            l1 = weights.arena(step).alloc(nbytes, "b in L1")
-            stmt = call(
-                "copy_ubuf_to_cbuf",
-                l1.ptr(DType.FP16),
-                image.ptr(DType.FP16),
-                0,
-                1,
-                nbytes // BLOCK,
-                0,
-                0,
-            )
-            ops.append(Op("PIPE_MTE3", (stmt,), writes, (l1.region(),), "weights to L1"))
-            mat = Matrix(True, rows, cols, (gemm.fk, gemm.fn), None, ko_major=True)
-            loaded[weights.block, step] = (mat, [l1])
+            starts = {**gemm.starts, **{v: s for v, (s, _) in box.items()}}
+            access = gemm.local(con.b.offset, starts)
+            window = tiler.window(whole, con.b.buffer, [access])
+            buf = tiler.read_window(window)
+            for step in steps_of:
+                k_tile, conv = k_tiles[step], convs[step]
+                assert conv is not None
+                space = _space(gemm, k_tile)
+                if space.is_empty() or space.live_constraints:
+                    return None
+                starts = {**gemm.starts, **{v: s for v, (s, _) in k_tile.items()}}
+                src = window.to_ub(space.fold(gemm.local(con.b.offset, starts)))
+                n_var = next(v for v in con.n if gemm.sizes[v] > 1)
+                steps = {v: src.coeff(v) for v in (conv.u, conv.v, conv.c) if v is not None}
+                if src.coeff(n_var) != 1 or src.const % g or any(k % g for k in steps.values()):
+                    return None
+                rows, cols = conv.columns, n_count
+                nbytes = rows * cols * 2
+                if len(images) < 2:  # two, alternating: a K step's copies overlap the last's
+                    images.append(tiler.arena.alloc(nbytes, "weights as fractals"))
+                image = images[step % 2]
+                stmts = _image(image, buf, conv, src.const, steps, cols, gemm.fk, gemm.fn, per)
+                reads, writes = (buf.region(),), (image.region(0, nbytes),)
+                ops.append(Op("PIPE_V", tuple(stmts), reads, writes, "weights as fractals"))
+                l1 = weights.arena(step).alloc(nbytes, "b in L1")
+                stmt = call(
+                    "copy_ubuf_to_cbuf",
+                    l1.ptr(DType.FP16),
+                    image.ptr(DType.FP16),
+                    0,
+                    1,
+                    nbytes // BLOCK,
+                    0,
+                    0,
+                )
+                ops.append(Op("PIPE_MTE3", (stmt,), writes, (l1.region(),), "weights to L1"))
+                mat = Matrix(True, rows, cols, (gemm.fk, gemm.fn), None, ko_major=True)
+                loaded[weights.block, step] = (mat, [l1])
     except OutOfMemory:
         return None
     weights.loaded.update(loaded)
-    return ops
+    return head, tail
+
+
+def deferrable(gemm: Gemm, k_tiles: list[dict], mad_cycles: int) -> int:
+    """How many of the last K steps' weights may come after the first tile's window (0 or
+    1): where their transfer (the machine's GM latency and bandwidth) takes no longer than
+    the Cube's `mad_cycles` for the K steps before them, so they arrive while it computes
+    (the first tile's window then no longer waits for them)."""
+    mach = gemm.ctx.machine
+    if len(k_tiles) < 2:
+        return 0
+    nbytes = gemm.rows_n * max(count_points(gemm.con.k, kt) for kt in _sizes(k_tiles)) * 2
+    dma = mach.gm_latency + -(-nbytes // mach.gm_bytes_per_cycle)
+    return 1 if dma <= mad_cycles * (len(k_tiles) - 1) else 0
+
+
+def _sizes(k_tiles: list[dict]) -> list[dict[str, int]]:
+    return [{v: n for v, (_, n) in kt.items()} for kt in k_tiles]
 
 
 def _space(gemm: Gemm, k_box: dict) -> Space:

@@ -47,7 +47,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from plaidc.backends.npu import conv_weights, cube_prefetch, img2col
+from plaidc.backends.npu import conv_map_rows, conv_weights, cube_prefetch, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_cost import estimated_cycles, ranked
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
@@ -73,7 +73,7 @@ from plaidc.backends.npu.ops import (
 )
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.placement import CUBE_MEMS, Placed
-from plaidc.backends.npu.staging import byte_exact
+from plaidc.backends.npu.staging import Tiler
 from plaidc.backends.npu.valops import Val
 from plaidc.backends.npu.vector import (
     Lowered,
@@ -176,6 +176,7 @@ def _lower_tiled(
     order: list[CubeTiling] | None = None,
     weights_share: int = 2,
     hold: bool = True,
+    slab: bool = True,
 ) -> Lowered | None:
     """The contraction on the first tiling (`cube_tiling.tilings`: fewest tiles first,
     `pinned` indices one point per tile; `order`: these instead) whose tiles fit every buffer, or
@@ -211,6 +212,7 @@ def _lower_tiled(
         # tile k's first half is the parity of `first + k * steps`.
         steps = len(k_tiles) + 1
         weights: Weights | None = None
+        deferred: list[Op] = []  # weights the core's first tile brings after its window
         try:
             ops: list[Op] = []
 
@@ -238,7 +240,16 @@ def _lower_tiled(
                 invariants: dict[tuple, Val] | None = {} if hold and ctx.options.reuse else None
                 if weights is not None:
                     weights.loaded.clear()  # each core loads them into its own L1
-                    ops.extend(_preload(ctx, kernel, con, outers[lo], inners, k_tiles, weights))
+                    weights.late.clear()
+                    preloaded, deferred = _preload(
+                        ctx, kernel, con, outers[lo], inners, k_tiles, weights
+                    )
+                    ops.extend(preloaded)
+                    # the core's windows in one run of L1 (`conv_map_rows`)
+                    span = (lo * len(inners), hi * len(inners) - 1)
+                    weights.rows = None
+                    if slab:
+                        weights.rows = _row_slab(ctx, kernel, con, tiling, outers, weights, span)
                 part = outers[lo:hi]
                 outer_loop = ctx.new_loop()
                 # With the prefetch, a row's last store goes into the next row's first tile,
@@ -283,10 +294,14 @@ def _lower_tiled(
                         gemm.sub, gemm.m_parts = tiling.sub, tiling.m_parts
                         if prefetch is not None and nxt is not None:
                             gemm.prefetch = _prefetching(ctx, con, prefetch, nxt, nj, li == 0)
+                        if li == 0 and nj == 0 and weights is not None:
+                            gemm.after_window = deferred
                         tile_ops = gemm.lower(
                             k_tiles, first + k * steps, _cube_parity(first, k, len(k_tiles))
                         )
                         ops.extend(defer_store(pending, tile_ops, nj == 0))
+                        if weights is not None:
+                            weights.late.clear()  # the core's first tile brought them
                         pending, done = gemm.deferred, nj
                         if k == 0 and placed:  # after "tile 1 of N", the vector unit's note
                             ops.append(comment(placement_note(kernel, gemm.honoured)))
@@ -300,6 +315,13 @@ def _lower_tiled(
                     ops.append(pending)
             if core_loop is not None:
                 ops.append(end_loop(core_loop, len(chunks), cores=True))
+        except conv_map_rows.SlabMiss:
+            # a tile's window is not where the core's run of rows holds it: the slots
+            ctx.parity, ctx.groups = first, groups
+            ctx.held = []
+            return _lower_tiled(
+                ctx, kernel, con, epilogue, pinned, [tiling], weights_share, hold, slab=False
+            )
         except OutOfMemory:
             if ctx.held:  # the epilogue's kept inputs left a tile too little room
                 ctx.held = []
@@ -496,6 +518,34 @@ def _weights(
     return Weights(base, stride, len(k_tiles), align, windows=windows)
 
 
+def _row_slab(
+    ctx: Context,
+    kernel: Kernel,
+    con: Contraction,
+    tiling: CubeTiling,
+    outers: list[TileBox],
+    weights: Weights,
+    span: tuple[int, int],
+) -> conv_map_rows.RowSlab | None:
+    """The run of L1 holding the windows of a core's tiles `span` (first and last index),
+    where the window slots of `weights` were, or None (`conv_map_rows.plan`)."""
+    if not weights.windows:
+        return None
+    uses = len(tiling.n)
+    tiler = Tiler(ctx, ctx.arena("UB", 0), [])
+
+    def extent(k: int) -> conv_map_rows.Extent | None:
+        tile = outers[k // uses] | tiling.n[k % uses]
+        window = conv_map_rows.shared_window(Gemm(ctx, kernel, con, tile), tiling.k, tiler)
+        if window is None or window.rows != 1:
+            return None
+        return window.first, window.first + window.width
+
+    elem = ctx.gm_type[con.a.buffer].byte_size
+    size = weights.base - weights.windows
+    return conv_map_rows.plan(extent, *span, weights.windows, size, elem, weights.align)
+
+
 def _preload(
     ctx: Context,
     kernel: Kernel,
@@ -504,15 +554,30 @@ def _preload(
     inners: list[TileBox],
     k_tiles: list[TileBox],
     weights: Weights,
-) -> list[Op]:
+) -> tuple[list[Op], list[Op]]:
     """A convolution's weights for every N block and K step into L1 before a core's first
-    output tile (`conv_weights`), where they are such; the tiles load the others."""
+    output tile (`conv_weights`), where they are such; the tiles load the others. With one
+    N block, the last K step's may come in a transfer of their own after the first tile's
+    window (`conv_weights.deferrable`): the second list, for that tile to issue."""
     ops: list[Op] = []
+    tail: list[Op] = []
     for nj, inner in enumerate(inners):
         weights.block = nj
         gemm = Gemm(ctx, kernel, con, outer | inner, None, None, None, weights)
-        ops.extend(conv_weights.preload(gemm, k_tiles, ctx.parity) or [])
-    return ops
+        defer = 0
+        conv = gemm.conv_layout(k_tiles[0])
+        if len(inners) == 1 and conv is not None and not ctx.options.serialise:
+            mad = gemm.rows_m // gemm.fm * (conv.columns // gemm.fk) * (gemm.rows_n // gemm.fn)
+            defer = conv_weights.deferrable(gemm, k_tiles, mad)
+        found = conv_weights.preload(gemm, k_tiles, ctx.parity, defer)
+        if found is None and defer:
+            found = conv_weights.preload(gemm, k_tiles, ctx.parity)
+        if found is not None:
+            ops.extend(found[0])
+            tail.extend(found[1])
+            if found[1]:
+                weights.late.add((nj, len(k_tiles) - 1))
+    return ops, tail
 
 
 def _resident(
@@ -541,18 +606,17 @@ def _core_chunks(
     inners: list[TileBox],
 ) -> list[tuple[int, int]]:
     """The rows of output tiles (`outers`) each core runs, as [lo, hi) ranges, as even as
-    they come (one range: all on one core). Only when the GM bytes the chunks store are
-    disjoint to the DMA block: a store writes whole 32-B blocks, so two cores writing parts
-    of one block would race (the simulator would say so)."""
+    they come where the GM bytes the cores store allow (one range: all on one core). The
+    cores' stores must touch disjoint 32-B GM blocks (the simulator's race granule: two cores
+    writing parts of one block race, even by byte-exact stores), so each boundary between
+    two cores' rows is the even one or the nearest row after which every store of the rows
+    before ends in an earlier block than any store of the rows after begins (a conv's output
+    rows of 15 x 40 fp16 in tiles of 3 rows: every second tile); a boundary with none is
+    dropped (fewer cores)."""
     n = len(outers)
     cores = min(ctx.machine.cores, n)
     if cores < 2:
         return [(0, n)]
-    q, r = divmod(n, cores)
-    chunks, lo = [], 0
-    for c in range(cores):
-        chunks.append((lo, lo + q + (c < r)))
-        lo = chunks[-1][1]
     if epilogue is None:
         stores = [(con.store.access.offset, con.out.byte_size, dict[str, str]())]
     else:
@@ -561,28 +625,38 @@ def _core_chunks(
             (s.access.offset, ctx.gm_type[s.access.buffer].byte_size, names)
             for s in epilogue.kernel.stores()
         ]
-    spans = []
-    for lo, hi in chunks:
-        # each tile's own span (a hull of the chunk's tiles would reach past it where the
+    rows = []
+    for outer in outers:
+        # each tile's own span (a hull of the row's tiles would reach past it where the
         # pipeline split an index: rows x = 2*x + x_1 from (8, 0) to (11, 0) are not 16..23)
-        boxes = [o | i for o in outers[lo:hi] for i in (inners[0], inners[-1])]
         tiles = []
-        for box in boxes:
+        for box in (outer | inners[0], outer | inners[-1]):
             hull = {v: (s, s + n - 1) for v, (s, n) in box.items()}
             if epilogue is None:  # the output's constraints clip ragged tiles (isl)
                 tiles.append([_clipped_span(con, hull)])
             else:
                 tiles.append([_span(offset, size, hull, names) for offset, size, names in stores])
-        spans.append([_union([t[k] for t in tiles]) for k in range(len(stores))])
-    # the result's own stores write exactly its bytes where its rows are no whole number of
-    # blocks (`staging.Window.exact`, on a chip with the byte-exact store), else whole blocks
-    exact = epilogue is None and con.out == ctx.storage[con.store.access.buffer]
-    block = 1 if exact and byte_exact(ctx, store=True) else BLOCK_BYTES
-    for prev, nxt in itertools.pairwise(spans):
-        for (_, end), (start, _) in zip(prev, nxt, strict=True):
-            if end // block >= start // block:
-                return [(0, n)]
-    return chunks
+        rows.append([_union([t[k] for t in tiles]) for k in range(len(stores))])
+
+    def splits(j: int) -> bool:
+        """Whether rows [.., j) store into earlier GM blocks than rows [j, ..)."""
+        for k in range(len(stores)):
+            before, after = _union([r[k] for r in rows[:j]]), _union([r[k] for r in rows[j:]])
+            empty = before[1] < before[0] or after[1] < after[0]
+            if not empty and before[1] // BLOCK_BYTES >= after[0] // BLOCK_BYTES:
+                return False
+        return True
+
+    q, r = divmod(n, cores)
+    bounds: list[int] = []
+    for c in range(1, cores):
+        even = c * q + min(c, r)
+        near = sorted(range(max(bounds, default=0) + 1, n), key=lambda j: (abs(j - even), j))
+        found = next((j for j in near if splits(j)), None)
+        if found is not None:
+            bounds.append(found)
+    edges = [0, *sorted(bounds), n]
+    return list(itertools.pairwise(edges))
 
 
 def _union(spans: list[tuple[int, int]]) -> tuple[int, int]:

@@ -100,8 +100,6 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     out = set(store.access.offset.names())
     used_a, used_b = set(a.access.offset.names()), set(b.access.offset.names())
     red = [v for v, _ in kernel.idxs if v not in out]
-    if not red:
-        return None
     order = {v: k for k, (v, _) in enumerate(kernel.idxs)}
 
     def by(aff: Affine, names: set[str]) -> tuple[str, ...]:
@@ -113,6 +111,10 @@ def recognise(ctx: Context, kernel: Kernel) -> Contraction | None:
     k_vars = by(a.access.offset, set(red))
     if not m_vars and not n_vars:
         return None  # dot products (one per batch point): 1 x 1 GEMMs, the vector unit's
+    if not red and (batch or not m_vars or not n_vars):
+        # no reduced index: an outer product (K = 1, padded to a fractal) is one GEMM; a
+        # product of one matrix by one vector's elements is elementwise, the vector unit's
+        return None
     a_side, b_side = set(m_vars) | set(k_vars), set(n_vars) | set(k_vars)
     a_cons: list[Affine] = []
     b_cons: list[Affine] = []

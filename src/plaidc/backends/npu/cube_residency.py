@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from plaidc.backends.npu.conv_map_rows import RowSlab
 from plaidc.backends.npu.ops import Arena, Buf
 
 TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
@@ -70,6 +71,12 @@ class Weights:
     # alternating between tiles): each tile loads its window once for all its K steps
     windows: int = 0
     tile: int = 0  # the index of the tile being lowered
+    # the core's windows in one run of L1 from `windows` on (`conv_map_rows`), else None: the
+    # two slots
+    rows: RowSlab | None = None
+    # (N block, K step)s whose weights the core's first tile brings after its window
+    # (`conv_weights.deferrable`): that tile loads them into L0B after its img2col, not before
+    late: set[tuple[int, int]] = dataclasses.field(default_factory=set)
     loaded: dict[tuple[int, int], tuple[Matrix, list[Buf]]] = dataclasses.field(
         default_factory=dict
     )

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from plaidc.backends.npu import img2col
+from plaidc.backends.npu import conv_map_rows, conv_rows, img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points
 from plaidc.backends.npu.cube_residency import Matrix, Resident, Weights
@@ -18,7 +18,7 @@ from plaidc.backends.npu.fractal_layout import ko_major_image
 from plaidc.backends.npu.gemm_result import SPLIT_SHIFT, GemmResult, dense_position
 from plaidc.backends.npu.kernels import Access, Kernel
 from plaidc.backends.npu.loops import sample, steady
-from plaidc.backends.npu.moves import Placement, Space
+from plaidc.backends.npu.moves import Placement, Space, choose_path
 from plaidc.backends.npu.ops import (
     BLOCK,
     MAX_REPEAT,
@@ -60,6 +60,7 @@ class _Operand:
     alias: bool = False
     holes: bool = False  # positions no point writes inside the matrix (padded channels): zero
     rect: Window | None = None  # the GM window the matrix aliases, when it holds only points
+    laid: bool = False  # `window` is the matrix, brought by DMA as it is (`conv_rows`)
 
 
 class Gemm(GemmResult):
@@ -106,6 +107,10 @@ class Gemm(GemmResult):
         # the DMAs to issue after each K step (by its index): the next row of tiles' left
         # operand, prefetched into L1 (`cube_prefetch`)
         self.prefetch: Callable[[int], list[Op]] | None = None
+        # ops to issue right after the tile's window comes into L1 (`_shared_window`): the
+        # weights' K steps that the core's first tile lets come after its window
+        # (`conv_weights.preload`'s deferred part)
+        self.after_window: list[Op] = []
 
     def local(self, aff: Affine, starts: dict[str, int]) -> Affine:
         return aff.substitute({v: Affine.var(v) + s for v, s in starts.items() if s})
@@ -129,6 +134,8 @@ class Gemm(GemmResult):
         accumulators = self._cube_bufs(l0c, con.store.access.buffer, c_bytes, "C")
         if self.weights is not None and self.weights.windows and not con.split:
             self.shared = self._shared_window(k_tiles, parity)
+        self.ops.extend(self.after_window)  # where no window came first
+        self.after_window = []
         loop = ctx.new_loop()
         for step in sample(len(k_tiles), ctx.sampling and steady(k_tiles, con.forms)):
             self.ops.append(begin_iteration(loop, step, len(k_tiles)))
@@ -246,6 +253,14 @@ class Gemm(GemmResult):
         if op.alias and op.src.const == 0 and window.gm_elements == space.point_count():
             op.rect = window  # every element of the window is a point, and only those
         if not op.alias:
+            if conv is not None and k_rows and self._spread(op):
+                # the weights' rows element by element: by DMA instead, straight into place
+                zero = conv.padded or bool(space.live_constraints)
+                shape, name = (rows, cols), access.buffer
+                laid = conv_rows.rows(tiler, conv, space, name, acc, pos, shape, dtype, zero)
+                if laid is not None:
+                    op.window, op.laid = laid, True
+                    return op
             op.window = tiler.read_window(window, at=self._at(tiler, access.buffer))
             return op
         # The matrix is the window itself, starting `src.const` elements into it: before
@@ -257,12 +272,21 @@ class Gemm(GemmResult):
         op.window = tiler.read_window(window, room=room, lead=lead, at=at)
         return op
 
+    def _spread(self, op: _Operand) -> bool:
+        """Whether `_matrix` would move the operand's points from its window element by
+        element (`moves.choose_path`: rows no whole number of blocks apart)."""
+        sizes = op.space.sizes
+        run = op.run or next((v for v in reversed(sizes) if sizes[v] > 1), None)
+        return choose_path(op.space, run, op.pos, op.src, self.con.dtype) == "spread"
+
     def _matrix(self, tiler: Tiler, op: _Operand) -> Matrix:
         """The operand's matrix from its window: gathered (img2col), zero at padded K
         positions and at the points the constraints exclude."""
         dtype, mat = self.con.dtype, op.matrix
         total = mat.rows * mat.cols
         mover = self.ctx.mover
+        if op.laid:  # already the matrix, zero where no point is
+            return dataclasses.replace(mat, buf=op.window)
         if op.window is None:  # no point of this tile touches the operand
             buf = tiler.arena.alloc(total * dtype.byte_size, "matrix")
             tiler.ops.append(mover.fill_all(buf, dtype, total, 0))
@@ -475,46 +499,40 @@ class Gemm(GemmResult):
 
     def _shared_window(self, k_tiles: list[dict], parity: int) -> tuple[Window, Buf] | None:
         """The left operand's GM window for all the tile's K steps, in L1 (the tile's slot of
-        `weights`), when the operand goes by img2col and it fits: each K step's img2col
-        reads its part of it, so MTE2 brings it once rather than once per K step."""
-        con, weights = self.con, self.weights
+        `weights`, or its place in the core's run of rows, `conv_map_rows`), when the operand
+        goes by img2col and it fits: each K step's img2col reads its part of it, so MTE2
+        brings it once rather than once per K step (and, in the run, only the rows the
+        tiles before it did not bring)."""
+        weights = self.weights
         assert weights is not None
-        conv = self.conv_layout(k_tiles[0])
-        if conv is None:
-            return None
-        box = {}
-        for v in con.k:
-            lo = min(kt[v][0] for kt in k_tiles)
-            box[v] = (lo, max(kt[v][0] + kt[v][1] for kt in k_tiles) - lo)
-        starts = {**self.starts, **{v: s for v, (s, _) in box.items()}}
-        sizes = {**self.sizes, **{v: n for v, (_, n) in box.items()}}
-        space = Space(
-            {v: sizes[v] for v in (*con.batch, *con.m, *con.k)},
-            tuple(self.local(a, starts) for a in con.a_cons),
-        )
-        if space.is_empty():
-            return None
         tiler = Tiler(self.ctx, self.ctx.arena("UB", parity), self.ops)
-        # the first K step's img2col must read this window (the others are alike)
-        first = {**self.starts, **{v: s for v, (s, _) in k_tiles[0].items()}}
-        step_space = Space(
-            {v: self.sizes.get(v, k_tiles[0].get(v, (0, 1))[1]) for v in space.sizes},
-            tuple(self.local(a, first) for a in con.a_cons),
-        )
-        step_access = self.local(con.a.offset, first)
-        access = self.local(con.a.offset, starts)
-        for strides in (None, {conv.row}, set()):
-            window = tiler.window(space, con.a.buffer, [access], strides)
-            if img2col.plan(conv, step_space, window, step_access, self.rows_m) is not None:
-                break
-        else:
+        window = conv_map_rows.shared_window(self, k_tiles, tiler)
+        if window is None:
             return None
-        slot = weights.window_slot()
         nbytes = img2col.l1_bytes(window)
+        rows = weights.rows
+        if rows is not None:
+            lo, hi = rows.window(weights.tile)
+            if (lo, hi) != (window.first, window.first + window.width) or window.rows != 1:
+                raise conv_map_rows.SlabMiss(f"tile {weights.tile}: its window changed")
+            buf = Buf("L1", rows.address(lo), nbytes)
+            for k, (start, end) in enumerate(rows.loads(weights.tile)):
+                if k == 1:  # the tile's own rows, the deferred weights, the next tile's rows
+                    self.ops.extend(self.after_window)
+                    self.after_window = []
+                part = Window(window.name, start, 1, end - start, end - start)
+                at = Buf("L1", rows.address(start), img2col.l1_bytes(part))
+                tiler.dma("in", part, at)
+            self.ops.extend(self.after_window)
+            self.after_window = []
+            return window, buf
+        slot = weights.window_slot()
         if nbytes > slot.size:
             return None
         buf = slot.alloc(nbytes, "a window in L1")
         tiler.dma("in", window, buf)
+        self.ops.extend(self.after_window)
+        self.after_window = []
         return window, buf
 
     def _img2col_window(
@@ -684,7 +702,9 @@ class Gemm(GemmResult):
                 ks = (0, (use.rows if use.k_rows else use.cols) // self.fk)
                 n0 = len(self.ops)
                 whole[which] = self._l0_parts(in_l1[which], which, cube_parity, ks)
-                if which == "b" and kept is not None:  # ready before A's window: loaded first
+                late = weights is not None and (weights.block, step) in weights.late
+                if which == "b" and kept is not None and not late:
+                    # ready before A's window: loaded first
                     loads = self.ops[n0:]
                     del self.ops[n0:]
                     self.ops[before_a:before_a] = loads

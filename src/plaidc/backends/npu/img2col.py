@@ -203,10 +203,15 @@ def plan(
     expect = expect + (Affine.var(conv.b, image) if conv.b else Affine())
     if pos.terms != expect.terms:
         return None
-    # every constraint must bound the map's row or column (padding), or the channels alone
+    # every constraint must bound the map's row or column (padding), the channels alone, or
+    # the output positions alone (a ragged last tile: the rows it excludes are computed from
+    # the map or its padding, and never stored)
     channels = conv.channels
+    outputs = {var for var in (conv.b, conv.p, conv.q) if var is not None}
     for con in space.live_constraints:
         if _proportional(con, h_form) or _proportional(con, w_form):
+            continue
+        if set(con.names()) <= outputs:
             continue
         if conv.c is not None and set(con.names()) == {conv.c} and con.coeff(conv.c) < 0:
             channels = min(channels, con.const // -con.coeff(conv.c) + 1)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from plaidc.backends.c import ast as c
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.moves import Placement, Space, choose_path
 from plaidc.backends.npu.ops import (
@@ -38,6 +39,7 @@ from plaidc.stripe.ir import Affine, DType
 
 MAX_BURSTS = ENCODING["MAX_NBURST"]  # nBurst's field width (plaidc_npu.h)
 MAX_LENBURST = ENCODING["MAX_LENBURST"]  # an exact window's row, in bytes
+MAX_SPLIT = 64  # a store's exact windows, one per value of an index, at most (`_split_store`)
 
 
 def byte_exact(ctx: Context, store: bool) -> bool:
@@ -168,8 +170,8 @@ class Tiler:
             return best
         if not byte_exact(self.ctx, store):
             return best  # NPU.md's strict DMAs: the caller lays the rows out (vector unit)
-        if best.rows > 1 and best.width == pitch:
-            return best  # already the caller's rows
+        if best.rows > 1 and best.width == pitch and best.first == max(lo, 0):
+            return best  # already the caller's rows (from the window's first element)
         # Rows `pitch` apart are the caller's matrix (no vector pass to lay it out), so an
         # exact window holding only the tile's elements is taken over any other, even one of
         # fewer elements (in UB: the caller's padding).
@@ -308,6 +310,65 @@ class Tiler:
             valid = min(window.width, self.ctx.buffers[window.name].extent - window.first)
         return space.point_count() == valid
 
+    def _sends(self, space: Space, access: Affine, src: Placement, window: Window) -> bool:
+        """Whether the value `src` is `window` as it is (the store is one transfer)."""
+        ub_pos = window.to_ub(space.fold(access))
+        same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
+        return same and ub_pos.const == src.pos.const == 0 and self.covers(space, window)
+
+    def _exact_rows(self, space: Space, name: str, access: Affine, src: Placement) -> Window | None:
+        """An exact window (`Window.exact`) that is the value's rows, or None: rows of its
+        largest stride, the narrowest rows, or rows of any one index among several (a conv's
+        output rows, `x` and `y` by channels)."""
+        pitch = max((k for v, k in src.pos.terms if space.sizes.get(v, 1) > 1), default=0)
+        tries: list[tuple[set[int] | None, int]] = [(None, pitch), (None, 1)]
+        steps = sorted({abs(k) for _, k in space.fold(access).terms})
+        tries += [({step}, 1) for step in steps]
+        for strides, row_pitch in tries:
+            found = self.window(space, name, [access], strides, pitch=row_pitch, store=True)
+            if self._sends(space, access, src, found):
+                return found
+        return None
+
+    def _split_store(self, space: Space, name: str, access: Affine, src: Placement) -> Op | None:
+        """The store as one exact window (`_exact_rows`) per value of one index (the one of
+        fewest values, at most `MAX_SPLIT`), all in one op, where no single window is the
+        value's rows: a conv's output tile of a few columns `y` of every row `x` is rows `x`
+        per `y`, which two levels of bursts would take. None where no index does it."""
+        live = sorted((v for v, n in space.sizes.items() if n > 1), key=lambda v: space.sizes[v])
+        size = self.ctx.storage[name].byte_size
+        for var in live:
+            if space.sizes[var] > MAX_SPLIT:
+                break
+            stmts: list[c.Stmt] = []
+            reads: list[Region] = []
+            writes: list[Region] = []
+            for x in range(space.sizes[var]):
+                fixed = {var: Affine.const_(x)}
+                sub = Space(
+                    {v: 1 if v == var else n for v, n in space.sizes.items()},
+                    tuple(con.substitute(fixed) for con in space.constraints),
+                )
+                if sub.is_empty():
+                    continue
+                pos = src.pos.substitute(fixed)
+                if (src.buf.offset + pos.const * size) % BLOCK:
+                    break  # an exact window's UB side starts on a block (copy_ubuf_to_gm_align)
+                part = Placement(offset_buf(src.buf, pos.const * size), src.dtype, pos - pos.const)
+                window = self._exact_rows(sub, name, access.substitute(fixed), part)
+                if window is None:
+                    break
+                op = self._transfer("out", window, part.buf, self.ctx.storage[name])
+                stmts.extend(op.stmts)
+                reads.extend(op.reads)
+                writes.extend(op.writes)
+            else:
+                if stmts:
+                    return Op(
+                        "PIPE_MTE3", tuple(stmts), tuple(reads), tuple(writes), f"store {name}"
+                    )
+        return None
+
     def write_window(
         self,
         space: Space,
@@ -322,18 +383,16 @@ class Tiler:
         every point of `space` (which has only the store's indices). `exact`: the window may
         be an exact one (`Window.exact`) with the rows of `src` (its largest stride)."""
         dtype = self.ctx.storage[name]
-
-        def sends(window: Window) -> bool:  # the value is the window, as it is
-            ub_pos = window.to_ub(space.fold(access))
-            same = all(ub_pos.coeff(v) == src.pos.coeff(v) for v in space.sizes)
-            return same and ub_pos.const == src.pos.const == 0 and self.covers(space, window)
-
         window = self.window(space, name, [access])
-        if exact and not sends(window):
-            pitch = max((k for v, k in src.pos.terms if space.sizes.get(v, 1) > 1), default=0)
-            window = self.window(space, name, [access], pitch=pitch, store=True)
-            if window.exact and not sends(window):  # the narrowest exact rows
-                window = self.window(space, name, [access], pitch=1, store=True)
+        if exact and not self._sends(space, access, src, window):
+            found = self._exact_rows(space, name, access, src)
+            if found is not None:
+                window = found
+            else:
+                split = self._split_store(space, name, access, src)
+                if split is not None:
+                    self.ops.append(split)
+                    return
         access = space.fold(access)
         covered = self.covers(space, window)
         ub_pos = window.to_ub(access)

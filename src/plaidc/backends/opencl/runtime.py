@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from plaidc.backends import BackendUnavailable
-from plaidc.backends.c.build import cache_dir
 from plaidc.backends.loopnest.plan import STATUS, BufferParam
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.backends.loopnest.scalars import storage
@@ -43,6 +42,7 @@ from plaidc.backends.opencl.platforms import (
     compiler_message,
     expose_venv_runtimes,
 )
+from plaidc.backends.toolchain import cache_dir
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 from plaidc.interp import numpy_dtype
 from plaidc.stripe.ir import DType
