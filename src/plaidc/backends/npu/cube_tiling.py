@@ -213,8 +213,8 @@ def _rows_in_bursts(
             rows_t, cols_t, rows, cols = cols_t, rows_t, cols, rows
         if all(sum(1 for v in rows if box.get(v, (0, 1))[1] > 1) <= 1 for box in rows_t):
             continue
-        widths = {count_points(cols, {v: n for v, (_, n) in b.items()}) for b in cols_t}
-        if any(w * size % BLOCK for w in widths):
+        width = count_points(cols, {v: n for v, (_, n) in cols_t[0].items()})
+        if width * size % BLOCK:  # the full tiles' (a ragged last one's rows come in whole)
             return False
     return True
 
