@@ -28,12 +28,16 @@ BACKENDS = ["c", "llvm"]
 
 
 def gemm_config(backend: str, l2_bytes: int = 2 << 20, enabled: bool = True) -> TargetConfig:
-    """The backend's shipped config with its `tile_gemm` step switched on (`enabled`) and a
-    fixed L2."""
+    """The backend's shipped config with its `tile_gemm` step switched on (`enabled`), its
+    `whole_gemm` step off, and a fixed L2."""
     text = load_target(backend).source
     step = '[[stage.default.passes]]\nname = "tile_gemm"\npass = "autotile"\nenabled = false\n'
     assert step in text
     text = text.replace(step, step.replace("false", "true" if enabled else "false"), 1)
+    # the `whole_gemm` step before it would take the large products whole: off here
+    whole = '[[stage.default.passes]]\nname = "whole_gemm"\npass = "autotile"\n'
+    assert whole in text
+    text = text.replace(whole, whole + "enabled = false\n", 1)
     text = text.replace("[hardware]\n", f"[hardware]\nl2_bytes = {l2_bytes}\n", 1)
     return parse_config(text, f"{backend}.toml")
 

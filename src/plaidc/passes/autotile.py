@@ -35,6 +35,7 @@ from plaidc.passes.autotile_cost import (
     SearchResult,
     autotile_candidates,
     search_tiles,
+    smallest_input_bytes,
 )
 from plaidc.passes.registry import register
 from plaidc.passes.selection import map_sub_blocks, matches
@@ -59,9 +60,32 @@ def _walk(block: Block, ancestors: tuple[Block, ...], opts: AutotileOptions) -> 
     if block.idxs and matches(block, opts.reqs, opts.exclude):
         if not opts.windows and slides_window(block):
             return block
+        if not opts.batches and has_batch(block):
+            return block
+        if opts.min_each_input_size > 0 and _small_input(block, opts):
+            return block
         return autotile_block(block, opts, ancestors)
     chain = (*ancestors, block)
     return map_sub_blocks(block, lambda child: _walk(child, chain, opts))
+
+
+def has_batch(block: Block) -> bool:
+    """Whether an index of `block` that takes several values is used by every refinement's
+    access (`b` of `Z[b, i, j] = +(X[b, i, k] * Y[b, k, j])`)."""
+    used = [{name for a in ref.access for name, _ in a.terms} for ref in block.refs if ref.from_]
+    return bool(used) and any(
+        idx.range > 1 and all(idx.name in names for names in used) for idx in block.idxs
+    )
+
+
+def _small_input(block: Block, opts: AutotileOptions) -> bool:
+    """Whether an input of `block` spans fewer than `min_each_input_size` bytes over the whole
+    block (one that cannot be measured counts as small: the block is left as it is)."""
+    try:
+        smallest = smallest_input_bytes(block, opts)
+    except AnalysisError:
+        return True
+    return smallest is None or smallest < opts.min_each_input_size
 
 
 def slides_window(block: Block) -> bool:

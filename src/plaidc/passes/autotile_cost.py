@@ -132,6 +132,17 @@ class AutotileOptions:
         tune=_BUDGETS,
         min=0,
     )
+    batches: bool = option(
+        True,
+        "tile blocks with a batch index (one that every refinement's access uses: a batched "
+        "matmul's); false: leave them to later steps",
+    )
+    min_each_input_size: int = option(
+        0,
+        "match only blocks each of whose inputs the whole block reads at least this many "
+        "bytes of (0: any); a block with a smaller input is left to later steps",
+        min=0,
+    )
     footprint: Literal["view", "iterations"] = option(
         "view",
         "a refinement's bytes: its tile of the view (halo included), or the element size times "
@@ -435,14 +446,16 @@ class _Model:
             r for r, s, o in zip(self.ranges, self.searched, self.is_out, strict=True) if s and o
         )
 
+    def whole_bytes(self, m: _RefModel) -> int:
+        """Bytes of the view of `m` that the whole block reads or writes."""
+        return math.prod(m.sizes(self.ranges)) * m.elem_bytes
+
     def weight(self, m: _RefModel) -> float:
         """A refinement's weight per line: `resident_cost` when the view of it the whole block
         reads or writes stays in cache (`resident_bytes`), else 1."""
         opts = self.opts
-        if opts.resident_bytes > 0:
-            whole = math.prod(m.sizes(self.ranges)) * m.elem_bytes  # the block's whole view
-            if whole <= opts.resident_bytes:
-                return opts.resident_cost
+        if opts.resident_bytes > 0 and self.whole_bytes(m) <= opts.resident_bytes:
+            return opts.resident_cost
         return 1.0
 
     def evaluate(self, sizes: tuple[int, ...]) -> Candidate:
@@ -589,6 +602,14 @@ class _Model:
         ):
             ineff *= minimum / min(actual, minimum) if minimum > 1 and actual > 0 else 1.0
         return ineff * (1.0 + io) / max(size, 1) + opts.split_factor * math.log2(tiles)
+
+
+def smallest_input_bytes(block: Block, opts: AutotileOptions) -> int | None:
+    """Bytes of the smallest view an input of `block` has over the whole block (None: no
+    input counts). Raises AnalysisError when a refinement's extent cannot be derived."""
+    model = _Model(block, opts)
+    sizes = [model.whole_bytes(m) for m in model.refs if m.reads]
+    return min(sizes) if sizes else None
 
 
 def search_tiles(block: Block, opts: AutotileOptions, *, detail: bool = False) -> SearchResult:
