@@ -11,10 +11,11 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+import pytest
 
 from plaidc import driver
 from plaidc.backends import get_backend
-from plaidc.backends.npu import NpuArtifact, _generate
+from plaidc.backends.npu import NpuArtifact, _generate, cube, cube_cost
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import DType
 from plaidc.targets import load_target
@@ -65,6 +66,21 @@ def _run(program: Any, artifact: NpuArtifact, interpreter: bool) -> None:
     assert error <= 2e-3 * np.max(np.abs(want))
 
 
+@pytest.fixture
+def prefetching(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the tilings with the prefetch offered: on the small machine `cube_cost` ranks
+    tilings without it first (fp16 320 x 512 x 512: 52,468 simulated cycles against 78,992
+    for the one with it that the estimate before took); these tests are about its code."""
+    ranked = cube.ranked
+
+    def with_prefetch(ctx: Any, con: Any, found: Any) -> list[Any]:
+        order = ranked(ctx, con, found)
+        return [t for t in order if cube_cost._Schedule(ctx, con, t, None).prefetch is not None]
+
+    monkeypatch.setattr(cube, "ranked", with_prefetch)
+
+
+@pytest.mark.usefixtures("prefetching")
 def test_the_next_rows_left_operand_comes_during_this_row() -> None:
     """fp16 320 x 512 x 512 on the small machine: rows of 64-row tiles (the pipeline's
     blocks of 128 leave a last row with no points), each K step of the next row brought by
@@ -76,6 +92,7 @@ def test_the_next_rows_left_operand_comes_during_this_row() -> None:
     _run(program, artifact, interpreter=True)
 
 
+@pytest.mark.usefixtures("prefetching")
 def test_a_sampled_row_loop_with_the_prefetch_rolls_and_computes_the_program() -> None:
     """fp16 896 x 512 x 512 on the small machine: 14 rows of tiles, more than a sample
     lowers. The rows stay alike (the prefetch's L1 addresses alternate by the row's parity),

@@ -49,13 +49,12 @@ from dataclasses import dataclass
 
 from plaidc.backends.npu import conv_map_rows, conv_weights, cube_prefetch, img2col
 from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.cube_cost import estimated_cycles, ranked
 from plaidc.backends.npu.cube_match import Contraction, Epilogue, count_points, recognise
 from plaidc.backends.npu.cube_residency import Resident, TileBox, Weights
 from plaidc.backends.npu.cube_tiling import (
     CubeTiling,
-    estimated_cycles,
     img2col_layout,
-    ranked,
     resident_alternates,
     resident_step_bytes,
     tilings,
@@ -92,7 +91,7 @@ from plaidc.stripe.ir import Affine
 WEIGHTS_SHARE_BEFORE = 4
 
 # The backend's best tiling replaces the pass pipeline's only when estimated this much
-# faster or more (`cube_tiling.estimated_cycles` is a pipe-level model: closer calls are
+# faster or more (`cube_cost.estimated_cycles` is a model: closer calls are
 # within its error).
 ESTIMATE_MARGIN = 0.9
 
@@ -118,8 +117,17 @@ def lower_contraction(
     plain = list(tilings(ctx, con, ranges, ()))
     tries: list[tuple[tuple[str, ...], list[CubeTiling] | None]] = [((), own), ((), plain)]
     if pipeline is not None:
+        # its own tiles keep the windows where the pipeline placed them in UB
+        peak = max(
+            (
+                at.offset + at.size
+                for name, at in kernel.placed_in("UB").items()
+                if name in (con.a.buffer, con.b.buffer)
+            ),
+            default=None,
+        )
         pipeline_first = not own or estimated_cycles(ctx, con, own[0]) > ESTIMATE_MARGIN * (
-            estimated_cycles(ctx, con, pipeline)
+            estimated_cycles(ctx, con, pipeline, peak)
         )
         pinned_try = (kernel.pinned, None)
         tries = [pinned_try, *tries] if pipeline_first else [tries[0], pinned_try, tries[1]]

@@ -254,7 +254,7 @@ def _pays(
     is estimated faster with `steps` K steps of its left operand prefetched, `per` strip
     DMAs (each paying GM's latency) from each tile of the row before (`Prefetch.dmas`),
     than with its first tile loading them: each K step takes its Cube's time or its MTE2's,
-    the longer (the machine's costs, as `cube_tiling.estimated_cycles`). Not where MTE2 is
+    the longer (the machine's costs, as `cube_cost.estimated_cycles`). Not where MTE2 is
     the busier already: there the strips' latencies only add to it."""
     mach = ctx.machine
     m, k, n = tile

@@ -27,17 +27,20 @@ import dataclasses
 import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from plaidc.backends.npu import img2col
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, count_points
 from plaidc.backends.npu.kernels import error
+from plaidc.backends.npu.moves import Space
 from plaidc.backends.npu.ops import BLOCK
 from plaidc.backends.npu.ops import round_up as up
 from plaidc.backends.npu.staging import byte_exact
 from plaidc.backends.npu.vector import var_tilings
 from plaidc.options import OptionError, option, read_options
+from plaidc.stripe.ir import Affine
 
 TileBox = dict[str, tuple[int, int]]  # index -> (start, extent)
 
@@ -128,8 +131,9 @@ def tilings(
         found = var_tilings(names, ranges, dict.fromkeys(names, side), limit, pinned)
         if most:  # the knob: tiles of at most `most` points (one point always qualifies)
             found = [t for t in found if _extent(t) <= most] or found[-1:]
-        if gemm and names is con.m:  # a GEMM's left operand: each tile one run of its rows
+        if gemm:  # a GEMM's tiles: each one run of rows, of columns and of K
             found = [t for t in found if all(_contiguous(b, names, ranges) for b in t)] or found
+            found = [[clipped(con, names, b) for b in t] for t in found]
         per_set.append(found)
     m_tilings, n_tilings, k_tilings = per_set
     batches = list(itertools.product(*[range(ranges[v]) for v in con.batch]))
@@ -153,10 +157,66 @@ def tilings(
         split = l0_split(ctx, con, m, n, k) if gemm else (1, 1)
         if not (fits(ctx, con, m, n, k, resident, split, gemm) and windows_fit(ctx, con, sizes)):
             continue
+        if gemm and not _rows_in_bursts(con, m_t, n_t, k_t):
+            continue
         yield CubeTiling(batches, m_t, n_t, k_t, *split)
         found_count += 1
         if found_count >= MAX_ATTEMPTS:
             return
+
+
+def clipped(con: Contraction, names: tuple[str, ...], box: TileBox) -> TileBox:
+    """A GEMM tile `box` of the index set `names` cut to the points the constraints on
+    those indices leave (their bounding box, isl): a ragged last tile (700 rows in tiles of
+    128: 60 rows) then computes, moves and loads the fractals of its valid points, not of
+    the whole box (64 rows, not 128)."""
+    cons = tuple(c for c in (*con.a_cons, *con.b_cons, *con.out_cons) if _within(c, names))
+    return dict(_clip(tuple(box.items()), cons)) if cons else box
+
+
+def _within(aff: Affine, names: tuple[str, ...]) -> bool:
+    return all(v in names for v, _ in aff.terms)
+
+
+@cache
+def _clip(
+    box: tuple[tuple[str, tuple[int, int]], ...], cons: tuple[Affine, ...]
+) -> tuple[tuple[str, tuple[int, int]], ...]:
+    shift = {v: Affine.var(v) + s for v, (s, _) in box if s}
+    space = Space({v: n for v, (_, n) in box}, tuple(c.substitute(shift) for c in cons))
+    if not space.live_constraints:  # every point of the box is valid (no isl needed)
+        return box
+    out = []
+    for v, (start, extent) in box:
+        bounds = space.bounds(Affine.var(v)) if extent > 1 else None
+        if bounds is None:  # one point, or none valid: as it is
+            out.append((v, (start, extent)))
+            continue
+        lo, hi = bounds
+        out.append((v, (start + lo, hi - lo + 1)))
+    return tuple(out)
+
+
+def _rows_in_bursts(
+    con: Contraction, m_t: list[TileBox], n_t: list[TileBox], k_t: list[TileBox]
+) -> bool:
+    """Whether each operand's window comes in as one burst per row: its rows (the index set
+    without the unit stride) one index of the box, or its rows whole 32-B blocks. A window
+    whose rows span two indices of a split one (K steps of 2 `k` x 64 `k_1`) and are no
+    whole number of blocks (70 fp16 columns) is brought in as runs and its elements spread
+    into rows on the vector unit (fp16 140 x 300 x 70: 79,502 cycles against 5,361 for K
+    steps of one `k`), which `cube_cost` does not model."""
+    size = con.dtype.byte_size
+    for access, sets in ((con.a, (m_t, k_t, con.m, con.k)), (con.b, (k_t, n_t, con.k, con.n))):
+        rows_t, cols_t, rows, cols = sets
+        if not any(abs(c) == 1 for v, c in access.offset.terms if v in cols):
+            rows_t, cols_t, rows, cols = cols_t, rows_t, cols, rows
+        if all(sum(1 for v in rows if box.get(v, (0, 1))[1] > 1) <= 1 for box in rows_t):
+            continue
+        width = count_points(cols, {v: n for v, (_, n) in cols_t[0].items()})
+        if width * size % BLOCK:  # the full tiles' (a ragged last one's rows come in whole)
+            return False
+    return True
 
 
 def _contiguous(box: TileBox, names: tuple[str, ...], ranges: dict[str, int]) -> bool:
@@ -165,8 +225,10 @@ def _contiguous(box: TileBox, names: tuple[str, ...], ranges: dict[str, int]) ->
     outermost index it cuts, every index is whole. A box of 3 `m` x 64 `m_1` is three runs of
     64 rows, which one DMA brings in only as their whole span, the vector unit then picking
     the rows out (fp16 768 x 512 x 512: PIPE_V 94,208 cycles of vmuls, Cube 22% busy).
-    Only M's tiles are held to it (the left operand's rows are what the vector unit picked
-    out); K steps and N blocks of several runs stay candidates."""
+    A GEMM's N blocks and K steps are held to it too: a K step of 3 `k` x 64 `k_1` (fp16
+    700 x 700 x 500) or an N block of 2 `n` x 64 `n_1` gathers its windows on the vector
+    unit the same way (376,572 and 462,204 cycles against 141,544 for the same extents in
+    one run; `cube_cost` does not model the gather)."""
     cut = False
     for v in names:
         start, extent = box[v]
@@ -174,70 +236,6 @@ def _contiguous(box: TileBox, names: tuple[str, ...], ranges: dict[str, int]) ->
             return False
         cut = cut or extent > 1
     return True
-
-
-def ranked(ctx: Context, con: Contraction, found: Iterator[CubeTiling]) -> list[CubeTiling]:
-    """The tilings `found`, fewest estimated cycles first (`estimated_cycles`; ties: the
-    order found, fewest tiles first)."""
-    return sorted(found, key=lambda t: estimated_cycles(ctx, con, t))
-
-
-def estimated_cycles(ctx: Context, con: Contraction, tiling: CubeTiling) -> int:
-    """The busiest pipe's cycles for a GEMM on this tiling, from the machine's costs (the
-    simulator's model, NPU.md): the Cube's `mad`s; MTE2's DMAs of each K step's windows
-    (the left operand's once per row of tiles when it is resident in L1); MTE1's fractal
-    loads; MTE3's strips into L1 and the stores. The pipes overlap (double buffering), so the
-    busiest bounds the kernel. An estimate to rank tilings by, for operands read as plain
-    matrices (not a convolution's img2col windows); first tiles' extents stand for all."""
-    mach = ctx.machine
-    fm, fn, fk = mach.cube_m, mach.cube_n, mach.cube_k
-    m, n, k = _extent(tiling.m), _extent(tiling.n), _extent(tiling.k)
-    mo, no, ko = -(-m // fm), -(-n // fn), -(-k // fk)
-    rows, tiles = len(tiling.batches) * len(tiling.m), len(tiling.n)
-    steps = rows * tiles * len(tiling.k)
-    parts, size = (2 if con.split else 1), con.dtype.byte_size
-    resident = resident_step_bytes(ctx, con, tiling.m[0], tiling.k, tiles) is not None
-    a_loads = rows * len(tiling.k) if resident else steps
-
-    def gm(nbytes: int) -> int:
-        return mach.gm_latency + -(-nbytes // mach.gm_bytes_per_cycle)
-
-    def l1_l0(count: int, nbytes: int) -> int:
-        return count * mach.l1_l0_latency + -(-nbytes // mach.l1_l0_bytes_per_cycle)
-
-    def ub_l1(count: int, nbytes: int) -> int:
-        return count * mach.ub_l1_latency + -(-nbytes // mach.ub_l1_bytes_per_cycle)
-
-    cube = steps * (3 if con.split else 1) * mo * ko * no
-    mte2 = steps * gm(k * n * size) + a_loads * gm(m * k * size)
-    frac = fk * 2 * parts  # bytes of one K fractal column of a row, all parts
-    sub = max(tiling.sub, 1)
-    b_loads = parts * (ko if tiling.sub == 1 else max(sub, ko))
-    mte1 = steps * (
-        l1_l0(parts * sub * mo, mo * fm * ko * frac) + l1_l0(b_loads, no * fn * ko * frac)
-    )
-    mte3 = steps * ub_l1(parts * no, no * fn * ko * frac) + a_loads * ub_l1(
-        parts * ko, mo * fm * ko * frac
-    )
-    store = gm(mo * fm * no * fn * con.out.byte_size)
-    mte3 += rows * tiles * store
-    # the vector unit: each tile's result out of L0C; with the split, each operand's hi and
-    # lo parts (five passes over it) and the two accumulators' sum (two)
-    lanes = mach.vector_repeat_bytes // 4
-
-    def vec(passes: int, elements: int) -> int:
-        return passes * (-(-elements // lanes) + mach.vector_latency)
-
-    out = mo * fm * no * fn
-    vector = (
-        rows * tiles * (mach.l0c_ub_latency + -(-out * 4 * parts // mach.l0c_ub_bytes_per_cycle))
-    )
-    if con.split:
-        vector += steps * vec(5, k * n) + a_loads * vec(5, m * k) + rows * tiles * vec(2, out)
-    # before the pipes overlap: the first K step's operands come in, and after: the last
-    # tile's store goes out
-    ramp = gm(m * k * size) + gm(k * n * size) + mo * ko * no + store
-    return max(cube, mte2, mte1, mte3, vector) + ramp
 
 
 def _extent(tiling: list[TileBox]) -> int:
