@@ -121,8 +121,7 @@ def test_an_epilogue_that_would_cost_finer_tiles_stays_a_kernel_of_its_own() -> 
     """256x128x192 fp16: the 128x128 output tiles the matmul gets alone leave no room in UB
     for `relu(Z - B) * Z` (its result read twice, so laid out as rows first, beside the
     operations' values); fused, the matmul would take twice the tiles (and loads of X), so the
-    epilogue stays a vector kernel (the rounding to fp16 still leaves L0C with the result).
-    `relu(Z + B)`, one `vaddrelu` on the result's fractals, fits (test_npu_epilogue_fractals)."""
+    epilogue stays a vector kernel (the rounding to fp16 still leaves L0C with the result)."""
     shapes = {"X": ("fp16", (256, 128)), "W": ("fp16", (128, 192)), "B": ("fp16", (192,))}
     twice = MLP.replace("relu(Z + B)", "relu(Z - B) * Z")
     source = run_checked(pipelined(twice, shapes), load_target("npu")).source

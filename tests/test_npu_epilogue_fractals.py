@@ -145,10 +145,3 @@ def test_fuse_add_relu_only_where_the_sum_has_no_other_reader() -> None:
     # a scalar operand: vadds has no relu form
     scalar = {**types, "b": VType("scalar", None, value=1.0)}
     assert fuse_add_relu([*body, store_r], scalar) == [*body, store_r]
-
-
-def test_bias_relu_that_fits_beside_the_matmuls_own_tiles_is_fused() -> None:
-    """256x128x192 fp16: without the rows of a layout copy, bias + relu fits the UB beside
-    the 128x128 tiles the matmul gets alone."""
-    source = layer("relu(Z + B)", "fp16", 256, 128, 192)
-    assert layout_copies(source, *blocks("fp16", 192)) == 0
