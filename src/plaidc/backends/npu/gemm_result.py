@@ -3,18 +3,27 @@ result through UB to GM, by rows or by fractal columns, or into a fused epilogue
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from plaidc.backends.npu.context import Context
 from plaidc.backends.npu.cube_match import Contraction, Epilogue
 from plaidc.backends.npu.cube_residency import Resident
 from plaidc.backends.npu.cube_store import fractal_columns_store, fractal_columns_window
 from plaidc.backends.npu.fractal_layout import fractal_rows
-from plaidc.backends.npu.kernels import KLoad, KOp
+from plaidc.backends.npu.kernels import KLoad, KOp, KStore
 from plaidc.backends.npu.moves import Placement, Space, as_one_run
 from plaidc.backends.npu.ops import Buf, Op, OutOfMemory, call, hoist_independent
 from plaidc.backends.npu.placement import Placed
 from plaidc.backends.npu.staging import Tiler
-from plaidc.backends.npu.valops import Val, ValueEmitter
+from plaidc.backends.npu.valops import (
+    BINARY_INSTR,
+    UNARY_INSTR,
+    FractalShape,
+    Val,
+    ValueEmitter,
+)
 from plaidc.backends.npu.vector import Tile, TileLowering
+from plaidc.backends.npu.vtypes import VType
 from plaidc.stripe.ir import Affine, DType
 
 SPLIT_SHIFT = 11  # lo parts are scaled by 2^11: an fp16 significand's width
@@ -188,24 +197,28 @@ class GemmResult:
             else:
                 self.ops.append(store)
             return
-        # [No][Mo][fm][fn] fractals -> row-major [Mp][Np]
         fits = at is not None and values.vec_bytes(out_t) <= at.size
-        with values.preferring(at if fits else None):
-            rows = values.alloc_vec(out_t, "C rows")
-        assert rows.buf is not None and result.buf is not None
-        rb = ctx.repeat_bytes
-        stmts = fractal_rows(rows.buf, result.buf, out_t, self.rows_m, self.rows_n, f, rb)
-        self.ops.append(
-            Op("PIPE_V", tuple(stmts), (values.region(result),), (values.region(rows),), "C rows")
-        )
-        live = [v for v in order if self.sizes[v] > 1]
-        src = Placement(rows.buf, out_t, space.fold(pos))
+
+        def laid_out() -> Placement:
+            """[No][Mo][fm][fn] fractals -> row-major [Mp][Np]"""
+            with values.preferring(at if fits else None):
+                rows = values.alloc_vec(out_t, "C rows")
+            assert rows.buf is not None and result.buf is not None
+            rb = ctx.repeat_bytes
+            stmts = fractal_rows(rows.buf, result.buf, out_t, self.rows_m, self.rows_n, f, rb)
+            reads, writes = (values.region(result),), (values.region(rows),)
+            self.ops.append(Op("PIPE_V", tuple(stmts), reads, writes, "C rows"))
+            return Placement(rows.buf, out_t, space.fold(pos))
+
         if self.epilogue is not None:
             first = len(self.ops)
-            self._epilogue(tiler, src, space)
+            shape = FractalShape(self.rows_m, self.rows_n, f)
+            self._epilogue(tiler, result, shape, space.fold(pos), laid_out, space)
             # the epilogue's loads of its other inputs go before the result's way out of L0C
             hoist_independent(self.ops, start, first)
             return
+        live = [v for v in order if self.sizes[v] > 1]
+        src = laid_out()
         if not space.is_empty():
             before = len(self.ops)
             run = live[-1] if live else None
@@ -227,13 +240,25 @@ class GemmResult:
         windows = max((t.arena.peak for t in self.tilers[:-1]), default=0)
         return rows + windows > tiler.arena.size
 
-    def _epilogue(self, tiler: Tiler, result: Placement, space: Space) -> None:
-        """Run the fused elementwise kernel on this tile's result, still in UB. Its other
-        inputs that are the same in every tile of this core's run (`_invariant`: a bias) are
-        loaded by the first tile only and kept in UB for the next ones (`Gemm.invariants`,
-        their bytes held out of every arena meanwhile: `Context.held`)."""
+    def _epilogue(
+        self,
+        tiler: Tiler,
+        fractals: Val,
+        shape: FractalShape,
+        rows_pos: Affine,
+        laid_out: Callable[[], Placement],
+        space: Space,
+    ) -> None:
+        """Run the fused elementwise kernel on this tile's result, still in UB: `fractals` as
+        they came out of L0C (`shape`), whose row-major rows at `rows_pos` `laid_out` makes.
+        Where those rows are the epilogue's layout and its only use of the result is one
+        elementwise operation (`_reads_fractals`), that operation reads the fractals itself
+        (`ValueEmitter._on_fractals`: no layout copy). Its other inputs that are the same in
+        every tile of this core's run (`_invariant`: a bias) are loaded by the first tile
+        only and kept in UB for the next ones (`Gemm.invariants`, their bytes held out of
+        every arena meanwhile: `Context.held`)."""
         ep = self.epilogue
-        assert ep is not None
+        assert ep is not None and fractals.dtype is not None and fractals.buf is not None
         names = ep.names
         tile = Tile(
             {names[v]: self.starts[v] for v in space.sizes},
@@ -245,27 +270,39 @@ class GemmResult:
         lowering = TileLowering(
             self.ctx, ep.kernel, ep.plan, tile, tiler.arena, own_share=False, keep=frozenset(keys)
         )
-        renamed = result.pos.substitute({v: Affine.var(names[v]) for v in space.sizes})
+        renamed = rows_pos.substitute({v: Affine.var(names[v]) for v in space.sizes})
         layout = lowering.space.fold(lowering.pos)
         flat = as_one_run(lowering.space, layout, renamed)
-        room = lowering.values.vec_bytes(result.dtype)
-        if flat is not None and flat[2] == flat[3] and room <= result.buf.size:
-            # the result's rows are the epilogue's layout already: its input, as they are
-            lowering.bound = {**bound, ep.buffer: Val("vec", result.dtype, result.buf)}
+        dtype = fractals.dtype
+        same = flat is not None and flat[2] == flat[3]
+        values = lowering.values
+        if same and _reads_fractals(ep, dtype) and values.fractal_rows(shape, dtype) is not None:
+            # the fractals' bytes stay taken, as the laid-out rows leave them: the epilogue's
+            # values go above them, clear of the next tile's windows (taken from the bottom)
+            lowering.keep = lowering.keep | {ep.buffer}
+            input_ = Val("vec", dtype, fractals.buf, fractal=shape)
+            lowering.bound = {**bound, ep.buffer: input_}
             self.ops.extend(lowering.lower())
             self._hold(keys, lowering.kept)
             return
-        value = lowering.values.alloc_vec(result.dtype, "fused input")
+        result = laid_out()
+        if same and values.vec_bytes(dtype) <= result.buf.size:
+            # the result's rows are the epilogue's layout already: its input, as they are
+            lowering.bound = {**bound, ep.buffer: Val("vec", dtype, result.buf)}
+            self.ops.extend(lowering.lower())
+            self._hold(keys, lowering.kept)
+            return
+        value = values.alloc_vec(dtype, "fused input")
         assert value.buf is not None
-        dst = Placement(value.buf, result.dtype, layout)
+        dst = Placement(value.buf, dtype, layout)
         live = [v for v in ep.plan.out if tile.sizes[v] > 1]
-        src = Placement(result.buf, result.dtype, renamed)
+        src = Placement(result.buf, dtype, renamed)
         run = live[-1] if live else None
-        space = lowering.space
+        moved = lowering.space
         if flat is not None:  # one copy where the two lay the tile out alike
-            space, run, d, s = flat
+            moved, run, d, s = flat
             dst, src = Placement(dst.buf, dst.dtype, d), Placement(src.buf, src.dtype, s)
-        tiler.move(space, run, dst, src, (0, lowering.n), False, "to the epilogue")
+        tiler.move(moved, run, dst, src, (0, lowering.n), False, "to the epilogue")
         lowering.bound = {**bound, ep.buffer: value}
         self.ops.extend(lowering.lower())
         self._hold(keys, lowering.kept)
@@ -280,6 +317,37 @@ class GemmResult:
                 continue
             self.invariants[key] = val
             self.ctx.held.append(val.buf)
+
+
+FRACTAL_READERS = frozenset({*BINARY_INSTR, *UNARY_INSTR, "neg"})
+
+
+def _reads_fractals(ep: Epilogue, dtype: DType) -> bool:
+    """Whether the epilogue reads the Cube's result (`dtype` lanes) once, by one elementwise
+    operation of that type (`FRACTAL_READERS`; its other operand a scalar or a vector of the
+    same type), so that the operation can read it as fractals (`ValueEmitter._on_fractals`):
+    nothing else sees its layout."""
+    kernel, types = ep.kernel, ep.plan.types
+    loads = [ld for ld in kernel.loads() if ld.access.buffer == ep.buffer]
+    if len(loads) != 1:
+        return False
+    x = loads[0].dst
+    users = [
+        st
+        for st in kernel.body
+        if (isinstance(st, KOp) and x in st.args) or (isinstance(st, KStore) and st.src == x)
+    ]
+    if len(users) != 1 or not isinstance(users[0], KOp):
+        return False
+    op = users[0]
+    if op.op not in FRACTAL_READERS or op.args.count(x) != 1:
+        return False
+
+    def plain(t: VType) -> bool:
+        return t.kind == "vec" and t.dtype is dtype and not t.boolean and t.narrow is None
+
+    others = [types[a] for a in op.args if a != x]
+    return plain(types[op.dst]) and all(t.is_scalar or plain(t) for t in others)
 
 
 def _invariant(ep: Epilogue, tile: Tile) -> dict[str, tuple]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from plaidc.backends.c import ast as c
+from plaidc.backends.npu.fused_ops import ADD_RELU, ADD_RELU_INSTR
 from plaidc.backends.npu.kernels import error
 from plaidc.backends.npu.ops import (
     BLOCK,
@@ -66,11 +67,23 @@ class Val:
     offset: int = 0
     scalar: object = None
     const: bool = False
+    # A Cube result still in L0C's `[No][Mo][fm][fn]` fractals (`FractalShape`): only the
+    # first operation on it reads it, straight from there (`ValueEmitter._on_fractals`)
+    fractal: FractalShape | None = None
 
     def ptr(self, byte_offset: int = 0) -> c.Expr:
         assert self.buf is not None and self.dtype is not None
         ctype = "uint8_t" if self.kind == "mask" else self.dtype
         return self.buf.ptr(ctype, self.offset + (0 if self.const else byte_offset))
+
+
+@dataclass(frozen=True)
+class FractalShape:
+    """A Cube result's fractals in UB: `rows_n // fn` columns of `rows_m` rows of `fn`."""
+
+    rows_m: int
+    rows_n: int
+    fn: int
 
 
 def cast_scalar(value: object, dtype: DType) -> float | int:
@@ -126,6 +139,8 @@ class ValueEmitter:
         assert v.buf is not None and v.dtype is not None
         if v.const:
             size = self.rb
+        elif v.fractal is not None:
+            size = v.fractal.rows_m * v.fractal.rows_n * v.dtype.byte_size
         elif v.kind == "mask":
             size = self.mask_bytes(v.dtype)
         else:
@@ -155,6 +170,9 @@ class ValueEmitter:
 
     def binary(self, instr: str, dst: Val, a: Val, b: Val) -> None:
         assert dst.dtype is not None
+        if a.fractal is not None or b.fractal is not None:
+            self._on_fractals(instr, dst, [a, b], None)
+            return
         rb, blocks = self.rb, self.rb // BLOCK
 
         def make(k: int, r: int) -> c.Stmt:
@@ -177,6 +195,9 @@ class ValueEmitter:
 
     def unary(self, instr: str, dst: Val, a: Val) -> None:
         assert dst.dtype is not None
+        if a.fractal is not None:
+            self._on_fractals(instr, dst, [a], None)
+            return
         rb, blocks = self.rb, self.rb // BLOCK
 
         def make(k: int, r: int) -> c.Stmt:
@@ -188,12 +209,64 @@ class ValueEmitter:
     def with_scalar(self, instr: str, dst: Val, a: Val, value: float | int) -> None:
         assert dst.dtype is not None
         rb, blocks, lit = self.rb, self.rb // BLOCK, scalar_literal(value, dst.dtype)
+        if a.fractal is not None:
+            self._on_fractals(instr, dst, [a], lit)
+            return
 
         def make(k: int, r: int) -> c.Stmt:
             off = k * rb
             return call(instr, dst.ptr(off), a.ptr(off), lit, r, 1, 1, blocks, blocks)
 
         self._emit(dst.dtype, dst, [a], make, f"{instr} {value}")
+
+    def fractal_rows(self, shape: FractalShape, dtype: DType) -> int | None:
+        """The rows of a Cube result's fractals (`shape`, of `dtype`) an instruction on them
+        writes in this layout's row-major rows (`_on_fractals`): the layout's rows, rounded up
+        to a repeat's worth of one-block fractal rows; None where it cannot (a fractal row
+        that is not whole 32-B blocks, more rows than the fractals hold, or more bytes than
+        a layout vector has)."""
+        size, per = dtype.byte_size, self.rb // BLOCK
+        if shape.fn * size % BLOCK or shape.rows_n * size % BLOCK or shape.rows_n % shape.fn:
+            return None
+        rows = round_up(-(-self.n // shape.rows_n), per)
+        if rows > shape.rows_m or rows * shape.rows_n * size > self.vec_bytes(dtype):
+            return None
+        return rows
+
+    def _on_fractals(self, instr: str, dst: Val, srcs: list[Val], lit: c.Expr | None) -> None:
+        """`instr` (binary, unary, or with the scalar `lit`) whose fractal operand (`Val.
+        fractal`) is read as it came out of L0C: each repeat reads a repeat's blocks of one
+        fractal column down its rows (one block a row, consecutive) and writes them a row
+        apart in `dst`'s row-major rows, where the other operand is read alike: the layout
+        copy (`fractal_layout.fractal_rows`) done by the operation itself."""
+        dtype = dst.dtype
+        shape = next(s.fractal for s in srcs if s.fractal is not None)
+        assert dtype is not None and shape is not None
+        rows = self.fractal_rows(shape, dtype)
+        assert rows is not None, "a fractal operand the layout cannot take"
+        size, per = dtype.byte_size, self.rb // BLOCK
+        row_blocks, frac_blocks = shape.rows_n * size // BLOCK, shape.fn * size // BLOCK
+        stmts: list[c.Stmt] = []
+        for n in range(shape.rows_n // shape.fn):
+            for b in range(frac_blocks):
+                for m0 in range(0, rows, per * MAX_REPEAT):
+                    count = min(MAX_REPEAT, (rows - m0) // per)
+                    at_row = (m0 * shape.rows_n + n * shape.fn) * size + b * BLOCK
+                    at_frac = (n * shape.rows_m + m0) * shape.fn * size + b * BLOCK
+                    ptrs, blk, rep = [dst.ptr(at_row)], [row_blocks], [per * row_blocks]
+                    for s in srcs:
+                        if s.fractal is not None:
+                            ptrs.append(s.ptr(at_frac))
+                            blk.append(frac_blocks)
+                            rep.append(per * frac_blocks)
+                        else:
+                            ptrs.append(s.ptr(at_row))
+                            blk.append(1 if s.const else row_blocks)
+                            rep.append(0 if s.const else per * row_blocks)
+                    scalar = [] if lit is None else [lit]
+                    stmts.append(call(instr, *ptrs, *scalar, count, *blk, *rep))
+        reads = tuple(self.region(s) for s in srcs if s.kind != "scalar")
+        self.ops.append(Op("PIPE_V", tuple(stmts), reads, (self.region(dst),), f"{instr} rows"))
 
     def dup(self, dst: Val, value: float | int, repeats: int | None = None) -> None:
         assert dst.dtype is not None and dst.buf is not None
@@ -434,7 +507,9 @@ class IntrinsicLowering(ValueEmitter):
         if name.startswith("cast_") or name in CASTS:
             return self.cast(args[0], types[0], t)
         out = self.alloc_vec(dt, name)
-        if name in BINARY_INSTR or name == "div":
+        if name == ADD_RELU:  # `fused_ops`: two vectors of `dt`
+            self.binary(ADD_RELU_INSTR, out, self.operand(args[0], dt), self.operand(args[1], dt))
+        elif name in BINARY_INSTR or name == "div":
             self._binary(name, out, args[0], args[1])
         elif name == "neg":
             self.with_scalar("vmuls", out, self.operand(args[0], dt), -1)

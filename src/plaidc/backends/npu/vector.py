@@ -35,6 +35,7 @@ import islpy as isl
 
 from plaidc.backends.c import ast as c
 from plaidc.backends.npu.context import Context
+from plaidc.backends.npu.fused_ops import ADD_RELU_INSTR, fuse_add_relu
 from plaidc.backends.npu.kernels import KConst, Kernel, KLoad, KOp, KStore, error
 from plaidc.backends.npu.moves import Placement, Space
 from plaidc.backends.npu.ops import (
@@ -477,7 +478,9 @@ class TileLowering:
     def lower(self) -> list[Op]:
         if self.space.is_empty():
             return []
-        body = self.kernel.body
+        body = list(self.kernel.body)
+        if self.ctx.machine.has(ADD_RELU_INSTR):  # relu(a + b) in one pass (`fused_ops`)
+            body = fuse_add_relu(body, self.plan.types)
         last_use: dict[str, int] = {}
         for k, stmt in enumerate(body):
             for name in _uses(stmt):

@@ -508,6 +508,13 @@ VECTOR_TABLE = (
     _vector("vcmp_gt", Form.COMPARE, _ANY, np.greater, "bit = src0 > src1"),
     _vector("vcmp_ge", Form.COMPARE, _ANY, np.greater_equal, "bit = src0 >= src1"),
     _vector("vsel", Form.SELECT, _ANY, np.where, "dst = sel bit ? src0 : src1 (bit-exact copy)"),
+    _vector(
+        "vaddrelu",
+        Form.BINARY,
+        _FLOAT,
+        lambda a, b: _relu(a + b),
+        "dst = relu(src0 + src1), the sum rounded to the lanes' type first (NaN stays)",
+    ),
 )
 
 OTHER_TABLE = (

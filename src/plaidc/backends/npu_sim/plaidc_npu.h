@@ -171,7 +171,7 @@ enum plaidc_npu_vop {
   PLAIDC_VCONV_S162S32, PLAIDC_VCONV_U162S32, PLAIDC_VCONV_S322S16, PLAIDC_VCONV_S322U16,
   PLAIDC_VCADD, PLAIDC_VCMAX, PLAIDC_VCMIN,
   PLAIDC_VCMP_EQ, PLAIDC_VCMP_NE, PLAIDC_VCMP_LT, PLAIDC_VCMP_LE, PLAIDC_VCMP_GT, PLAIDC_VCMP_GE,
-  PLAIDC_VSEL,
+  PLAIDC_VSEL, PLAIDC_VADDRELU,
   PLAIDC_NVOPS
 };
 /* The intrinsics a chip may lack beyond the vector ops (isa.ALIGN_DMAS): their bits of `lacks`. */
@@ -330,6 +330,9 @@ int64_t plaidc_npu_block_num(void);
   PLAIDC_VBINARY("vmax", PLAIDC_VMAX, d, s0, s1, r, db, s0b, s1b, dr, s0r, s1r)
 #define vmin(d, s0, s1, r, db, s0b, s1b, dr, s0r, s1r)                                          \
   PLAIDC_VBINARY("vmin", PLAIDC_VMIN, d, s0, s1, r, db, s0b, s1b, dr, s0r, s1r)
+/* dst = relu(src0 + src1): the sum in the lanes' type, then relu (float lanes). */
+#define vaddrelu(d, s0, s1, r, db, s0b, s1b, dr, s0r, s1r)                                      \
+  PLAIDC_VBINARY("vaddrelu", PLAIDC_VADDRELU, d, s0, s1, r, db, s0b, s1b, dr, s0r, s1r)
 
 /* dst = f(src), elementwise. */
 #define vexp(d, s, r, db, sb, dr, sr) PLAIDC_VUNARY("vexp", PLAIDC_VEXP, d, s, r, db, sb, dr, sr)

@@ -118,6 +118,7 @@ static const vop_info VOPS[PLAIDC_NVOPS] = {
     [PLAIDC_VCONV_S322U8] = {VK_CONV, T_U8},
     [PLAIDC_VCONV_S162S32] = {VK_CONV, T_S32},  [PLAIDC_VCONV_U162S32] = {VK_CONV, T_S32},
     [PLAIDC_VCONV_S322S16] = {VK_CONV, T_S16},  [PLAIDC_VCONV_S322U16] = {VK_CONV, T_U16},
+    [PLAIDC_VADDRELU] = {VK_BINARY, T_FLOAT},
 };
 
 /* The source and destination element types of each conversion. */
@@ -300,6 +301,10 @@ static vval binary(int op, int is_float, vval a, vval b) {
       case PLAIDC_VSUB: r.f = a.f - b.f; break;
       case PLAIDC_VMUL: case PLAIDC_VMULS: r.f = a.f * b.f; break;
       case PLAIDC_VMAX: case PLAIDC_VCMAX: r.f = fmax_nan(a.f, b.f); break;
+      case PLAIDC_VADDRELU: /* relu of the sum (rounding to fp16 after it commutes with relu) */
+        r.f = a.f + b.f;
+        if (!isnan(r.f) && !(r.f > 0.0f)) r.f = 0.0f;
+        break;
       default: r.f = fmin_nan(a.f, b.f); break; /* VMIN, VCMIN */
     }
     return r;
