@@ -56,9 +56,11 @@ def test_a_bad_cube_own_tiles_value_in_the_tune_table_is_an_error_at_its_line():
 
 
 def test_cube_own_tiles_changes_the_code_and_both_match_the_interpreter():
-    """An fp32 64 x 128 x 96 matmul: the backend's estimate takes its own tiles, false keeps
-    the pass pipeline's; each program computes the interpreter's result."""
-    program = _matmul(64, 128, 96, "fp32")
+    """An fp16 256 x 512 x 512 matmul: the backend's estimate takes its own tiles, false keeps
+    the pass pipeline's; each program computes the interpreter's result. (An fp32 64 x 128 x
+    96 one no longer shows it: `cube_cost`'s estimate keeps the pipeline's tiles there, which
+    simulate faster, 4,552 against 5,048 cycles.)"""
+    program = _matmul(256, 512, 512, "fp16")
     inputs = driver.random_inputs(program_io(program).inputs, 0)
     expected = run_program(program, inputs)
     sources = {}
