@@ -149,14 +149,11 @@ class FmaProbe:
 
 
 def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    """The CPU model plaidc's host detection reads (`/proc/cpuinfo`), else the architecture."""
+    from plaidc.targets.host import host_fingerprint
+
+    model = str(host_fingerprint()["cpu"])
+    return model if model != "unknown" else platform.processor() or platform.machine()
 
 
 def describe() -> dict[str, Any]:

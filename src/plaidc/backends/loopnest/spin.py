@@ -100,8 +100,9 @@ def spin_count(microseconds: float) -> int:
     if microseconds <= 0:
         return 0
     from plaidc.backends.toolchain import cache_dir
+    from plaidc.targets.host import host_fingerprint
 
-    key = f"{platform.machine()}\0{_cpu_model()}\0{microseconds!r}"
+    key = f"{platform.machine()}\0{host_fingerprint()['cpu']}\0{microseconds!r}"
     path = cache_dir() / "spin" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
     try:
         kept = int(path.read_text())
@@ -127,18 +128,6 @@ def measure_spin_count(microseconds: float) -> int:
     run = _spinner()
     guess = max(1, round(microseconds * 1000 / _median_ns(run, _FIRST_GUESS_SPINS)))
     return max(1, round(microseconds * 1000 / _median_ns(run, guess)))
-
-
-def _cpu_model() -> str:
-    """The first `model name` of /proc/cpuinfo (the platform's processor name without it)."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 def openmp_wait(policy: object, spin_us: object) -> None:
