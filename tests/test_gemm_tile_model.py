@@ -18,11 +18,11 @@ from plaidc import driver
 from plaidc.backends import get_backend
 from plaidc.diagnostics import CompileError
 from plaidc.interp import program_io, run_program
-from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig, load_target, parse_config
 from plaidc.tile import compile_tile
 
 from .support import EXAMPLES
+from .support.gemm_tiles import inner_tiles
 
 BACKENDS = ["c", "llvm"]
 
@@ -40,22 +40,6 @@ def gemm_config(backend: str, l2_bytes: int = 2 << 20, enabled: bool = True) -> 
     text = text.replace(whole, whole + "enabled = false\n", 1)
     text = text.replace("[hardware]\n", f"[hardware]\nl2_bytes = {l2_bytes}\n", 1)
     return parse_config(text, f"{backend}.toml")
-
-
-def inner_tiles(program: Block) -> list[dict[str, int]]:
-    """The index ranges of every `contract_inner` block under a `gemm_tiles` block."""
-    found: list[dict[str, int]] = []
-
-    def walk(block: Block, under: bool) -> None:
-        under = under or "gemm_tiles" in block.tags
-        if under and "contract_inner" in block.tags:
-            found.append({i.name: i.range for i in block.idxs})
-        for stmt in block.stmts:
-            if isinstance(stmt, Block):
-                walk(stmt, under)
-
-    walk(program, False)
-    return found
 
 
 def run(backend: str, name: str, dims: dict[str, int], seed: int) -> list[dict[str, int]]:

@@ -23,6 +23,7 @@ from plaidc.targets import TargetConfig, load_target, parse_config
 from plaidc.tile import compile_tile
 
 from .support import EXAMPLES
+from .support.gemm_tiles import inner_tiles
 
 BACKENDS = ["c", "llvm"]
 SMALL_L2 = 64 << 10
@@ -38,22 +39,6 @@ def config(backend: str, l2_bytes: int = SMALL_L2) -> TargetConfig:
 def program(name: str, dims: dict[str, int]) -> Block:
     source = (EXAMPLES / f"{name}.tile").read_text()
     return compile_tile(source, f"{name}.tile", dims=dims).program
-
-
-def whole_tiles(optimised: Block) -> list[dict[str, int]]:
-    """The index ranges of every `contract_inner` block under a `gemm_tiles` block."""
-    found: list[dict[str, int]] = []
-
-    def walk(block: Block, under: bool) -> None:
-        under = under or "gemm_tiles" in block.tags
-        if under and "contract_inner" in block.tags:
-            found.append({i.name: i.range for i in block.idxs})
-        for stmt in block.stmts:
-            if isinstance(stmt, Block):
-                walk(stmt, under)
-
-    walk(optimised, False)
-    return found
 
 
 def optimise(backend: str, prog: Block, l2_bytes: int = SMALL_L2) -> Block:
@@ -85,7 +70,7 @@ def test_whole_matmuls_match_numpy(backend: str, m: int, k: int, n: int) -> None
     and panels split (m < n), a long reduction in many k blocks, a single row."""
     optimised, run_ = run(backend, "matmul", {"M": m, "K": k, "N": n}, seed=m * k + n)
     sizes = {"m": m, "k": k, "n": n}
-    assert whole_tiles(optimised) == [{i: size for i, size in sizes.items() if size > 1}]
+    assert inner_tiles(optimised) == [{i: size for i, size in sizes.items() if size > 1}]
     a, b = (run_["inputs"][name].astype(np.float64) for name in ("A", "B"))
     np.testing.assert_allclose(run_["outputs"]["C"], a @ b, rtol=1e-4, atol=1e-4)
 
@@ -95,9 +80,9 @@ def test_whole_mlp_and_tmm_match(backend: str) -> None:
     """Fused bias/relu epilogues after a whole layer, and a transposed B (packed by vector
     transposes) in a whole tmm."""
     optimised, _ = run(backend, "mlp_3layer", dict(B=70, D0=300, D1=129, D2=200, D3=77), seed=3)
-    assert len(whole_tiles(optimised)) == 3
+    assert len(inner_tiles(optimised)) == 3
     optimised, _ = run(backend, "tc_tmm", dict(M=130, N=300, K=257), seed=4)
-    assert whole_tiles(optimised) == [{"m": 130, "n": 300, "kk": 257}]
+    assert inner_tiles(optimised) == [{"m": 130, "n": 300, "kk": 257}]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -105,19 +90,19 @@ def test_small_inputs_batches_and_windows_are_tiled(backend: str) -> None:
     """An input under half of L2 (A: 16 x 300 fp32, 19 KiB), a batched matmul and a
     convolution are not left whole: tile_contract tiles them as before."""
     small = optimise(backend, program("matmul", dict(M=16, K=300, N=400)))
-    assert whole_tiles(small) == []
+    assert inner_tiles(small) == []
     tbmm = program("tc_tbmm", dict(B=40, N=26, M=72, K=26))
-    assert whole_tiles(optimise(backend, tbmm)) == []
+    assert inner_tiles(optimise(backend, tbmm)) == []
     conv = program("conv2d_bias_relu", dict(N=1, H=66, W=66, CI=16, KH=3, KW=3, CO=16))
-    assert whole_tiles(optimise(backend, conv)) == []
+    assert inner_tiles(optimise(backend, conv)) == []
 
 
 def test_the_threshold_follows_the_config_l2() -> None:
     """The same 1024x256x1024 product (1 MiB inputs) is whole with a 2 MiB L2 and tiled with
     a 4 MiB one: the threshold is the config's, not a constant."""
     mm = program("matmul", dict(M=1024, K=256, N=1024))
-    assert whole_tiles(optimise("c", mm, 2 << 20)) == [{"m": 1024, "k": 256, "n": 1024}]
-    assert whole_tiles(optimise("c", mm, 4 << 20)) == []
+    assert inner_tiles(optimise("c", mm, 2 << 20)) == [{"m": 1024, "k": 256, "n": 1024}]
+    assert inner_tiles(optimise("c", mm, 4 << 20)) == []
 
 
 def kernel(prog: Block) -> Block:

@@ -10,7 +10,8 @@ test data (`paths`); the other helpers are imported from their module, e.g.
 * `backend_c_cli`, `backend_c_golden`, `backend_c_scalars`, `backend_opencl`,
   `backend_opencl_scalars`, `backend_npu_units`: the cases and checks several backends share;
 * `cli`: running the command line in-process (`run_cli`);
-* `interp`: building Stripe programs by hand; `npu_sim`: running the NPU simulator;
+* `gemm_tiles`: the GEMM tiles a CPU pipeline chose; `interp`: building Stripe programs by
+  hand; `npu_sim`: running the NPU simulator;
 * `oplib`: comparing outputs with numpy's; `passes_differential`: checking that a pass keeps
   a program's meaning.
 """
