@@ -113,6 +113,14 @@ class LoopnestCodegen:
             "min": 0,
         },
     )
+    gemm_epilogue: bool = field(
+        default=True,
+        metadata={
+            "help": "an elementwise block after a GEMM-like one over the same elements (a "
+            "bias and relu) runs on the micro-kernel's registers before they are stored, "
+            "instead of as a second pass over C"
+        },
+    )
     keep_scratch: bool = field(
         default=True,
         metadata={
