@@ -180,3 +180,26 @@ def test_scalar_inputs_and_other_operations(backend: str) -> None:
     # multiply-add, or divide by 3 as a product with its reciprocal)
     _, unfused = _build(backend, SCALED, dims, fuse=False)
     np.testing.assert_allclose(got, unfused.run(inputs)["R"], rtol=1e-6, atol=1e-6)
+
+
+STRIDED = """function (I[N, H, W, CI], K[KH, KW, CI, CO], B[CO]) -> (R) {
+  O[n, x, y, co : N, (H - KH) / 2 + 1, (W - KW) / 2 + 1, CO] =
+      +(I[n, 2 * x + i, 2 * y + j, ci] * K[i, j, ci, co]);
+  R = relu(O + B);
+}"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("co", [32, 40])
+def test_strided_conv_bias_relu(backend: str, co: int) -> None:
+    """A 3x3/2 convolution (rows two pixels apart in the image) with its bias and relu on the
+    registers, a full and a partial panel."""
+    dims = {"N": 1, "H": 17, "W": 15, "CI": 16, "KH": 3, "KW": 3, "CO": co}
+    program, artifact = _build(backend, STRIDED, dims)
+    assert _fused_kernels(artifact.source) and not _second_pass(artifact.source)
+    inputs = _inputs(program, seed=7)
+    got = artifact.run(inputs)["R"]
+    pre = _conv(inputs["I"], inputs["K"])[:, ::2, ::2] + inputs["B"]
+    assert 0.25 < np.mean(pre > 0) < 0.75
+    np.testing.assert_allclose(got, np.maximum(pre, 0.0), rtol=1e-4, atol=1e-4 * np.abs(pre).max())
+    assert not driver.compare_outputs(run_program(program, inputs), {"R": got})
