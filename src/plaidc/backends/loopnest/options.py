@@ -47,6 +47,14 @@ class CpuRuntimeCodegen:
             "min": 0,
         },
     )
+    omp_proc_bind: bool | None = field(
+        default=None,
+        metadata={
+            "help": "libgomp binds each thread of a parallel region to its own CPU "
+            "(OMP_PROC_BIND), unless the environment sets OMP_PROC_BIND, OMP_PLACES or "
+            "GOMP_CPU_AFFINITY; left out: libgomp's default (unbound)"
+        },
+    )
     exp: Literal["polynomial", "library"] = field(
         default="library",
         metadata={
