@@ -120,16 +120,22 @@ def detect(
         return None  # lowered on its own, it reports the error where it is
     depth = len(scope.chain) - 1
     ranges = {scope.vars[(depth, idx.name)]: idx.range for idx in block.idxs}
+    # each index's first value (`affine + 0`), over the enclosing plan variables
+    outer = scope.var_affine(depth - 1)
+    starts = {scope.vars[(depth, idx.name)]: idx.affine.substitute(outer) for idx in block.idxs}
     try:
-        return _read(gemm, stmts, ranges, block.name or f"#{pos}")
+        return _read(gemm, stmts, ranges, starts, block.name or f"#{pos}")
     except _NotFusable:
         return None
 
 
-def _split(form: Affine, ranges: dict[str, int]) -> tuple[dict[str, int], Affine]:
-    """An offset's coefficients on the block's indices, and its value at their first point."""
-    coeffs = {name: c for name, c in form.terms if name in ranges}
-    rest = Affine(tuple(t for t in form.terms if t[0] not in ranges), form.const)
+def _split(form: Affine, starts: dict[str, Affine]) -> tuple[dict[str, int], Affine]:
+    """An offset's coefficients on the block's indices, and its value at their first point
+    (each index at its start)."""
+    coeffs = {name: c for name, c in form.terms if name in starts}
+    rest = Affine(tuple(t for t in form.terms if t[0] not in starts), form.const)
+    for name, c in coeffs.items():
+        rest = rest + starts[name] * c
     return coeffs, rest
 
 
@@ -146,7 +152,13 @@ def _canonical(dims: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _read(gemm: GemmCall, stmts: list[Stmt], ranges: dict[str, int], title: str) -> Epilogue:
+def _read(
+    gemm: GemmCall,
+    stmts: list[Stmt],
+    ranges: dict[str, int],
+    starts: dict[str, Affine],
+    title: str,
+) -> Epilogue:
     shape = gemm.shape
     t = ScalarType(shape.dtype)
     c_buffer = gemm.c[0]
@@ -165,7 +177,7 @@ def _read(gemm: GemmCall, stmts: list[Stmt], ranges: dict[str, int], title: str)
     c_origin = affine_form(affine_expr(gemm.c[1]))
     if out_form is None or c_origin is None:
         raise _NotFusable
-    coeffs, origin = _split(out_form, ranges)
+    coeffs, origin = _split(out_form, starts)
     if origin != c_origin:
         raise _NotFusable
     # C's box: the kernel's rows and the loops around its calls, then its columns
@@ -180,7 +192,7 @@ def _read(gemm: GemmCall, stmts: list[Stmt], ranges: dict[str, int], title: str)
         if any(stride == 0 for _, stride in others) or _canonical(others) != want:
             continue
         inputs: list[EpilogueInput] = []
-        value = _tree(store.value, lets, out_form, column, ranges, c_buffer, inputs, t)
+        value = _tree(store.value, lets, out_form, column, starts, c_buffer, inputs, t)
         return Epilogue(value, tuple(inputs), title)
     raise _NotFusable
 
@@ -190,7 +202,7 @@ def _tree(
     lets: dict[str, SExpr],
     element: Affine,
     column: str,
-    ranges: dict[str, int],
+    starts: dict[str, Affine],
     c_buffer: str,
     inputs: list[EpilogueInput],
     t: ScalarType,
@@ -213,7 +225,7 @@ def _tree(
                 if form != element:
                     raise _NotFusable  # another element of C
                 return SVar(ACC, t)
-            coeffs, origin = _split(form, ranges)
+            coeffs, origin = _split(form, starts)
             if any(c != 0 for name, c in coeffs.items() if name != column):
                 raise _NotFusable
             step = coeffs.get(column, 0)
