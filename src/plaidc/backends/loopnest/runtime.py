@@ -18,7 +18,7 @@ from array import array as _table_of
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 import numpy as np
 
@@ -151,6 +151,35 @@ class _Marshal:
         # the outputs a call returns, by name: (name, slot)
         outputs = [(b.stripe_name, k) for k, b in enumerate(plan.buffers) if b.is_output]
         self.outputs = sorted(outputs)
+        self.plain = _plain_slots(self.slots)
+
+
+# What `_plain_call` does per buffer: an input passed as it is (name, sizes, dtype), or a fresh
+# output (None, sizes, dtype, elements, poison or None).
+_PlainSlot = tuple[str | None, tuple[int, ...], np.dtype, int, object]
+
+
+def _plain_slots(slots: list[_Slot]) -> tuple[_PlainSlot, ...] | None:
+    """The plan's buffers as `_plain_call` handles them, or None if some buffer needs more
+    (an input that is also written or not dense, a strided output, a temporary, a dtype that
+    does not divide the alignment)."""
+    if _DATA_OFFSET is None:
+        return None
+    plain: list[_PlainSlot] = []
+    for slot in slots:
+        buf = slot.buf
+        if ALIGNMENT % slot.dtype.itemsize:
+            return None
+        if buf.is_input:
+            if not (slot.passed and slot.exact):
+                return None
+            plain.append((buf.stripe_name, buf.sizes, slot.dtype, 0, None))
+        elif buf.is_output and slot.dense and buf.region:
+            poison = None if buf.fully_written else poison_value(buf.dtype)
+            plain.append((None, buf.sizes, slot.dtype, buf.region, poison))
+        else:
+            return None
+    return tuple(plain)
 
 
 _MARSHALS: OrderedDict[int, tuple[Plan, _Marshal]] = OrderedDict()
@@ -221,6 +250,65 @@ def run_plan(plan: Plan, entry: Entry, inputs: Mapping[str, np.ndarray]) -> dict
     by name, shaped and typed as the interpreter returns them. The entry gets the address of a
     table of one pointer per buffer (`Plan.buffers` order) and then one to the status word."""
     marshal = _marshal(plan)
+    if marshal.plain is not None and len(inputs) == len(marshal.named):
+        done = _plain_call(marshal.plain, entry, inputs)
+        if done is not None:
+            return {name: done[k] for name, k in marshal.outputs}
+    return _general_call(plan, marshal, entry, inputs)
+
+
+def _plain_call(
+    plain: tuple[_PlainSlot, ...], entry: Entry, inputs: Mapping[str, np.ndarray]
+) -> list[np.ndarray] | None:
+    """`run_plan` for the common case, in one loop (a call of a small kernel spent ~2.5 us more
+    in the general one): every input a C-contiguous ndarray of its buffer's shape and dtype,
+    every output fresh. Returns each buffer's array (outputs shaped), or None before calling
+    the entry if an input is anything else (the general call then checks and converts it)."""
+    read = ctypes.c_void_p.from_address
+    offset = cast(int, _DATA_OFFSET)
+    arrays: list[np.ndarray] = []
+    addresses: list[int] = []
+    for name, sizes, dtype, elements, poison in plain:
+        if name is not None:
+            value = inputs.get(name)
+            if (
+                type(value) is not np.ndarray
+                or value.shape != sizes
+                or not (value.dtype is dtype or value.dtype == dtype)
+                or not value.flags.c_contiguous
+            ):
+                return None
+            arrays.append(value)
+            addresses.append(read(id(value) + offset).value or 0)
+            continue
+        size = dtype.itemsize
+        raw = np.empty(elements + ALIGNMENT // size, dtype)
+        address = read(id(raw) + offset).value or 0
+        skip = -address % ALIGNMENT
+        if skip % size:
+            return None
+        data = raw[skip // size : skip // size + elements]
+        if poison is not None:
+            data.fill(poison)
+        arrays.append(data.reshape(sizes))
+        addresses.append(address + skip)
+    status = ctypes.c_int32(0)
+    addresses.append(ctypes.addressof(status))
+    table = _table_of(_POINTER, addresses)
+    entry(table.buffer_info()[0])
+    if status.value:
+        _failed(status.value)
+    return arrays
+
+
+def _failed(code: int) -> NoReturn:
+    raise CompileError([Diagnostic(f"run failed: {FAILURES.get(code, f'status {code}')}")])
+
+
+def _general_call(
+    plan: Plan, marshal: _Marshal, entry: Entry, inputs: Mapping[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """`run_plan` for inputs of any kind (checked, converted) and buffers of any layout."""
     slots = marshal.slots
     values: list[Any] = [None] * len(slots)
     if len(inputs) != len(marshal.named):
@@ -244,9 +332,8 @@ def run_plan(plan: Plan, entry: Entry, inputs: Mapping[str, np.ndarray]) -> dict
     addresses.append(ctypes.addressof(status))
     table = _table_of(_POINTER, addresses)
     entry(table.buffer_info()[0])
-    code = status.value
-    if code:
-        raise CompileError([Diagnostic(f"run failed: {FAILURES.get(code, f'status {code}')}")])
+    if status.value:
+        _failed(status.value)
     outputs = {}
     for name, k in marshal.outputs:
         slot, data = slots[k], arrays[k]
