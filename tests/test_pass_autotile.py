@@ -632,3 +632,21 @@ def test_threads_balance_the_benchmark_convolution() -> None:
     model = _Model(conv, dataclasses.replace(opts, threads=2))
     assert model.balance(np.array([[s for _, s in two.sizes]]))[0] == 1.0
     assert model.evaluate(tuple(s for _, s in alone.sizes)).cost > two.cost
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+@pytest.mark.parametrize("slack", [0.0, 0.1])
+def test_scalar_balance_is_the_grid_balance(threads: int, slack: float) -> None:
+    """The scalar search's `balance_one` (plain Python) gives bit for bit `balance`'s value
+    (numpy, the exhaustive search's) on every candidate of a conv's lattice, ragged sizes too."""
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(
+        PAPER_OPTS, idxs=(), only_po2=False, threads=threads, thread_slack=slack
+    )
+    model = _Model(conv, opts)
+    grid = np.array(list(itertools.product(*model.choices)), dtype=np.int64)
+    assert len(grid) > 100
+    expected = model.balance(grid)
+    got = np.array([model.balance_one(tuple(int(v) for v in row)) for row in grid])
+    assert np.array_equal(got, expected)
+    assert (expected > 1.0).any() and (expected == 1.0).any()  # both cases are exercised
