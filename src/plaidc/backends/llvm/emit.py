@@ -306,6 +306,14 @@ class FunctionEmitter:
                 release()
 
     def call(self, s: p.Call) -> None:
+        if s.function == p.PREFETCH:
+            (target,) = s.args
+            assert isinstance(target, p.BufferArg)
+            ptr = self.address(target.buffer, target.offset)[0]
+            prefetch = self.ops.function("llvm.prefetch.p0", ir.VoidType(), [PTR, I32, I32, I32])
+            flags = [ir.Constant(I32, v) for v in (int(target.writes), 3, 1)]
+            self.b.call(prefetch, [ptr, *flags])
+            return
         callee = self.module.functions[s.function]
         args = []
         for arg in s.args:

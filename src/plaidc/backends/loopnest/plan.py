@@ -484,6 +484,11 @@ class Function:
     contract: bool = False
 
 
+# A call of PREFETCH with one BufferArg asks the cache for the line at that address (for a
+# store when `writes`: the line arrives owned): a hint with no effect on the results (C:
+# __builtin_prefetch; LLVM: llvm.prefetch).
+PREFETCH = "plaidc.prefetch"
+
 # Run-time failures: the entry's last parameter is a one-element i32 buffer, STATUS, zero on
 # entry; code that detects a failure stores its code there and goes on.
 STATUS = "plaidc_status"
