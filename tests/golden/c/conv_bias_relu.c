@@ -62,13 +62,13 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
   for (int64_t i0 = 0; i0 < 8; i0 += 8) {
     for (int64_t p = 0; p < 1; ++p) {
       __builtin_prefetch(C + (i0 * 16 + p * 16), 1, 3);
-      __builtin_prefetch(C + (i0 * 16 + p * 16 + 16), 1, 3);
-      __builtin_prefetch(C + (i0 * 16 + p * 16 + 32), 1, 3);
-      __builtin_prefetch(C + (i0 * 16 + p * 16 + 48), 1, 3);
-      __builtin_prefetch(C + (i0 * 16 + p * 16 + 64), 1, 3);
-      __builtin_prefetch(C + (i0 * 16 + p * 16 + 80), 1, 3);
-      __builtin_prefetch(C + (i0 * 16 + p * 16 + 96), 1, 3);
-      __builtin_prefetch(C + (i0 * 16 + p * 16 + 112), 1, 3);
+      __builtin_prefetch(C + ((i0 + 1) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 2) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 3) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 4) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 5) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 6) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 7) * 16 + p * 16), 1, 3);
       plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c1_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c2_0 = plaidc_f32x16_splat(0.0f);
@@ -115,12 +115,12 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
     }
   }
   for (int64_t p_1 = 0; p_1 < 1; ++p_1) {
-    __builtin_prefetch(C + (p_1 * 16 + 128), 1, 3);
-    __builtin_prefetch(C + (p_1 * 16 + 144), 1, 3);
-    __builtin_prefetch(C + (p_1 * 16 + 160), 1, 3);
-    __builtin_prefetch(C + (p_1 * 16 + 176), 1, 3);
-    __builtin_prefetch(C + (p_1 * 16 + 192), 1, 3);
-    __builtin_prefetch(C + (p_1 * 16 + 208), 1, 3);
+    __builtin_prefetch(C + (128 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (144 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (160 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (176 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (192 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (208 + p_1 * 16), 1, 3);
     plaidc_f32x16 c0_0_1 = plaidc_f32x16_splat(0.0f);
     plaidc_f32x16 c1_0_1 = plaidc_f32x16_splat(0.0f);
     plaidc_f32x16 c2_0_1 = plaidc_f32x16_splat(0.0f);

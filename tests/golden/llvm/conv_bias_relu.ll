@@ -49,46 +49,46 @@ p.body:
   %".17" = add i64 %".15", %".16"
   %".18" = getelementptr inbounds float, ptr %"C", i64 %".17"
   call void @"llvm.prefetch.p0"(ptr %".18", i32 1, i32 3, i32 1)
-  %".20" = mul i64 %"i0", 16
-  %".21" = mul i64 %"p", 16
-  %".22" = add i64 %".20", %".21"
-  %".23" = add i64 %".22", 16
+  %".20" = add i64 %"i0", 1
+  %".21" = mul i64 %".20", 16
+  %".22" = mul i64 %"p", 16
+  %".23" = add i64 %".21", %".22"
   %".24" = getelementptr inbounds float, ptr %"C", i64 %".23"
   call void @"llvm.prefetch.p0"(ptr %".24", i32 1, i32 3, i32 1)
-  %".26" = mul i64 %"i0", 16
-  %".27" = mul i64 %"p", 16
-  %".28" = add i64 %".26", %".27"
-  %".29" = add i64 %".28", 32
+  %".26" = add i64 %"i0", 2
+  %".27" = mul i64 %".26", 16
+  %".28" = mul i64 %"p", 16
+  %".29" = add i64 %".27", %".28"
   %".30" = getelementptr inbounds float, ptr %"C", i64 %".29"
   call void @"llvm.prefetch.p0"(ptr %".30", i32 1, i32 3, i32 1)
-  %".32" = mul i64 %"i0", 16
-  %".33" = mul i64 %"p", 16
-  %".34" = add i64 %".32", %".33"
-  %".35" = add i64 %".34", 48
+  %".32" = add i64 %"i0", 3
+  %".33" = mul i64 %".32", 16
+  %".34" = mul i64 %"p", 16
+  %".35" = add i64 %".33", %".34"
   %".36" = getelementptr inbounds float, ptr %"C", i64 %".35"
   call void @"llvm.prefetch.p0"(ptr %".36", i32 1, i32 3, i32 1)
-  %".38" = mul i64 %"i0", 16
-  %".39" = mul i64 %"p", 16
-  %".40" = add i64 %".38", %".39"
-  %".41" = add i64 %".40", 64
+  %".38" = add i64 %"i0", 4
+  %".39" = mul i64 %".38", 16
+  %".40" = mul i64 %"p", 16
+  %".41" = add i64 %".39", %".40"
   %".42" = getelementptr inbounds float, ptr %"C", i64 %".41"
   call void @"llvm.prefetch.p0"(ptr %".42", i32 1, i32 3, i32 1)
-  %".44" = mul i64 %"i0", 16
-  %".45" = mul i64 %"p", 16
-  %".46" = add i64 %".44", %".45"
-  %".47" = add i64 %".46", 80
+  %".44" = add i64 %"i0", 5
+  %".45" = mul i64 %".44", 16
+  %".46" = mul i64 %"p", 16
+  %".47" = add i64 %".45", %".46"
   %".48" = getelementptr inbounds float, ptr %"C", i64 %".47"
   call void @"llvm.prefetch.p0"(ptr %".48", i32 1, i32 3, i32 1)
-  %".50" = mul i64 %"i0", 16
-  %".51" = mul i64 %"p", 16
-  %".52" = add i64 %".50", %".51"
-  %".53" = add i64 %".52", 96
+  %".50" = add i64 %"i0", 6
+  %".51" = mul i64 %".50", 16
+  %".52" = mul i64 %"p", 16
+  %".53" = add i64 %".51", %".52"
   %".54" = getelementptr inbounds float, ptr %"C", i64 %".53"
   call void @"llvm.prefetch.p0"(ptr %".54", i32 1, i32 3, i32 1)
-  %".56" = mul i64 %"i0", 16
-  %".57" = mul i64 %"p", 16
-  %".58" = add i64 %".56", %".57"
-  %".59" = add i64 %".58", 112
+  %".56" = add i64 %"i0", 7
+  %".57" = mul i64 %".56", 16
+  %".58" = mul i64 %"p", 16
+  %".59" = add i64 %".57", %".58"
   %".60" = getelementptr inbounds float, ptr %"C", i64 %".59"
   call void @"llvm.prefetch.p0"(ptr %".60", i32 1, i32 3, i32 1)
   %".62" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
@@ -349,27 +349,27 @@ p_1.head:
   br i1 %".311", label %"p_1.body", label %"p_1.exit"
 p_1.body:
   %".313" = mul i64 %"p_1", 16
-  %".314" = add i64 %".313", 128
+  %".314" = add i64 128, %".313"
   %".315" = getelementptr inbounds float, ptr %"C", i64 %".314"
   call void @"llvm.prefetch.p0"(ptr %".315", i32 1, i32 3, i32 1)
   %".317" = mul i64 %"p_1", 16
-  %".318" = add i64 %".317", 144
+  %".318" = add i64 144, %".317"
   %".319" = getelementptr inbounds float, ptr %"C", i64 %".318"
   call void @"llvm.prefetch.p0"(ptr %".319", i32 1, i32 3, i32 1)
   %".321" = mul i64 %"p_1", 16
-  %".322" = add i64 %".321", 160
+  %".322" = add i64 160, %".321"
   %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
   call void @"llvm.prefetch.p0"(ptr %".323", i32 1, i32 3, i32 1)
   %".325" = mul i64 %"p_1", 16
-  %".326" = add i64 %".325", 176
+  %".326" = add i64 176, %".325"
   %".327" = getelementptr inbounds float, ptr %"C", i64 %".326"
   call void @"llvm.prefetch.p0"(ptr %".327", i32 1, i32 3, i32 1)
   %".329" = mul i64 %"p_1", 16
-  %".330" = add i64 %".329", 192
+  %".330" = add i64 192, %".329"
   %".331" = getelementptr inbounds float, ptr %"C", i64 %".330"
   call void @"llvm.prefetch.p0"(ptr %".331", i32 1, i32 3, i32 1)
   %".333" = mul i64 %"p_1", 16
-  %".334" = add i64 %".333", 208
+  %".334" = add i64 208, %".333"
   %".335" = getelementptr inbounds float, ptr %"C", i64 %".334"
   call void @"llvm.prefetch.p0"(ptr %".335", i32 1, i32 3, i32 1)
   %".337" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0

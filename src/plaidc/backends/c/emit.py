@@ -242,12 +242,11 @@ class CEmitter:
             return [c.If(self.int_expr(s.cond), self.stmts(s.then), self.stmts(s.orelse))]
         if isinstance(s, p.Alloc):
             return self._alloc(s)
-        if isinstance(s, p.Call) and s.function == p.PREFETCH:
-            (target,) = s.args
-            assert isinstance(target, p.BufferArg)
-            rw = c.Literal("1" if target.writes else "0")
-            where = self._pointer(target.buffer, target.offset)
-            return [c.ExprStmt(c.CallExpr("__builtin_prefetch", (where, rw, c.Literal("3"))))]
+        if isinstance(s, p.Prefetch):
+            pointer = self._pointer(s.buffer, s.offset)
+            rw = c.Literal("1" if s.writes else "0")
+            call = c.CallExpr("__builtin_prefetch", (pointer, rw, c.Literal("3")))
+            return [c.ExprStmt(call)]
         if isinstance(s, p.Call):
             args: list[c.Expr] = []
             for arg in s.args:

@@ -214,6 +214,15 @@ class FunctionEmitter:
             self.allocate(s)
         elif isinstance(s, p.Call):
             self.call(s)
+        elif isinstance(s, p.Prefetch):
+            ptr, _ = self.address(s.buffer, s.offset)
+            prefetch = self.ops.function(
+                "llvm.prefetch.p0", ir.VoidType(), [ptr.type, I32, I32, I32]
+            )
+            # a read (or a store: the line arrives owned), kept in all cache levels (locality
+            # 3), of data (cache type 1)
+            kind = (int(s.writes), 3, 1)
+            self.b.call(prefetch, [ptr, *(ir.Constant(I32, v) for v in kind)])
         else:
             raise TypeError(f"not a plan statement: {s!r}")
 
@@ -306,14 +315,6 @@ class FunctionEmitter:
                 release()
 
     def call(self, s: p.Call) -> None:
-        if s.function == p.PREFETCH:
-            (target,) = s.args
-            assert isinstance(target, p.BufferArg)
-            ptr = self.address(target.buffer, target.offset)[0]
-            prefetch = self.ops.function("llvm.prefetch.p0", ir.VoidType(), [PTR, I32, I32, I32])
-            flags = [ir.Constant(I32, v) for v in (int(target.writes), 3, 1)]
-            self.b.call(prefetch, [ptr, *flags])
-            return
         callee = self.module.functions[s.function]
         args = []
         for arg in s.args:

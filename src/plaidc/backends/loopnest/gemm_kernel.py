@@ -42,13 +42,10 @@ from plaidc.backends.loopnest.gemm_shape import (
 from plaidc.backends.loopnest.gemm_transpose import transposable, transposed
 from plaidc.backends.loopnest.optimise import hoist_scratch
 from plaidc.backends.loopnest.plan import (
-    PREFETCH,
     STATUS,
     Alloc,
     AssignVar,
-    BufferArg,
     BufferParam,
-    Call,
     DeclVar,
     Function,
     IBin,
@@ -62,6 +59,7 @@ from plaidc.backends.loopnest.plan import (
     LetInt,
     LetScalar,
     Loop,
+    Prefetch,
     SBinary,
     ScalarType,
     SCast,
@@ -715,7 +713,7 @@ class Kernel:
         for r in range(rows):
             for v in range(self.lay.nv):
                 at = c_element(IConst(r), IConst(v * self.lay.lanes))
-                out.append(Call(PREFETCH, (BufferArg(self.c, at, writes=True),)))
+                out.append(Prefetch(self.c, at, writes=True))
         return out
 
     def _k_loop(

@@ -421,6 +421,18 @@ class Alloc:
 
 
 @dataclass(frozen=True)
+class Prefetch:
+    """A hint to bring `buffer[offset]`'s cache line into the nearest cache for a read
+    (`prefetch.prefetch_next_rows`) or a store (`writes`); it changes no value. `offset`
+    lies within the buffer."""
+
+    buffer: str
+    offset: IntExpr
+    # for a store (the line arrives owned: a micro-kernel's C block, `gemm_kernel`)
+    writes: bool = False
+
+
+@dataclass(frozen=True)
 class BufferArg:
     """A pointer argument: `buffer + offset`; `writes` if the callee stores through it."""
 
@@ -449,6 +461,7 @@ Stmt = Union[
     If,
     Alloc,
     Call,
+    Prefetch,
 ]
 
 
@@ -483,11 +496,6 @@ class Function:
     inline: bool = False
     contract: bool = False
 
-
-# A call of PREFETCH with one BufferArg asks the cache for the line at that address (for a
-# store when `writes`: the line arrives owned): a hint with no effect on the results (C:
-# __builtin_prefetch; LLVM: llvm.prefetch).
-PREFETCH = "plaidc.prefetch"
 
 # Run-time failures: the entry's last parameter is a one-element i32 buffer, STATUS, zero on
 # entry; code that detects a failure stores its code there and goes on.
