@@ -25,6 +25,7 @@ from plaidc.backends.loopnest.aggregation import (
     init_elements,
     written_refs,
 )
+from plaidc.backends.loopnest.depth import allow_nesting, nesting_depth
 from plaidc.backends.loopnest.gemm import detect as detect_gemm
 from plaidc.backends.loopnest.gemm import lower_gemm
 from plaidc.backends.loopnest.gemm_epilogue import detect as detect_epilogue
@@ -143,6 +144,7 @@ class Lowering:
         params.append(BufferParam(STATUS, DType.I32, True))
         main = hoist_scratch(tuple(body))
         self.functions.append(Function(entry, tuple(params), main, "the whole program"))
+        allow_nesting(max(nesting_depth(f.body) for f in self.functions))
         functions = tuple(replace(f, body=simplify(f.body)) for f in self.functions)
         threads = self.options.threads if self.options.pin_threads else 0
         slots = self.options.threads + 1 if self.options.keep_scratch else 0
