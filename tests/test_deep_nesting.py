@@ -16,7 +16,7 @@ onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper  # noqa: E402
 
 from plaidc.backends.loopnest.depth import nesting_depth  # noqa: E402
-from plaidc.backends.loopnest.plan import Alloc, Comment, IConst, Loop, Stmt  # noqa: E402
+from plaidc.backends.loopnest.plan import Alloc, Comment, IConst, Loop, Stmt, walk_stmts  # noqa: E402
 from plaidc.onnx.runner import run_onnx  # noqa: E402
 from plaidc.stripe.ir import DType  # noqa: E402
 
@@ -56,11 +56,14 @@ def test_concat_chain_compiles_and_matches_numpy(tmp_path: Path, target: str) ->
     np.testing.assert_array_equal(got, expected(x, STEPS))
 
 
-def test_nesting_depth_walks_deep_plans_iteratively() -> None:
+def test_plan_walks_are_iterative() -> None:
+    """Deeper than any recursion limit `allow_nesting` sets in this process."""
     body: tuple[Stmt, ...] = (Comment("leaf"),)
-    for i in range(5000):
+    for i in range(20000):
         body = (Alloc(f"t{i}", DType.FP32, 4, body),)
-    assert nesting_depth(body) == 5001
+    assert nesting_depth(body) == 20001
+    walked = list(walk_stmts(body))
+    assert len(walked) == 20001 and walked[0] is body[0] and walked[-1] == Comment("leaf")
     loop = Loop("i", IConst(0), IConst(4), (Comment("x"),))
     assert nesting_depth((loop, Comment("y"))) == 2
     assert nesting_depth(()) == 0
