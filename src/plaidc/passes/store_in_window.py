@@ -121,8 +121,62 @@ def _rewrite_block(block: Block, temporaries: tuple[str, ...]) -> Block:
         found = (_window_copy(block, i, s, temporaries) for i, s in enumerate(block.stmts))
         copy = next((c for c in found if c is not None), None)
         if copy is None:
-            return block
+            return _zero_around_copies(block, temporaries)
         block = _store_in_window(block, copy)
+
+
+def _zero_around_copies(block: Block, temporaries: tuple[str, ...]) -> Block:
+    """`block` with each zeroing of a whole temporary that the next statement using it
+    overwrites in a window (a copy of a program input, or a transposing one) cut to the
+    border around that window."""
+    allocations = _locals(block, temporaries)
+    stmts: list[Statement] = []
+    for i, stmt in enumerate(block.stmts):
+        names = statement_ref_names(stmt)
+        target = allocations.get(next(iter(names))) if len(names) == 1 else None
+        if target is None or not _zeroes_all(stmt, target):
+            stmts.append(stmt)
+            continue
+        after = [u for u in _users(block, target.into) if u > i]
+        later = block.stmts[after[0]] if after else None
+        box = _written_box(later, target) if isinstance(later, Block) else None
+        if box is None:
+            stmts.append(stmt)
+            continue
+        assert isinstance(stmt, Block)
+        stmts.extend(_border_zeros(stmt, target, box[1], box[0]))
+    return dataclasses.replace(block, stmts=tuple(stmts))
+
+
+def _written_box(copy: Block, target: Refinement) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """Offset and sizes of the box of `target` that `copy` writes every element of once
+    (its only view of `target`, a plain output, each dimension one of its indices plus a
+    constant or a constant), or None."""
+    views = [r for r in copy.refs if r.from_ == target.into]
+    if copy.constraints or len(views) != 1 or views[0].dir is not RefDir.OUT:
+        return None
+    (write,) = views
+    if write.agg_op not in (None, "assign") or len(write.access) != target.shape.ndims:
+        return None
+    ranges = {i.name: i.range for i in copy.idxs if i.affine.is_zero}
+    if len(ranges) != len(copy.idxs):
+        return None
+    used: list[str] = []
+    offset, sizes = [], []
+    for put, full in zip(write.access, target.shape.sizes, strict=True):
+        size = 1
+        if put.terms:
+            if len(put.terms) != 1 or put.terms[0][1] != 1 or put.terms[0][0] not in ranges:
+                return None
+            used.append(put.terms[0][0])
+            size = ranges[put.terms[0][0]]
+        if put.const < 0 or put.const + size > full:
+            return None
+        offset.append(put.const)
+        sizes.append(size)
+    if len(set(used)) != len(used) or any(r > 1 and n not in used for n, r in ranges.items()):
+        return None  # a point of the box written twice
+    return tuple(offset), tuple(sizes)
 
 
 def _locals(block: Block, temporaries: tuple[str, ...]) -> dict[str, Refinement]:
@@ -150,7 +204,7 @@ def _window_copy(
         return None
     if not _moves_value(stmt, read.into, write.into):
         return None
-    offset = _translation(stmt, read, write, source.shape, target.shape)
+    offset = _translation(stmt, read, target, source.shape)
     if offset is None:
         return None
     if not _zeroed_then_read(block, position, source.into, target.into, allocations):
@@ -195,41 +249,18 @@ def _moves_value(copy: Block, source: str, target: str) -> bool:
 
 
 def _translation(
-    copy: Block,
-    read: Refinement,
-    write: Refinement,
-    source: TensorShape,
-    target: TensorShape,
+    copy: Block, read: Refinement, target: Refinement, source: TensorShape
 ) -> tuple[int, ...] | None:
     """Per dimension, where `copy` writes element 0 of the source in the target, when it reads
     each element of the source once and writes it at that constant offset; else None."""
-    if len(read.access) != source.ndims or len(write.access) != target.ndims:
+    box = _written_box(copy, target)
+    if box is None or box[1] != source.sizes or len(read.access) != source.ndims:
         return None
-    ranges = {i.name: i.range for i in copy.idxs if i.affine.is_zero}
-    if len(ranges) != len(copy.idxs):
-        return None  # an index passed down from outside
-    used: set[str] = set()
-    offset = []
-    for size, full, got, put in zip(
-        source.sizes, target.sizes, read.access, write.access, strict=True
-    ):
-        if got.const != 0 or put.terms != got.terms:
+    (write,) = (r for r in copy.refs if r.from_ == target.into)
+    for got, put in zip(read.access, write.access, strict=True):
+        if got.const != 0 or got.terms != put.terms:
             return None
-        if got.terms:
-            if len(got.terms) != 1 or got.terms[0][1] != 1:
-                return None
-            name = got.terms[0][0]
-            if name in used or ranges.get(name) != size:
-                return None
-            used.add(name)
-        elif size != 1:
-            return None
-        if put.const < 0 or put.const + size > full:
-            return None
-        offset.append(put.const)
-    if any(rng > 1 and name not in used for name, rng in ranges.items()):
-        return None  # the copy would write a point more than once
-    return tuple(offset)
+    return box[0]
 
 
 def _users(block: Block, name: str) -> list[int]:
