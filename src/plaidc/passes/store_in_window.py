@@ -18,8 +18,9 @@ copy `K` are rewritten when:
   inside `Y`);
 * the statements using `Y` are, in order, one zeroing of all of `Y` (a `#zero` block), `K`, and
   then blocks that only read `Y`; no statement using `X` lies between the zeroing and `K`;
-* every statement using `X` is a block whose views of `X` keep `X`'s strides (none reshapes it),
-  and no statement carries explicit dependencies.
+* every statement using `X` is a block whose views of `X` keep `X`'s strides (none reshapes it)
+  and which runs no special but `zero`; those after `K` only read `X`; no statement carries
+  explicit dependencies.
 
 Then `K` and `X` are removed, every view of `X` refines `Y` at the window's offset with `Y`'s
 strides, and the zeroing becomes blocks zeroing only `Y`'s elements outside the window (at most
@@ -31,6 +32,7 @@ copies match nothing are returned unchanged.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from plaidc.options import option
@@ -209,26 +211,27 @@ def _window_copy(
         return None
     if not _zeroed_then_read(block, position, source.into, target.into, allocations):
         return None
-    users = [block.stmts[i] for i in _users(block, source.into)]
-    if not all(isinstance(u, Block) for u in users):
-        return None
-    if not all(
-        _same_strides_below(u, r.into, source.shape.strides)
-        for u in users
-        if isinstance(u, Block) and u is not stmt
-        for r in u.refs
-        if r.from_ == source.into
-    ):
-        return None
-    if any(
-        r.shape.strides != source.shape.strides
-        for u in users
-        if isinstance(u, Block) and u is not stmt
-        for r in u.refs
-        if r.from_ == source.into
-    ):
-        return None
+    others = [(i, block.stmts[i]) for i in _users(block, source.into) if i != position]
+    for i, user in others:
+        if not isinstance(user, Block) or _has_special(user, lambda name: name != "zero"):
+            return None  # (a reshape or gather reads its view's elements in a flat order)
+        for view in (r for r in user.refs if r.from_ == source.into):
+            if view.shape.strides != source.shape.strides:
+                return None
+            if not _same_strides_below(user, view.into, source.shape.strides):
+                return None
+            if i > position and view.dir is not RefDir.IN:
+                return None  # written after the copy: the window would change
     return _Copy(position, source, target, offset)
+
+
+def _has_special(block: Block, wanted: Callable[[str], bool]) -> bool:
+    """Whether `block` or a block below it has a special whose name `wanted` accepts."""
+    return any(
+        (isinstance(s, Special) and wanted(s.name))
+        or (isinstance(s, Block) and _has_special(s, wanted))
+        for s in block.stmts
+    )
 
 
 def _moves_value(copy: Block, source: str, target: str) -> bool:
