@@ -120,7 +120,8 @@ def _rewrite_block(block: Block, temporaries: tuple[str, ...]) -> Block:
     if any(s.deps for s in block.stmts):
         return block
     while True:
-        found = (_window_copy(block, i, s, temporaries) for i, s in enumerate(block.stmts))
+        allocations = _locals(block, temporaries)
+        found = (_window_copy(block, i, s, allocations) for i, s in enumerate(block.stmts))
         copy = next((c for c in found if c is not None), None)
         if copy is None:
             return _zero_around_copies(block, temporaries)
@@ -188,7 +189,7 @@ def _locals(block: Block, temporaries: tuple[str, ...]) -> dict[str, Refinement]
 
 
 def _window_copy(
-    block: Block, position: int, stmt: Statement, temporaries: tuple[str, ...]
+    block: Block, position: int, stmt: Statement, allocations: dict[str, Refinement]
 ) -> _Copy | None:
     """`stmt` as a copy this pass removes, or None."""
     if not isinstance(stmt, Block) or stmt.constraints or len(stmt.refs) != 2:
@@ -198,7 +199,6 @@ def _window_copy(
     if len(ins) != 1 or len(outs) != 1:
         return None
     read, write = ins[0], outs[0]
-    allocations = _locals(block, temporaries)
     source, target = allocations.get(read.from_ or ""), allocations.get(write.from_ or "")
     if source is None or target is None or source.into == target.into:
         return None
