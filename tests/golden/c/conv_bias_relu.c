@@ -8,14 +8,14 @@
 
 typedef float plaidc_f32x16 __attribute__((vector_size(64)));
 
+static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
+  return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+}
+
 static inline plaidc_f32x16 plaidc_f32x16_load(const float *p) {
   plaidc_f32x16 v;
   memcpy(&v, p, 64);
   return v;
-}
-
-static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
-  return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
 }
 
 static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
@@ -61,14 +61,22 @@ static void plaidc_team_check(int *state, const plaidc_team *team, int backoff) 
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   for (int64_t i0 = 0; i0 < 8; i0 += 8) {
     for (int64_t p = 0; p < 1; ++p) {
-      plaidc_f32x16 c0_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16));
-      plaidc_f32x16 c1_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
-      plaidc_f32x16 c2_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
-      plaidc_f32x16 c3_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
-      plaidc_f32x16 c4_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
-      plaidc_f32x16 c5_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
-      plaidc_f32x16 c6_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
-      plaidc_f32x16 c7_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
+      __builtin_prefetch(C + (i0 * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 1) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 2) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 3) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 4) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 5) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 6) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 7) * 16 + p * 16), 1, 3);
+      plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c1_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c2_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c3_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c4_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c5_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c6_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c7_0 = plaidc_f32x16_splat(0.0f);
       for (int64_t k = 0; k < 8; ++k) {
         const plaidc_f32x16 b0 = plaidc_f32x16_load(B + (k * 16 + p * 16));
         const plaidc_f32x16 a0 = plaidc_f32x16_splat(A[i0 * 128 + k]);
@@ -88,6 +96,14 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
         const plaidc_f32x16 a7 = plaidc_f32x16_splat(A[i0 * 128 + k + 896]);
         c7_0 = a7 * b0 + c7_0;
       }
+      c0_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16));
+      c1_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
+      c2_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
+      c3_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
+      c4_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
+      c5_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
+      c6_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
+      c7_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
       plaidc_f32x16_store(C + (i0 * 16 + p * 16), c0_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 16), c1_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 32), c2_0);
@@ -99,12 +115,18 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
     }
   }
   for (int64_t p_1 = 0; p_1 < 1; ++p_1) {
-    plaidc_f32x16 c0_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 128));
-    plaidc_f32x16 c1_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 144));
-    plaidc_f32x16 c2_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 160));
-    plaidc_f32x16 c3_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 176));
-    plaidc_f32x16 c4_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 192));
-    plaidc_f32x16 c5_0_1 = plaidc_f32x16_load(C + (p_1 * 16 + 208));
+    __builtin_prefetch(C + (128 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (144 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (160 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (176 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (192 + p_1 * 16), 1, 3);
+    __builtin_prefetch(C + (208 + p_1 * 16), 1, 3);
+    plaidc_f32x16 c0_0_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c1_0_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c2_0_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c3_0_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c4_0_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c5_0_1 = plaidc_f32x16_splat(0.0f);
     for (int64_t k_1 = 0; k_1 < 8; ++k_1) {
       const plaidc_f32x16 b0_1 = plaidc_f32x16_load(B + (k_1 * 16 + p_1 * 16));
       const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(A[k_1 + 1024]);
@@ -120,6 +142,12 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
       const plaidc_f32x16 a5_1 = plaidc_f32x16_splat(A[k_1 + 1664]);
       c5_0_1 = a5_1 * b0_1 + c5_0_1;
     }
+    c0_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 128));
+    c1_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 144));
+    c2_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 160));
+    c3_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 176));
+    c4_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 192));
+    c5_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 208));
     plaidc_f32x16_store(C + (p_1 * 16 + 128), c0_0_1);
     plaidc_f32x16_store(C + (p_1 * 16 + 144), c1_0_1);
     plaidc_f32x16_store(C + (p_1 * 16 + 160), c2_0_1);

@@ -48,347 +48,488 @@ p.body:
   %".16" = mul i64 %"p", 16
   %".17" = add i64 %".15", %".16"
   %".18" = getelementptr inbounds float, ptr %"C", i64 %".17"
-  %".19" = load <16 x float>, ptr %".18", align 4
-  store <16 x float> %".19", ptr %"c0_0"
-  %".21" = mul i64 %"i0", 16
+  call void @"llvm.prefetch.p0"(ptr %".18", i32 1, i32 3, i32 1)
+  %".20" = add i64 %"i0", 1
+  %".21" = mul i64 %".20", 16
   %".22" = mul i64 %"p", 16
   %".23" = add i64 %".21", %".22"
-  %".24" = add i64 %".23", 16
-  %".25" = getelementptr inbounds float, ptr %"C", i64 %".24"
-  %".26" = load <16 x float>, ptr %".25", align 4
-  store <16 x float> %".26", ptr %"c1_0"
-  %".28" = mul i64 %"i0", 16
-  %".29" = mul i64 %"p", 16
-  %".30" = add i64 %".28", %".29"
-  %".31" = add i64 %".30", 32
-  %".32" = getelementptr inbounds float, ptr %"C", i64 %".31"
-  %".33" = load <16 x float>, ptr %".32", align 4
-  store <16 x float> %".33", ptr %"c2_0"
-  %".35" = mul i64 %"i0", 16
-  %".36" = mul i64 %"p", 16
-  %".37" = add i64 %".35", %".36"
-  %".38" = add i64 %".37", 48
-  %".39" = getelementptr inbounds float, ptr %"C", i64 %".38"
-  %".40" = load <16 x float>, ptr %".39", align 4
-  store <16 x float> %".40", ptr %"c3_0"
-  %".42" = mul i64 %"i0", 16
-  %".43" = mul i64 %"p", 16
-  %".44" = add i64 %".42", %".43"
-  %".45" = add i64 %".44", 64
-  %".46" = getelementptr inbounds float, ptr %"C", i64 %".45"
-  %".47" = load <16 x float>, ptr %".46", align 4
-  store <16 x float> %".47", ptr %"c4_0"
-  %".49" = mul i64 %"i0", 16
-  %".50" = mul i64 %"p", 16
-  %".51" = add i64 %".49", %".50"
-  %".52" = add i64 %".51", 80
-  %".53" = getelementptr inbounds float, ptr %"C", i64 %".52"
-  %".54" = load <16 x float>, ptr %".53", align 4
-  store <16 x float> %".54", ptr %"c5_0"
-  %".56" = mul i64 %"i0", 16
-  %".57" = mul i64 %"p", 16
-  %".58" = add i64 %".56", %".57"
-  %".59" = add i64 %".58", 96
+  %".24" = getelementptr inbounds float, ptr %"C", i64 %".23"
+  call void @"llvm.prefetch.p0"(ptr %".24", i32 1, i32 3, i32 1)
+  %".26" = add i64 %"i0", 2
+  %".27" = mul i64 %".26", 16
+  %".28" = mul i64 %"p", 16
+  %".29" = add i64 %".27", %".28"
+  %".30" = getelementptr inbounds float, ptr %"C", i64 %".29"
+  call void @"llvm.prefetch.p0"(ptr %".30", i32 1, i32 3, i32 1)
+  %".32" = add i64 %"i0", 3
+  %".33" = mul i64 %".32", 16
+  %".34" = mul i64 %"p", 16
+  %".35" = add i64 %".33", %".34"
+  %".36" = getelementptr inbounds float, ptr %"C", i64 %".35"
+  call void @"llvm.prefetch.p0"(ptr %".36", i32 1, i32 3, i32 1)
+  %".38" = add i64 %"i0", 4
+  %".39" = mul i64 %".38", 16
+  %".40" = mul i64 %"p", 16
+  %".41" = add i64 %".39", %".40"
+  %".42" = getelementptr inbounds float, ptr %"C", i64 %".41"
+  call void @"llvm.prefetch.p0"(ptr %".42", i32 1, i32 3, i32 1)
+  %".44" = add i64 %"i0", 5
+  %".45" = mul i64 %".44", 16
+  %".46" = mul i64 %"p", 16
+  %".47" = add i64 %".45", %".46"
+  %".48" = getelementptr inbounds float, ptr %"C", i64 %".47"
+  call void @"llvm.prefetch.p0"(ptr %".48", i32 1, i32 3, i32 1)
+  %".50" = add i64 %"i0", 6
+  %".51" = mul i64 %".50", 16
+  %".52" = mul i64 %"p", 16
+  %".53" = add i64 %".51", %".52"
+  %".54" = getelementptr inbounds float, ptr %"C", i64 %".53"
+  call void @"llvm.prefetch.p0"(ptr %".54", i32 1, i32 3, i32 1)
+  %".56" = add i64 %"i0", 7
+  %".57" = mul i64 %".56", 16
+  %".58" = mul i64 %"p", 16
+  %".59" = add i64 %".57", %".58"
   %".60" = getelementptr inbounds float, ptr %"C", i64 %".59"
-  %".61" = load <16 x float>, ptr %".60", align 4
-  store <16 x float> %".61", ptr %"c6_0"
-  %".63" = mul i64 %"i0", 16
-  %".64" = mul i64 %"p", 16
-  %".65" = add i64 %".63", %".64"
-  %".66" = add i64 %".65", 112
-  %".67" = getelementptr inbounds float, ptr %"C", i64 %".66"
-  %".68" = load <16 x float>, ptr %".67", align 4
-  store <16 x float> %".68", ptr %"c7_0"
+  call void @"llvm.prefetch.p0"(ptr %".60", i32 1, i32 3, i32 1)
+  %".62" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".63" = shufflevector <16 x float> %".62", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".63", ptr %"c0_0"
+  %".65" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".66" = shufflevector <16 x float> %".65", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".66", ptr %"c1_0"
+  %".68" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".69" = shufflevector <16 x float> %".68", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".69", ptr %"c2_0"
+  %".71" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".72" = shufflevector <16 x float> %".71", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".72", ptr %"c3_0"
+  %".74" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".75" = shufflevector <16 x float> %".74", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".75", ptr %"c4_0"
+  %".77" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".78" = shufflevector <16 x float> %".77", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".78", ptr %"c5_0"
+  %".80" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".81" = shufflevector <16 x float> %".80", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".81", ptr %"c6_0"
+  %".83" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".84" = shufflevector <16 x float> %".83", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".84", ptr %"c7_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
-  %".219" = add i64 %"i0", 8
-  store i64 %".219", ptr %"i0.slot"
+  %".306" = add i64 %"i0", 8
+  store i64 %".306", ptr %"i0.slot"
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".72" = icmp slt i64 %"k", 8
-  br i1 %".72", label %"k.body", label %"k.exit"
+  %".88" = icmp slt i64 %"k", 8
+  br i1 %".88", label %"k.body", label %"k.exit"
 k.body:
-  %".74" = mul i64 %"k", 16
-  %".75" = mul i64 %"p", 16
-  %".76" = add i64 %".74", %".75"
-  %".77" = getelementptr inbounds float, ptr %"B", i64 %".76"
-  %"b0" = load <16 x float>, ptr %".77", align 4
-  %".79" = mul i64 %"i0", 128
-  %".80" = add i64 %".79", %"k"
-  %".81" = getelementptr inbounds float, ptr %"A", i64 %".80"
-  %".82" = load float, ptr %".81", align 4
-  %".83" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".82", i32 0
-  %"a0" = shufflevector <16 x float> %".83", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".85" = load <16 x float>, ptr %"c0_0"
-  %".86" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".85")
-  store <16 x float> %".86", ptr %"c0_0"
-  %".88" = mul i64 %"i0", 128
-  %".89" = add i64 %".88", %"k"
-  %".90" = add i64 %".89", 128
-  %".91" = getelementptr inbounds float, ptr %"A", i64 %".90"
-  %".92" = load float, ptr %".91", align 4
-  %".93" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".92", i32 0
-  %"a1" = shufflevector <16 x float> %".93", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".95" = load <16 x float>, ptr %"c1_0"
-  %".96" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".95")
-  store <16 x float> %".96", ptr %"c1_0"
-  %".98" = mul i64 %"i0", 128
-  %".99" = add i64 %".98", %"k"
-  %".100" = add i64 %".99", 256
-  %".101" = getelementptr inbounds float, ptr %"A", i64 %".100"
-  %".102" = load float, ptr %".101", align 4
-  %".103" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".102", i32 0
-  %"a2" = shufflevector <16 x float> %".103", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".105" = load <16 x float>, ptr %"c2_0"
-  %".106" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".105")
-  store <16 x float> %".106", ptr %"c2_0"
-  %".108" = mul i64 %"i0", 128
-  %".109" = add i64 %".108", %"k"
-  %".110" = add i64 %".109", 384
-  %".111" = getelementptr inbounds float, ptr %"A", i64 %".110"
-  %".112" = load float, ptr %".111", align 4
-  %".113" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".112", i32 0
-  %"a3" = shufflevector <16 x float> %".113", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".115" = load <16 x float>, ptr %"c3_0"
-  %".116" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".115")
-  store <16 x float> %".116", ptr %"c3_0"
-  %".118" = mul i64 %"i0", 128
-  %".119" = add i64 %".118", %"k"
-  %".120" = add i64 %".119", 512
-  %".121" = getelementptr inbounds float, ptr %"A", i64 %".120"
-  %".122" = load float, ptr %".121", align 4
-  %".123" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".122", i32 0
-  %"a4" = shufflevector <16 x float> %".123", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".125" = load <16 x float>, ptr %"c4_0"
-  %".126" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".125")
-  store <16 x float> %".126", ptr %"c4_0"
-  %".128" = mul i64 %"i0", 128
-  %".129" = add i64 %".128", %"k"
-  %".130" = add i64 %".129", 640
-  %".131" = getelementptr inbounds float, ptr %"A", i64 %".130"
-  %".132" = load float, ptr %".131", align 4
-  %".133" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".132", i32 0
-  %"a5" = shufflevector <16 x float> %".133", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".135" = load <16 x float>, ptr %"c5_0"
-  %".136" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".135")
-  store <16 x float> %".136", ptr %"c5_0"
-  %".138" = mul i64 %"i0", 128
-  %".139" = add i64 %".138", %"k"
-  %".140" = add i64 %".139", 768
-  %".141" = getelementptr inbounds float, ptr %"A", i64 %".140"
-  %".142" = load float, ptr %".141", align 4
-  %".143" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".142", i32 0
-  %"a6" = shufflevector <16 x float> %".143", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".145" = load <16 x float>, ptr %"c6_0"
-  %".146" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".145")
-  store <16 x float> %".146", ptr %"c6_0"
-  %".148" = mul i64 %"i0", 128
-  %".149" = add i64 %".148", %"k"
-  %".150" = add i64 %".149", 896
-  %".151" = getelementptr inbounds float, ptr %"A", i64 %".150"
-  %".152" = load float, ptr %".151", align 4
-  %".153" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".152", i32 0
-  %"a7" = shufflevector <16 x float> %".153", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".155" = load <16 x float>, ptr %"c7_0"
-  %".156" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".155")
-  store <16 x float> %".156", ptr %"c7_0"
-  %".158" = add i64 %"k", 1
-  store i64 %".158", ptr %"k.slot"
+  %".90" = mul i64 %"k", 16
+  %".91" = mul i64 %"p", 16
+  %".92" = add i64 %".90", %".91"
+  %".93" = getelementptr inbounds float, ptr %"B", i64 %".92"
+  %"b0" = load <16 x float>, ptr %".93", align 4
+  %".95" = mul i64 %"i0", 128
+  %".96" = add i64 %".95", %"k"
+  %".97" = getelementptr inbounds float, ptr %"A", i64 %".96"
+  %".98" = load float, ptr %".97", align 4
+  %".99" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".98", i32 0
+  %"a0" = shufflevector <16 x float> %".99", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".101" = load <16 x float>, ptr %"c0_0"
+  %".102" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".101")
+  store <16 x float> %".102", ptr %"c0_0"
+  %".104" = mul i64 %"i0", 128
+  %".105" = add i64 %".104", %"k"
+  %".106" = add i64 %".105", 128
+  %".107" = getelementptr inbounds float, ptr %"A", i64 %".106"
+  %".108" = load float, ptr %".107", align 4
+  %".109" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".108", i32 0
+  %"a1" = shufflevector <16 x float> %".109", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".111" = load <16 x float>, ptr %"c1_0"
+  %".112" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".111")
+  store <16 x float> %".112", ptr %"c1_0"
+  %".114" = mul i64 %"i0", 128
+  %".115" = add i64 %".114", %"k"
+  %".116" = add i64 %".115", 256
+  %".117" = getelementptr inbounds float, ptr %"A", i64 %".116"
+  %".118" = load float, ptr %".117", align 4
+  %".119" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".118", i32 0
+  %"a2" = shufflevector <16 x float> %".119", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".121" = load <16 x float>, ptr %"c2_0"
+  %".122" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".121")
+  store <16 x float> %".122", ptr %"c2_0"
+  %".124" = mul i64 %"i0", 128
+  %".125" = add i64 %".124", %"k"
+  %".126" = add i64 %".125", 384
+  %".127" = getelementptr inbounds float, ptr %"A", i64 %".126"
+  %".128" = load float, ptr %".127", align 4
+  %".129" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".128", i32 0
+  %"a3" = shufflevector <16 x float> %".129", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".131" = load <16 x float>, ptr %"c3_0"
+  %".132" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".131")
+  store <16 x float> %".132", ptr %"c3_0"
+  %".134" = mul i64 %"i0", 128
+  %".135" = add i64 %".134", %"k"
+  %".136" = add i64 %".135", 512
+  %".137" = getelementptr inbounds float, ptr %"A", i64 %".136"
+  %".138" = load float, ptr %".137", align 4
+  %".139" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".138", i32 0
+  %"a4" = shufflevector <16 x float> %".139", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".141" = load <16 x float>, ptr %"c4_0"
+  %".142" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".141")
+  store <16 x float> %".142", ptr %"c4_0"
+  %".144" = mul i64 %"i0", 128
+  %".145" = add i64 %".144", %"k"
+  %".146" = add i64 %".145", 640
+  %".147" = getelementptr inbounds float, ptr %"A", i64 %".146"
+  %".148" = load float, ptr %".147", align 4
+  %".149" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".148", i32 0
+  %"a5" = shufflevector <16 x float> %".149", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".151" = load <16 x float>, ptr %"c5_0"
+  %".152" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".151")
+  store <16 x float> %".152", ptr %"c5_0"
+  %".154" = mul i64 %"i0", 128
+  %".155" = add i64 %".154", %"k"
+  %".156" = add i64 %".155", 768
+  %".157" = getelementptr inbounds float, ptr %"A", i64 %".156"
+  %".158" = load float, ptr %".157", align 4
+  %".159" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".158", i32 0
+  %"a6" = shufflevector <16 x float> %".159", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".161" = load <16 x float>, ptr %"c6_0"
+  %".162" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".161")
+  store <16 x float> %".162", ptr %"c6_0"
+  %".164" = mul i64 %"i0", 128
+  %".165" = add i64 %".164", %"k"
+  %".166" = add i64 %".165", 896
+  %".167" = getelementptr inbounds float, ptr %"A", i64 %".166"
+  %".168" = load float, ptr %".167", align 4
+  %".169" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".168", i32 0
+  %"a7" = shufflevector <16 x float> %".169", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".171" = load <16 x float>, ptr %"c7_0"
+  %".172" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".171")
+  store <16 x float> %".172", ptr %"c7_0"
+  %".174" = add i64 %"k", 1
+  store i64 %".174", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".161" = load <16 x float>, ptr %"c0_0"
-  %".162" = mul i64 %"i0", 16
-  %".163" = mul i64 %"p", 16
-  %".164" = add i64 %".162", %".163"
-  %".165" = getelementptr inbounds float, ptr %"C", i64 %".164"
-  store <16 x float> %".161", ptr %".165", align 4
-  %".167" = load <16 x float>, ptr %"c1_0"
-  %".168" = mul i64 %"i0", 16
-  %".169" = mul i64 %"p", 16
-  %".170" = add i64 %".168", %".169"
-  %".171" = add i64 %".170", 16
-  %".172" = getelementptr inbounds float, ptr %"C", i64 %".171"
-  store <16 x float> %".167", ptr %".172", align 4
-  %".174" = load <16 x float>, ptr %"c2_0"
-  %".175" = mul i64 %"i0", 16
-  %".176" = mul i64 %"p", 16
-  %".177" = add i64 %".175", %".176"
-  %".178" = add i64 %".177", 32
-  %".179" = getelementptr inbounds float, ptr %"C", i64 %".178"
-  store <16 x float> %".174", ptr %".179", align 4
-  %".181" = load <16 x float>, ptr %"c3_0"
-  %".182" = mul i64 %"i0", 16
-  %".183" = mul i64 %"p", 16
-  %".184" = add i64 %".182", %".183"
-  %".185" = add i64 %".184", 48
-  %".186" = getelementptr inbounds float, ptr %"C", i64 %".185"
-  store <16 x float> %".181", ptr %".186", align 4
-  %".188" = load <16 x float>, ptr %"c4_0"
-  %".189" = mul i64 %"i0", 16
-  %".190" = mul i64 %"p", 16
-  %".191" = add i64 %".189", %".190"
-  %".192" = add i64 %".191", 64
-  %".193" = getelementptr inbounds float, ptr %"C", i64 %".192"
-  store <16 x float> %".188", ptr %".193", align 4
-  %".195" = load <16 x float>, ptr %"c5_0"
-  %".196" = mul i64 %"i0", 16
-  %".197" = mul i64 %"p", 16
-  %".198" = add i64 %".196", %".197"
-  %".199" = add i64 %".198", 80
-  %".200" = getelementptr inbounds float, ptr %"C", i64 %".199"
-  store <16 x float> %".195", ptr %".200", align 4
-  %".202" = load <16 x float>, ptr %"c6_0"
-  %".203" = mul i64 %"i0", 16
-  %".204" = mul i64 %"p", 16
-  %".205" = add i64 %".203", %".204"
-  %".206" = add i64 %".205", 96
-  %".207" = getelementptr inbounds float, ptr %"C", i64 %".206"
-  store <16 x float> %".202", ptr %".207", align 4
-  %".209" = load <16 x float>, ptr %"c7_0"
-  %".210" = mul i64 %"i0", 16
-  %".211" = mul i64 %"p", 16
-  %".212" = add i64 %".210", %".211"
-  %".213" = add i64 %".212", 112
-  %".214" = getelementptr inbounds float, ptr %"C", i64 %".213"
-  store <16 x float> %".209", ptr %".214", align 4
-  %".216" = add i64 %"p", 1
-  store i64 %".216", ptr %"p.slot"
+  %".177" = load <16 x float>, ptr %"c0_0"
+  %".178" = mul i64 %"i0", 16
+  %".179" = mul i64 %"p", 16
+  %".180" = add i64 %".178", %".179"
+  %".181" = getelementptr inbounds float, ptr %"C", i64 %".180"
+  %".182" = load <16 x float>, ptr %".181", align 4
+  %".183" = fadd <16 x float> %".177", %".182"
+  store <16 x float> %".183", ptr %"c0_0"
+  %".185" = load <16 x float>, ptr %"c1_0"
+  %".186" = mul i64 %"i0", 16
+  %".187" = mul i64 %"p", 16
+  %".188" = add i64 %".186", %".187"
+  %".189" = add i64 %".188", 16
+  %".190" = getelementptr inbounds float, ptr %"C", i64 %".189"
+  %".191" = load <16 x float>, ptr %".190", align 4
+  %".192" = fadd <16 x float> %".185", %".191"
+  store <16 x float> %".192", ptr %"c1_0"
+  %".194" = load <16 x float>, ptr %"c2_0"
+  %".195" = mul i64 %"i0", 16
+  %".196" = mul i64 %"p", 16
+  %".197" = add i64 %".195", %".196"
+  %".198" = add i64 %".197", 32
+  %".199" = getelementptr inbounds float, ptr %"C", i64 %".198"
+  %".200" = load <16 x float>, ptr %".199", align 4
+  %".201" = fadd <16 x float> %".194", %".200"
+  store <16 x float> %".201", ptr %"c2_0"
+  %".203" = load <16 x float>, ptr %"c3_0"
+  %".204" = mul i64 %"i0", 16
+  %".205" = mul i64 %"p", 16
+  %".206" = add i64 %".204", %".205"
+  %".207" = add i64 %".206", 48
+  %".208" = getelementptr inbounds float, ptr %"C", i64 %".207"
+  %".209" = load <16 x float>, ptr %".208", align 4
+  %".210" = fadd <16 x float> %".203", %".209"
+  store <16 x float> %".210", ptr %"c3_0"
+  %".212" = load <16 x float>, ptr %"c4_0"
+  %".213" = mul i64 %"i0", 16
+  %".214" = mul i64 %"p", 16
+  %".215" = add i64 %".213", %".214"
+  %".216" = add i64 %".215", 64
+  %".217" = getelementptr inbounds float, ptr %"C", i64 %".216"
+  %".218" = load <16 x float>, ptr %".217", align 4
+  %".219" = fadd <16 x float> %".212", %".218"
+  store <16 x float> %".219", ptr %"c4_0"
+  %".221" = load <16 x float>, ptr %"c5_0"
+  %".222" = mul i64 %"i0", 16
+  %".223" = mul i64 %"p", 16
+  %".224" = add i64 %".222", %".223"
+  %".225" = add i64 %".224", 80
+  %".226" = getelementptr inbounds float, ptr %"C", i64 %".225"
+  %".227" = load <16 x float>, ptr %".226", align 4
+  %".228" = fadd <16 x float> %".221", %".227"
+  store <16 x float> %".228", ptr %"c5_0"
+  %".230" = load <16 x float>, ptr %"c6_0"
+  %".231" = mul i64 %"i0", 16
+  %".232" = mul i64 %"p", 16
+  %".233" = add i64 %".231", %".232"
+  %".234" = add i64 %".233", 96
+  %".235" = getelementptr inbounds float, ptr %"C", i64 %".234"
+  %".236" = load <16 x float>, ptr %".235", align 4
+  %".237" = fadd <16 x float> %".230", %".236"
+  store <16 x float> %".237", ptr %"c6_0"
+  %".239" = load <16 x float>, ptr %"c7_0"
+  %".240" = mul i64 %"i0", 16
+  %".241" = mul i64 %"p", 16
+  %".242" = add i64 %".240", %".241"
+  %".243" = add i64 %".242", 112
+  %".244" = getelementptr inbounds float, ptr %"C", i64 %".243"
+  %".245" = load <16 x float>, ptr %".244", align 4
+  %".246" = fadd <16 x float> %".239", %".245"
+  store <16 x float> %".246", ptr %"c7_0"
+  %".248" = load <16 x float>, ptr %"c0_0"
+  %".249" = mul i64 %"i0", 16
+  %".250" = mul i64 %"p", 16
+  %".251" = add i64 %".249", %".250"
+  %".252" = getelementptr inbounds float, ptr %"C", i64 %".251"
+  store <16 x float> %".248", ptr %".252", align 4
+  %".254" = load <16 x float>, ptr %"c1_0"
+  %".255" = mul i64 %"i0", 16
+  %".256" = mul i64 %"p", 16
+  %".257" = add i64 %".255", %".256"
+  %".258" = add i64 %".257", 16
+  %".259" = getelementptr inbounds float, ptr %"C", i64 %".258"
+  store <16 x float> %".254", ptr %".259", align 4
+  %".261" = load <16 x float>, ptr %"c2_0"
+  %".262" = mul i64 %"i0", 16
+  %".263" = mul i64 %"p", 16
+  %".264" = add i64 %".262", %".263"
+  %".265" = add i64 %".264", 32
+  %".266" = getelementptr inbounds float, ptr %"C", i64 %".265"
+  store <16 x float> %".261", ptr %".266", align 4
+  %".268" = load <16 x float>, ptr %"c3_0"
+  %".269" = mul i64 %"i0", 16
+  %".270" = mul i64 %"p", 16
+  %".271" = add i64 %".269", %".270"
+  %".272" = add i64 %".271", 48
+  %".273" = getelementptr inbounds float, ptr %"C", i64 %".272"
+  store <16 x float> %".268", ptr %".273", align 4
+  %".275" = load <16 x float>, ptr %"c4_0"
+  %".276" = mul i64 %"i0", 16
+  %".277" = mul i64 %"p", 16
+  %".278" = add i64 %".276", %".277"
+  %".279" = add i64 %".278", 64
+  %".280" = getelementptr inbounds float, ptr %"C", i64 %".279"
+  store <16 x float> %".275", ptr %".280", align 4
+  %".282" = load <16 x float>, ptr %"c5_0"
+  %".283" = mul i64 %"i0", 16
+  %".284" = mul i64 %"p", 16
+  %".285" = add i64 %".283", %".284"
+  %".286" = add i64 %".285", 80
+  %".287" = getelementptr inbounds float, ptr %"C", i64 %".286"
+  store <16 x float> %".282", ptr %".287", align 4
+  %".289" = load <16 x float>, ptr %"c6_0"
+  %".290" = mul i64 %"i0", 16
+  %".291" = mul i64 %"p", 16
+  %".292" = add i64 %".290", %".291"
+  %".293" = add i64 %".292", 96
+  %".294" = getelementptr inbounds float, ptr %"C", i64 %".293"
+  store <16 x float> %".289", ptr %".294", align 4
+  %".296" = load <16 x float>, ptr %"c7_0"
+  %".297" = mul i64 %"i0", 16
+  %".298" = mul i64 %"p", 16
+  %".299" = add i64 %".297", %".298"
+  %".300" = add i64 %".299", 112
+  %".301" = getelementptr inbounds float, ptr %"C", i64 %".300"
+  store <16 x float> %".296", ptr %".301", align 4
+  %".303" = add i64 %"p", 1
+  store i64 %".303", ptr %"p.slot"
   br label %"p.head"
 p_1.head:
   %"p_1" = load i64, ptr %"p_1.slot"
-  %".224" = icmp slt i64 %"p_1", 1
-  br i1 %".224", label %"p_1.body", label %"p_1.exit"
+  %".311" = icmp slt i64 %"p_1", 1
+  br i1 %".311", label %"p_1.body", label %"p_1.exit"
 p_1.body:
-  %".226" = mul i64 %"p_1", 16
-  %".227" = add i64 %".226", 128
-  %".228" = getelementptr inbounds float, ptr %"C", i64 %".227"
-  %".229" = load <16 x float>, ptr %".228", align 4
-  store <16 x float> %".229", ptr %"c0_0_1"
-  %".231" = mul i64 %"p_1", 16
-  %".232" = add i64 %".231", 144
-  %".233" = getelementptr inbounds float, ptr %"C", i64 %".232"
-  %".234" = load <16 x float>, ptr %".233", align 4
-  store <16 x float> %".234", ptr %"c1_0_1"
-  %".236" = mul i64 %"p_1", 16
-  %".237" = add i64 %".236", 160
-  %".238" = getelementptr inbounds float, ptr %"C", i64 %".237"
-  %".239" = load <16 x float>, ptr %".238", align 4
-  store <16 x float> %".239", ptr %"c2_0_1"
-  %".241" = mul i64 %"p_1", 16
-  %".242" = add i64 %".241", 176
-  %".243" = getelementptr inbounds float, ptr %"C", i64 %".242"
-  %".244" = load <16 x float>, ptr %".243", align 4
-  store <16 x float> %".244", ptr %"c3_0_1"
-  %".246" = mul i64 %"p_1", 16
-  %".247" = add i64 %".246", 192
-  %".248" = getelementptr inbounds float, ptr %"C", i64 %".247"
-  %".249" = load <16 x float>, ptr %".248", align 4
-  store <16 x float> %".249", ptr %"c4_0_1"
-  %".251" = mul i64 %"p_1", 16
-  %".252" = add i64 %".251", 208
-  %".253" = getelementptr inbounds float, ptr %"C", i64 %".252"
-  %".254" = load <16 x float>, ptr %".253", align 4
-  store <16 x float> %".254", ptr %"c5_0_1"
+  %".313" = mul i64 %"p_1", 16
+  %".314" = add i64 128, %".313"
+  %".315" = getelementptr inbounds float, ptr %"C", i64 %".314"
+  call void @"llvm.prefetch.p0"(ptr %".315", i32 1, i32 3, i32 1)
+  %".317" = mul i64 %"p_1", 16
+  %".318" = add i64 144, %".317"
+  %".319" = getelementptr inbounds float, ptr %"C", i64 %".318"
+  call void @"llvm.prefetch.p0"(ptr %".319", i32 1, i32 3, i32 1)
+  %".321" = mul i64 %"p_1", 16
+  %".322" = add i64 160, %".321"
+  %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
+  call void @"llvm.prefetch.p0"(ptr %".323", i32 1, i32 3, i32 1)
+  %".325" = mul i64 %"p_1", 16
+  %".326" = add i64 176, %".325"
+  %".327" = getelementptr inbounds float, ptr %"C", i64 %".326"
+  call void @"llvm.prefetch.p0"(ptr %".327", i32 1, i32 3, i32 1)
+  %".329" = mul i64 %"p_1", 16
+  %".330" = add i64 192, %".329"
+  %".331" = getelementptr inbounds float, ptr %"C", i64 %".330"
+  call void @"llvm.prefetch.p0"(ptr %".331", i32 1, i32 3, i32 1)
+  %".333" = mul i64 %"p_1", 16
+  %".334" = add i64 208, %".333"
+  %".335" = getelementptr inbounds float, ptr %"C", i64 %".334"
+  call void @"llvm.prefetch.p0"(ptr %".335", i32 1, i32 3, i32 1)
+  %".337" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".338" = shufflevector <16 x float> %".337", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".338", ptr %"c0_0_1"
+  %".340" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".341" = shufflevector <16 x float> %".340", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".341", ptr %"c1_0_1"
+  %".343" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".344" = shufflevector <16 x float> %".343", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".344", ptr %"c2_0_1"
+  %".346" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".347" = shufflevector <16 x float> %".346", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".347", ptr %"c3_0_1"
+  %".349" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".350" = shufflevector <16 x float> %".349", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".350", ptr %"c4_0_1"
+  %".352" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".353" = shufflevector <16 x float> %".352", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".353", ptr %"c5_0_1"
   store i64 0, ptr %"k_1.slot"
   br label %"k_1.head"
 p_1.exit:
   ret void
 k_1.head:
   %"k_1" = load i64, ptr %"k_1.slot"
-  %".258" = icmp slt i64 %"k_1", 8
-  br i1 %".258", label %"k_1.body", label %"k_1.exit"
+  %".357" = icmp slt i64 %"k_1", 8
+  br i1 %".357", label %"k_1.body", label %"k_1.exit"
 k_1.body:
-  %".260" = mul i64 %"k_1", 16
-  %".261" = mul i64 %"p_1", 16
-  %".262" = add i64 %".260", %".261"
-  %".263" = getelementptr inbounds float, ptr %"B", i64 %".262"
-  %"b0_1" = load <16 x float>, ptr %".263", align 4
-  %".265" = add i64 %"k_1", 1024
-  %".266" = getelementptr inbounds float, ptr %"A", i64 %".265"
-  %".267" = load float, ptr %".266", align 4
-  %".268" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".267", i32 0
-  %"a0_1" = shufflevector <16 x float> %".268", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".270" = load <16 x float>, ptr %"c0_0_1"
-  %".271" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".270")
-  store <16 x float> %".271", ptr %"c0_0_1"
-  %".273" = add i64 %"k_1", 1152
-  %".274" = getelementptr inbounds float, ptr %"A", i64 %".273"
-  %".275" = load float, ptr %".274", align 4
-  %".276" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".275", i32 0
-  %"a1_1" = shufflevector <16 x float> %".276", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".278" = load <16 x float>, ptr %"c1_0_1"
-  %".279" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".278")
-  store <16 x float> %".279", ptr %"c1_0_1"
-  %".281" = add i64 %"k_1", 1280
-  %".282" = getelementptr inbounds float, ptr %"A", i64 %".281"
-  %".283" = load float, ptr %".282", align 4
-  %".284" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".283", i32 0
-  %"a2_1" = shufflevector <16 x float> %".284", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".286" = load <16 x float>, ptr %"c2_0_1"
-  %".287" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".286")
-  store <16 x float> %".287", ptr %"c2_0_1"
-  %".289" = add i64 %"k_1", 1408
-  %".290" = getelementptr inbounds float, ptr %"A", i64 %".289"
-  %".291" = load float, ptr %".290", align 4
-  %".292" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".291", i32 0
-  %"a3_1" = shufflevector <16 x float> %".292", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".294" = load <16 x float>, ptr %"c3_0_1"
-  %".295" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".294")
-  store <16 x float> %".295", ptr %"c3_0_1"
-  %".297" = add i64 %"k_1", 1536
-  %".298" = getelementptr inbounds float, ptr %"A", i64 %".297"
-  %".299" = load float, ptr %".298", align 4
-  %".300" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".299", i32 0
-  %"a4_1" = shufflevector <16 x float> %".300", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".302" = load <16 x float>, ptr %"c4_0_1"
-  %".303" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".302")
-  store <16 x float> %".303", ptr %"c4_0_1"
-  %".305" = add i64 %"k_1", 1664
-  %".306" = getelementptr inbounds float, ptr %"A", i64 %".305"
-  %".307" = load float, ptr %".306", align 4
-  %".308" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".307", i32 0
-  %"a5_1" = shufflevector <16 x float> %".308", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".310" = load <16 x float>, ptr %"c5_0_1"
-  %".311" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".310")
-  store <16 x float> %".311", ptr %"c5_0_1"
-  %".313" = add i64 %"k_1", 1
-  store i64 %".313", ptr %"k_1.slot"
+  %".359" = mul i64 %"k_1", 16
+  %".360" = mul i64 %"p_1", 16
+  %".361" = add i64 %".359", %".360"
+  %".362" = getelementptr inbounds float, ptr %"B", i64 %".361"
+  %"b0_1" = load <16 x float>, ptr %".362", align 4
+  %".364" = add i64 %"k_1", 1024
+  %".365" = getelementptr inbounds float, ptr %"A", i64 %".364"
+  %".366" = load float, ptr %".365", align 4
+  %".367" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".366", i32 0
+  %"a0_1" = shufflevector <16 x float> %".367", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".369" = load <16 x float>, ptr %"c0_0_1"
+  %".370" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".369")
+  store <16 x float> %".370", ptr %"c0_0_1"
+  %".372" = add i64 %"k_1", 1152
+  %".373" = getelementptr inbounds float, ptr %"A", i64 %".372"
+  %".374" = load float, ptr %".373", align 4
+  %".375" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".374", i32 0
+  %"a1_1" = shufflevector <16 x float> %".375", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".377" = load <16 x float>, ptr %"c1_0_1"
+  %".378" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".377")
+  store <16 x float> %".378", ptr %"c1_0_1"
+  %".380" = add i64 %"k_1", 1280
+  %".381" = getelementptr inbounds float, ptr %"A", i64 %".380"
+  %".382" = load float, ptr %".381", align 4
+  %".383" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".382", i32 0
+  %"a2_1" = shufflevector <16 x float> %".383", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".385" = load <16 x float>, ptr %"c2_0_1"
+  %".386" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".385")
+  store <16 x float> %".386", ptr %"c2_0_1"
+  %".388" = add i64 %"k_1", 1408
+  %".389" = getelementptr inbounds float, ptr %"A", i64 %".388"
+  %".390" = load float, ptr %".389", align 4
+  %".391" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".390", i32 0
+  %"a3_1" = shufflevector <16 x float> %".391", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".393" = load <16 x float>, ptr %"c3_0_1"
+  %".394" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".393")
+  store <16 x float> %".394", ptr %"c3_0_1"
+  %".396" = add i64 %"k_1", 1536
+  %".397" = getelementptr inbounds float, ptr %"A", i64 %".396"
+  %".398" = load float, ptr %".397", align 4
+  %".399" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".398", i32 0
+  %"a4_1" = shufflevector <16 x float> %".399", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".401" = load <16 x float>, ptr %"c4_0_1"
+  %".402" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".401")
+  store <16 x float> %".402", ptr %"c4_0_1"
+  %".404" = add i64 %"k_1", 1664
+  %".405" = getelementptr inbounds float, ptr %"A", i64 %".404"
+  %".406" = load float, ptr %".405", align 4
+  %".407" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".406", i32 0
+  %"a5_1" = shufflevector <16 x float> %".407", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".409" = load <16 x float>, ptr %"c5_0_1"
+  %".410" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".409")
+  store <16 x float> %".410", ptr %"c5_0_1"
+  %".412" = add i64 %"k_1", 1
+  store i64 %".412", ptr %"k_1.slot"
   br label %"k_1.head"
 k_1.exit:
-  %".316" = load <16 x float>, ptr %"c0_0_1"
-  %".317" = mul i64 %"p_1", 16
-  %".318" = add i64 %".317", 128
-  %".319" = getelementptr inbounds float, ptr %"C", i64 %".318"
-  store <16 x float> %".316", ptr %".319", align 4
-  %".321" = load <16 x float>, ptr %"c1_0_1"
-  %".322" = mul i64 %"p_1", 16
-  %".323" = add i64 %".322", 144
-  %".324" = getelementptr inbounds float, ptr %"C", i64 %".323"
-  store <16 x float> %".321", ptr %".324", align 4
-  %".326" = load <16 x float>, ptr %"c2_0_1"
-  %".327" = mul i64 %"p_1", 16
-  %".328" = add i64 %".327", 160
-  %".329" = getelementptr inbounds float, ptr %"C", i64 %".328"
-  store <16 x float> %".326", ptr %".329", align 4
-  %".331" = load <16 x float>, ptr %"c3_0_1"
-  %".332" = mul i64 %"p_1", 16
-  %".333" = add i64 %".332", 176
-  %".334" = getelementptr inbounds float, ptr %"C", i64 %".333"
-  store <16 x float> %".331", ptr %".334", align 4
-  %".336" = load <16 x float>, ptr %"c4_0_1"
-  %".337" = mul i64 %"p_1", 16
-  %".338" = add i64 %".337", 192
-  %".339" = getelementptr inbounds float, ptr %"C", i64 %".338"
-  store <16 x float> %".336", ptr %".339", align 4
-  %".341" = load <16 x float>, ptr %"c5_0_1"
-  %".342" = mul i64 %"p_1", 16
-  %".343" = add i64 %".342", 208
-  %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
-  store <16 x float> %".341", ptr %".344", align 4
-  %".346" = add i64 %"p_1", 1
-  store i64 %".346", ptr %"p_1.slot"
+  %".415" = load <16 x float>, ptr %"c0_0_1"
+  %".416" = mul i64 %"p_1", 16
+  %".417" = add i64 %".416", 128
+  %".418" = getelementptr inbounds float, ptr %"C", i64 %".417"
+  %".419" = load <16 x float>, ptr %".418", align 4
+  %".420" = fadd <16 x float> %".415", %".419"
+  store <16 x float> %".420", ptr %"c0_0_1"
+  %".422" = load <16 x float>, ptr %"c1_0_1"
+  %".423" = mul i64 %"p_1", 16
+  %".424" = add i64 %".423", 144
+  %".425" = getelementptr inbounds float, ptr %"C", i64 %".424"
+  %".426" = load <16 x float>, ptr %".425", align 4
+  %".427" = fadd <16 x float> %".422", %".426"
+  store <16 x float> %".427", ptr %"c1_0_1"
+  %".429" = load <16 x float>, ptr %"c2_0_1"
+  %".430" = mul i64 %"p_1", 16
+  %".431" = add i64 %".430", 160
+  %".432" = getelementptr inbounds float, ptr %"C", i64 %".431"
+  %".433" = load <16 x float>, ptr %".432", align 4
+  %".434" = fadd <16 x float> %".429", %".433"
+  store <16 x float> %".434", ptr %"c2_0_1"
+  %".436" = load <16 x float>, ptr %"c3_0_1"
+  %".437" = mul i64 %"p_1", 16
+  %".438" = add i64 %".437", 176
+  %".439" = getelementptr inbounds float, ptr %"C", i64 %".438"
+  %".440" = load <16 x float>, ptr %".439", align 4
+  %".441" = fadd <16 x float> %".436", %".440"
+  store <16 x float> %".441", ptr %"c3_0_1"
+  %".443" = load <16 x float>, ptr %"c4_0_1"
+  %".444" = mul i64 %"p_1", 16
+  %".445" = add i64 %".444", 192
+  %".446" = getelementptr inbounds float, ptr %"C", i64 %".445"
+  %".447" = load <16 x float>, ptr %".446", align 4
+  %".448" = fadd <16 x float> %".443", %".447"
+  store <16 x float> %".448", ptr %"c4_0_1"
+  %".450" = load <16 x float>, ptr %"c5_0_1"
+  %".451" = mul i64 %"p_1", 16
+  %".452" = add i64 %".451", 208
+  %".453" = getelementptr inbounds float, ptr %"C", i64 %".452"
+  %".454" = load <16 x float>, ptr %".453", align 4
+  %".455" = fadd <16 x float> %".450", %".454"
+  store <16 x float> %".455", ptr %"c5_0_1"
+  %".457" = load <16 x float>, ptr %"c0_0_1"
+  %".458" = mul i64 %"p_1", 16
+  %".459" = add i64 %".458", 128
+  %".460" = getelementptr inbounds float, ptr %"C", i64 %".459"
+  store <16 x float> %".457", ptr %".460", align 4
+  %".462" = load <16 x float>, ptr %"c1_0_1"
+  %".463" = mul i64 %"p_1", 16
+  %".464" = add i64 %".463", 144
+  %".465" = getelementptr inbounds float, ptr %"C", i64 %".464"
+  store <16 x float> %".462", ptr %".465", align 4
+  %".467" = load <16 x float>, ptr %"c2_0_1"
+  %".468" = mul i64 %"p_1", 16
+  %".469" = add i64 %".468", 160
+  %".470" = getelementptr inbounds float, ptr %"C", i64 %".469"
+  store <16 x float> %".467", ptr %".470", align 4
+  %".472" = load <16 x float>, ptr %"c3_0_1"
+  %".473" = mul i64 %"p_1", 16
+  %".474" = add i64 %".473", 176
+  %".475" = getelementptr inbounds float, ptr %"C", i64 %".474"
+  store <16 x float> %".472", ptr %".475", align 4
+  %".477" = load <16 x float>, ptr %"c4_0_1"
+  %".478" = mul i64 %"p_1", 16
+  %".479" = add i64 %".478", 192
+  %".480" = getelementptr inbounds float, ptr %"C", i64 %".479"
+  store <16 x float> %".477", ptr %".480", align 4
+  %".482" = load <16 x float>, ptr %"c5_0_1"
+  %".483" = mul i64 %"p_1", 16
+  %".484" = add i64 %".483", 208
+  %".485" = getelementptr inbounds float, ptr %"C", i64 %".484"
+  store <16 x float> %".482", ptr %".485", align 4
+  %".487" = add i64 %"p_1", 1
+  store i64 %".487", ptr %"p_1.slot"
   br label %"p_1.head"
 }
 
@@ -437,6 +578,8 @@ start:
   call void @"kernel_0"(ptr %"X_I_1", ptr %"X_I_2", ptr %"X_I_0", ptr %"X_T6")
   ret void
 }
+
+declare void @"llvm.prefetch.p0"(ptr %".1", i32 %".2", i32 %".3", i32 %".4")
 
 declare <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %".1", <16 x float> %".2", <16 x float> %".3")
 
