@@ -66,8 +66,25 @@ def layout(lowering: Lowering, shape: GemmShape) -> Layout:
     lanes = max(opts.vector_bytes // shape.dtype.byte_size, 1)
     regs = opts.vector_registers
     nv = max(1, min(opts.gemm_vectors, math.ceil(shape.n / lanes), (regs - 1) // 2))
+    if shape.row_dims or shape.k_dims:
+        nv = _conv_vectors(shape.n, lanes, nv, opts.gemm_rows, regs)
     mr = max(1, min(opts.gemm_rows, shape.m, (regs - nv - 1) // nv))
     return Layout(lanes, nv, mr)
+
+
+def _conv_vectors(n: int, lanes: int, nv: int, rows: int, regs: int) -> int:
+    """The register block's width in vectors for an implicit GEMM (a convolution) with `n`
+    output channels: the configured `nv`, unless another width that keeps `rows` rows within
+    the registers computes fewer padded columns (40 channels: 3 vectors of 16 compute 48
+    columns in one panel, where 2 computed 64 in a full and a mostly empty panel, whose
+    columns also went through the C tile)."""
+
+    def padded(width: int) -> int:
+        return math.ceil(n / (width * lanes)) * width * lanes
+
+    fits = [w for w in range(1, math.ceil(n / lanes) + 1) if rows * w + w + 1 <= regs]
+    best = min(fits, key=lambda w: (padded(w), w != nv, -w), default=nv)
+    return best if padded(best) < padded(nv) else nv
 
 
 def pack_b_size(shape: GemmShape, lay: Layout) -> int:
