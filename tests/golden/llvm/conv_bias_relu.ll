@@ -15,30 +15,27 @@ entry:
   %"c5_0" = alloca <16 x float>
   %"c6_0" = alloca <16 x float>
   %"c7_0" = alloca <16 x float>
+  %"c8_0" = alloca <16 x float>
+  %"c9_0" = alloca <16 x float>
+  %"c10_0" = alloca <16 x float>
+  %"c11_0" = alloca <16 x float>
+  %"c12_0" = alloca <16 x float>
+  %"c13_0" = alloca <16 x float>
   %"k.slot" = alloca i64
-  %"p_1.slot" = alloca i64
-  %"c0_0_1" = alloca <16 x float>
-  %"c1_0_1" = alloca <16 x float>
-  %"c2_0_1" = alloca <16 x float>
-  %"c3_0_1" = alloca <16 x float>
-  %"c4_0_1" = alloca <16 x float>
-  %"c5_0_1" = alloca <16 x float>
-  %"k_1.slot" = alloca i64
   br label %"start"
 start:
-  ; micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 8x16 register block
+  ; micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block
   store i64 0, ptr %"i0.slot"
   br label %"i0.head"
 i0.head:
   %"i0" = load i64, ptr %"i0.slot"
-  %".9" = icmp slt i64 %"i0", 8
+  %".9" = icmp slt i64 %"i0", 14
   br i1 %".9", label %"i0.body", label %"i0.exit"
 i0.body:
   store i64 0, ptr %"p.slot"
   br label %"p.head"
 i0.exit:
-  store i64 0, ptr %"p_1.slot"
-  br label %"p_1.head"
+  ret void
 p.head:
   %"p" = load i64, ptr %"p.slot"
   %".13" = icmp slt i64 %"p", 1
@@ -99,297 +96,307 @@ p.body:
   %".67" = getelementptr inbounds float, ptr %"C", i64 %".66"
   %".68" = load <16 x float>, ptr %".67", align 4
   store <16 x float> %".68", ptr %"c7_0"
+  %".70" = mul i64 %"i0", 16
+  %".71" = mul i64 %"p", 16
+  %".72" = add i64 %".70", %".71"
+  %".73" = add i64 %".72", 128
+  %".74" = getelementptr inbounds float, ptr %"C", i64 %".73"
+  %".75" = load <16 x float>, ptr %".74", align 4
+  store <16 x float> %".75", ptr %"c8_0"
+  %".77" = mul i64 %"i0", 16
+  %".78" = mul i64 %"p", 16
+  %".79" = add i64 %".77", %".78"
+  %".80" = add i64 %".79", 144
+  %".81" = getelementptr inbounds float, ptr %"C", i64 %".80"
+  %".82" = load <16 x float>, ptr %".81", align 4
+  store <16 x float> %".82", ptr %"c9_0"
+  %".84" = mul i64 %"i0", 16
+  %".85" = mul i64 %"p", 16
+  %".86" = add i64 %".84", %".85"
+  %".87" = add i64 %".86", 160
+  %".88" = getelementptr inbounds float, ptr %"C", i64 %".87"
+  %".89" = load <16 x float>, ptr %".88", align 4
+  store <16 x float> %".89", ptr %"c10_0"
+  %".91" = mul i64 %"i0", 16
+  %".92" = mul i64 %"p", 16
+  %".93" = add i64 %".91", %".92"
+  %".94" = add i64 %".93", 176
+  %".95" = getelementptr inbounds float, ptr %"C", i64 %".94"
+  %".96" = load <16 x float>, ptr %".95", align 4
+  store <16 x float> %".96", ptr %"c11_0"
+  %".98" = mul i64 %"i0", 16
+  %".99" = mul i64 %"p", 16
+  %".100" = add i64 %".98", %".99"
+  %".101" = add i64 %".100", 192
+  %".102" = getelementptr inbounds float, ptr %"C", i64 %".101"
+  %".103" = load <16 x float>, ptr %".102", align 4
+  store <16 x float> %".103", ptr %"c12_0"
+  %".105" = mul i64 %"i0", 16
+  %".106" = mul i64 %"p", 16
+  %".107" = add i64 %".105", %".106"
+  %".108" = add i64 %".107", 208
+  %".109" = getelementptr inbounds float, ptr %"C", i64 %".108"
+  %".110" = load <16 x float>, ptr %".109", align 4
+  store <16 x float> %".110", ptr %"c13_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
-  %".219" = add i64 %"i0", 8
-  store i64 %".219", ptr %"i0.slot"
+  %".363" = add i64 %"i0", 14
+  store i64 %".363", ptr %"i0.slot"
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".72" = icmp slt i64 %"k", 8
-  br i1 %".72", label %"k.body", label %"k.exit"
+  %".114" = icmp slt i64 %"k", 8
+  br i1 %".114", label %"k.body", label %"k.exit"
 k.body:
-  %".74" = mul i64 %"k", 16
-  %".75" = mul i64 %"p", 16
-  %".76" = add i64 %".74", %".75"
-  %".77" = getelementptr inbounds float, ptr %"B", i64 %".76"
-  %"b0" = load <16 x float>, ptr %".77", align 4
-  %".79" = mul i64 %"i0", 128
-  %".80" = add i64 %".79", %"k"
-  %".81" = getelementptr inbounds float, ptr %"A", i64 %".80"
-  %".82" = load float, ptr %".81", align 4
-  %".83" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".82", i32 0
-  %"a0" = shufflevector <16 x float> %".83", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".85" = load <16 x float>, ptr %"c0_0"
-  %".86" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".85")
-  store <16 x float> %".86", ptr %"c0_0"
-  %".88" = mul i64 %"i0", 128
-  %".89" = add i64 %".88", %"k"
-  %".90" = add i64 %".89", 128
-  %".91" = getelementptr inbounds float, ptr %"A", i64 %".90"
-  %".92" = load float, ptr %".91", align 4
-  %".93" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".92", i32 0
-  %"a1" = shufflevector <16 x float> %".93", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".95" = load <16 x float>, ptr %"c1_0"
-  %".96" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".95")
-  store <16 x float> %".96", ptr %"c1_0"
-  %".98" = mul i64 %"i0", 128
-  %".99" = add i64 %".98", %"k"
-  %".100" = add i64 %".99", 256
-  %".101" = getelementptr inbounds float, ptr %"A", i64 %".100"
-  %".102" = load float, ptr %".101", align 4
-  %".103" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".102", i32 0
-  %"a2" = shufflevector <16 x float> %".103", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".105" = load <16 x float>, ptr %"c2_0"
-  %".106" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".105")
-  store <16 x float> %".106", ptr %"c2_0"
-  %".108" = mul i64 %"i0", 128
-  %".109" = add i64 %".108", %"k"
-  %".110" = add i64 %".109", 384
-  %".111" = getelementptr inbounds float, ptr %"A", i64 %".110"
-  %".112" = load float, ptr %".111", align 4
-  %".113" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".112", i32 0
-  %"a3" = shufflevector <16 x float> %".113", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".115" = load <16 x float>, ptr %"c3_0"
-  %".116" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".115")
-  store <16 x float> %".116", ptr %"c3_0"
-  %".118" = mul i64 %"i0", 128
-  %".119" = add i64 %".118", %"k"
-  %".120" = add i64 %".119", 512
-  %".121" = getelementptr inbounds float, ptr %"A", i64 %".120"
-  %".122" = load float, ptr %".121", align 4
-  %".123" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".122", i32 0
-  %"a4" = shufflevector <16 x float> %".123", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".125" = load <16 x float>, ptr %"c4_0"
-  %".126" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".125")
-  store <16 x float> %".126", ptr %"c4_0"
-  %".128" = mul i64 %"i0", 128
-  %".129" = add i64 %".128", %"k"
-  %".130" = add i64 %".129", 640
-  %".131" = getelementptr inbounds float, ptr %"A", i64 %".130"
-  %".132" = load float, ptr %".131", align 4
-  %".133" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".132", i32 0
-  %"a5" = shufflevector <16 x float> %".133", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".135" = load <16 x float>, ptr %"c5_0"
-  %".136" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".135")
-  store <16 x float> %".136", ptr %"c5_0"
-  %".138" = mul i64 %"i0", 128
-  %".139" = add i64 %".138", %"k"
-  %".140" = add i64 %".139", 768
-  %".141" = getelementptr inbounds float, ptr %"A", i64 %".140"
-  %".142" = load float, ptr %".141", align 4
-  %".143" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".142", i32 0
-  %"a6" = shufflevector <16 x float> %".143", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".145" = load <16 x float>, ptr %"c6_0"
-  %".146" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".145")
-  store <16 x float> %".146", ptr %"c6_0"
-  %".148" = mul i64 %"i0", 128
-  %".149" = add i64 %".148", %"k"
-  %".150" = add i64 %".149", 896
-  %".151" = getelementptr inbounds float, ptr %"A", i64 %".150"
-  %".152" = load float, ptr %".151", align 4
-  %".153" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".152", i32 0
-  %"a7" = shufflevector <16 x float> %".153", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".155" = load <16 x float>, ptr %"c7_0"
-  %".156" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".155")
-  store <16 x float> %".156", ptr %"c7_0"
-  %".158" = add i64 %"k", 1
-  store i64 %".158", ptr %"k.slot"
+  %".116" = mul i64 %"k", 16
+  %".117" = mul i64 %"p", 16
+  %".118" = add i64 %".116", %".117"
+  %".119" = getelementptr inbounds float, ptr %"B", i64 %".118"
+  %"b0" = load <16 x float>, ptr %".119", align 4
+  %".121" = mul i64 %"i0", 128
+  %".122" = add i64 %".121", %"k"
+  %".123" = getelementptr inbounds float, ptr %"A", i64 %".122"
+  %".124" = load float, ptr %".123", align 4
+  %".125" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".124", i32 0
+  %"a0" = shufflevector <16 x float> %".125", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".127" = load <16 x float>, ptr %"c0_0"
+  %".128" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".127")
+  store <16 x float> %".128", ptr %"c0_0"
+  %".130" = mul i64 %"i0", 128
+  %".131" = add i64 %".130", %"k"
+  %".132" = add i64 %".131", 128
+  %".133" = getelementptr inbounds float, ptr %"A", i64 %".132"
+  %".134" = load float, ptr %".133", align 4
+  %".135" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".134", i32 0
+  %"a1" = shufflevector <16 x float> %".135", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".137" = load <16 x float>, ptr %"c1_0"
+  %".138" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".137")
+  store <16 x float> %".138", ptr %"c1_0"
+  %".140" = mul i64 %"i0", 128
+  %".141" = add i64 %".140", %"k"
+  %".142" = add i64 %".141", 256
+  %".143" = getelementptr inbounds float, ptr %"A", i64 %".142"
+  %".144" = load float, ptr %".143", align 4
+  %".145" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".144", i32 0
+  %"a2" = shufflevector <16 x float> %".145", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".147" = load <16 x float>, ptr %"c2_0"
+  %".148" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".147")
+  store <16 x float> %".148", ptr %"c2_0"
+  %".150" = mul i64 %"i0", 128
+  %".151" = add i64 %".150", %"k"
+  %".152" = add i64 %".151", 384
+  %".153" = getelementptr inbounds float, ptr %"A", i64 %".152"
+  %".154" = load float, ptr %".153", align 4
+  %".155" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".154", i32 0
+  %"a3" = shufflevector <16 x float> %".155", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".157" = load <16 x float>, ptr %"c3_0"
+  %".158" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".157")
+  store <16 x float> %".158", ptr %"c3_0"
+  %".160" = mul i64 %"i0", 128
+  %".161" = add i64 %".160", %"k"
+  %".162" = add i64 %".161", 512
+  %".163" = getelementptr inbounds float, ptr %"A", i64 %".162"
+  %".164" = load float, ptr %".163", align 4
+  %".165" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".164", i32 0
+  %"a4" = shufflevector <16 x float> %".165", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".167" = load <16 x float>, ptr %"c4_0"
+  %".168" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".167")
+  store <16 x float> %".168", ptr %"c4_0"
+  %".170" = mul i64 %"i0", 128
+  %".171" = add i64 %".170", %"k"
+  %".172" = add i64 %".171", 640
+  %".173" = getelementptr inbounds float, ptr %"A", i64 %".172"
+  %".174" = load float, ptr %".173", align 4
+  %".175" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".174", i32 0
+  %"a5" = shufflevector <16 x float> %".175", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".177" = load <16 x float>, ptr %"c5_0"
+  %".178" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".177")
+  store <16 x float> %".178", ptr %"c5_0"
+  %".180" = mul i64 %"i0", 128
+  %".181" = add i64 %".180", %"k"
+  %".182" = add i64 %".181", 768
+  %".183" = getelementptr inbounds float, ptr %"A", i64 %".182"
+  %".184" = load float, ptr %".183", align 4
+  %".185" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".184", i32 0
+  %"a6" = shufflevector <16 x float> %".185", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".187" = load <16 x float>, ptr %"c6_0"
+  %".188" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".187")
+  store <16 x float> %".188", ptr %"c6_0"
+  %".190" = mul i64 %"i0", 128
+  %".191" = add i64 %".190", %"k"
+  %".192" = add i64 %".191", 896
+  %".193" = getelementptr inbounds float, ptr %"A", i64 %".192"
+  %".194" = load float, ptr %".193", align 4
+  %".195" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".194", i32 0
+  %"a7" = shufflevector <16 x float> %".195", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".197" = load <16 x float>, ptr %"c7_0"
+  %".198" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".197")
+  store <16 x float> %".198", ptr %"c7_0"
+  %".200" = mul i64 %"i0", 128
+  %".201" = add i64 %".200", %"k"
+  %".202" = add i64 %".201", 1024
+  %".203" = getelementptr inbounds float, ptr %"A", i64 %".202"
+  %".204" = load float, ptr %".203", align 4
+  %".205" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".204", i32 0
+  %"a8" = shufflevector <16 x float> %".205", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".207" = load <16 x float>, ptr %"c8_0"
+  %".208" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".207")
+  store <16 x float> %".208", ptr %"c8_0"
+  %".210" = mul i64 %"i0", 128
+  %".211" = add i64 %".210", %"k"
+  %".212" = add i64 %".211", 1152
+  %".213" = getelementptr inbounds float, ptr %"A", i64 %".212"
+  %".214" = load float, ptr %".213", align 4
+  %".215" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".214", i32 0
+  %"a9" = shufflevector <16 x float> %".215", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".217" = load <16 x float>, ptr %"c9_0"
+  %".218" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".217")
+  store <16 x float> %".218", ptr %"c9_0"
+  %".220" = mul i64 %"i0", 128
+  %".221" = add i64 %".220", %"k"
+  %".222" = add i64 %".221", 1280
+  %".223" = getelementptr inbounds float, ptr %"A", i64 %".222"
+  %".224" = load float, ptr %".223", align 4
+  %".225" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".224", i32 0
+  %"a10" = shufflevector <16 x float> %".225", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".227" = load <16 x float>, ptr %"c10_0"
+  %".228" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".227")
+  store <16 x float> %".228", ptr %"c10_0"
+  %".230" = mul i64 %"i0", 128
+  %".231" = add i64 %".230", %"k"
+  %".232" = add i64 %".231", 1408
+  %".233" = getelementptr inbounds float, ptr %"A", i64 %".232"
+  %".234" = load float, ptr %".233", align 4
+  %".235" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".234", i32 0
+  %"a11" = shufflevector <16 x float> %".235", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".237" = load <16 x float>, ptr %"c11_0"
+  %".238" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".237")
+  store <16 x float> %".238", ptr %"c11_0"
+  %".240" = mul i64 %"i0", 128
+  %".241" = add i64 %".240", %"k"
+  %".242" = add i64 %".241", 1536
+  %".243" = getelementptr inbounds float, ptr %"A", i64 %".242"
+  %".244" = load float, ptr %".243", align 4
+  %".245" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".244", i32 0
+  %"a12" = shufflevector <16 x float> %".245", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".247" = load <16 x float>, ptr %"c12_0"
+  %".248" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".247")
+  store <16 x float> %".248", ptr %"c12_0"
+  %".250" = mul i64 %"i0", 128
+  %".251" = add i64 %".250", %"k"
+  %".252" = add i64 %".251", 1664
+  %".253" = getelementptr inbounds float, ptr %"A", i64 %".252"
+  %".254" = load float, ptr %".253", align 4
+  %".255" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".254", i32 0
+  %"a13" = shufflevector <16 x float> %".255", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".257" = load <16 x float>, ptr %"c13_0"
+  %".258" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".257")
+  store <16 x float> %".258", ptr %"c13_0"
+  %".260" = add i64 %"k", 1
+  store i64 %".260", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".161" = load <16 x float>, ptr %"c0_0"
-  %".162" = mul i64 %"i0", 16
-  %".163" = mul i64 %"p", 16
-  %".164" = add i64 %".162", %".163"
-  %".165" = getelementptr inbounds float, ptr %"C", i64 %".164"
-  store <16 x float> %".161", ptr %".165", align 4
-  %".167" = load <16 x float>, ptr %"c1_0"
-  %".168" = mul i64 %"i0", 16
-  %".169" = mul i64 %"p", 16
-  %".170" = add i64 %".168", %".169"
-  %".171" = add i64 %".170", 16
-  %".172" = getelementptr inbounds float, ptr %"C", i64 %".171"
-  store <16 x float> %".167", ptr %".172", align 4
-  %".174" = load <16 x float>, ptr %"c2_0"
-  %".175" = mul i64 %"i0", 16
-  %".176" = mul i64 %"p", 16
-  %".177" = add i64 %".175", %".176"
-  %".178" = add i64 %".177", 32
-  %".179" = getelementptr inbounds float, ptr %"C", i64 %".178"
-  store <16 x float> %".174", ptr %".179", align 4
-  %".181" = load <16 x float>, ptr %"c3_0"
-  %".182" = mul i64 %"i0", 16
-  %".183" = mul i64 %"p", 16
-  %".184" = add i64 %".182", %".183"
-  %".185" = add i64 %".184", 48
-  %".186" = getelementptr inbounds float, ptr %"C", i64 %".185"
-  store <16 x float> %".181", ptr %".186", align 4
-  %".188" = load <16 x float>, ptr %"c4_0"
-  %".189" = mul i64 %"i0", 16
-  %".190" = mul i64 %"p", 16
-  %".191" = add i64 %".189", %".190"
-  %".192" = add i64 %".191", 64
-  %".193" = getelementptr inbounds float, ptr %"C", i64 %".192"
-  store <16 x float> %".188", ptr %".193", align 4
-  %".195" = load <16 x float>, ptr %"c5_0"
-  %".196" = mul i64 %"i0", 16
-  %".197" = mul i64 %"p", 16
-  %".198" = add i64 %".196", %".197"
-  %".199" = add i64 %".198", 80
-  %".200" = getelementptr inbounds float, ptr %"C", i64 %".199"
-  store <16 x float> %".195", ptr %".200", align 4
-  %".202" = load <16 x float>, ptr %"c6_0"
-  %".203" = mul i64 %"i0", 16
-  %".204" = mul i64 %"p", 16
-  %".205" = add i64 %".203", %".204"
-  %".206" = add i64 %".205", 96
-  %".207" = getelementptr inbounds float, ptr %"C", i64 %".206"
-  store <16 x float> %".202", ptr %".207", align 4
-  %".209" = load <16 x float>, ptr %"c7_0"
-  %".210" = mul i64 %"i0", 16
-  %".211" = mul i64 %"p", 16
-  %".212" = add i64 %".210", %".211"
-  %".213" = add i64 %".212", 112
-  %".214" = getelementptr inbounds float, ptr %"C", i64 %".213"
-  store <16 x float> %".209", ptr %".214", align 4
-  %".216" = add i64 %"p", 1
-  store i64 %".216", ptr %"p.slot"
-  br label %"p.head"
-p_1.head:
-  %"p_1" = load i64, ptr %"p_1.slot"
-  %".224" = icmp slt i64 %"p_1", 1
-  br i1 %".224", label %"p_1.body", label %"p_1.exit"
-p_1.body:
-  %".226" = mul i64 %"p_1", 16
-  %".227" = add i64 %".226", 128
-  %".228" = getelementptr inbounds float, ptr %"C", i64 %".227"
-  %".229" = load <16 x float>, ptr %".228", align 4
-  store <16 x float> %".229", ptr %"c0_0_1"
-  %".231" = mul i64 %"p_1", 16
-  %".232" = add i64 %".231", 144
-  %".233" = getelementptr inbounds float, ptr %"C", i64 %".232"
-  %".234" = load <16 x float>, ptr %".233", align 4
-  store <16 x float> %".234", ptr %"c1_0_1"
-  %".236" = mul i64 %"p_1", 16
-  %".237" = add i64 %".236", 160
-  %".238" = getelementptr inbounds float, ptr %"C", i64 %".237"
-  %".239" = load <16 x float>, ptr %".238", align 4
-  store <16 x float> %".239", ptr %"c2_0_1"
-  %".241" = mul i64 %"p_1", 16
-  %".242" = add i64 %".241", 176
-  %".243" = getelementptr inbounds float, ptr %"C", i64 %".242"
-  %".244" = load <16 x float>, ptr %".243", align 4
-  store <16 x float> %".244", ptr %"c3_0_1"
-  %".246" = mul i64 %"p_1", 16
-  %".247" = add i64 %".246", 192
-  %".248" = getelementptr inbounds float, ptr %"C", i64 %".247"
-  %".249" = load <16 x float>, ptr %".248", align 4
-  store <16 x float> %".249", ptr %"c4_0_1"
-  %".251" = mul i64 %"p_1", 16
-  %".252" = add i64 %".251", 208
-  %".253" = getelementptr inbounds float, ptr %"C", i64 %".252"
-  %".254" = load <16 x float>, ptr %".253", align 4
-  store <16 x float> %".254", ptr %"c5_0_1"
-  store i64 0, ptr %"k_1.slot"
-  br label %"k_1.head"
-p_1.exit:
-  ret void
-k_1.head:
-  %"k_1" = load i64, ptr %"k_1.slot"
-  %".258" = icmp slt i64 %"k_1", 8
-  br i1 %".258", label %"k_1.body", label %"k_1.exit"
-k_1.body:
-  %".260" = mul i64 %"k_1", 16
-  %".261" = mul i64 %"p_1", 16
-  %".262" = add i64 %".260", %".261"
-  %".263" = getelementptr inbounds float, ptr %"B", i64 %".262"
-  %"b0_1" = load <16 x float>, ptr %".263", align 4
-  %".265" = add i64 %"k_1", 1024
-  %".266" = getelementptr inbounds float, ptr %"A", i64 %".265"
-  %".267" = load float, ptr %".266", align 4
-  %".268" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".267", i32 0
-  %"a0_1" = shufflevector <16 x float> %".268", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".270" = load <16 x float>, ptr %"c0_0_1"
-  %".271" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".270")
-  store <16 x float> %".271", ptr %"c0_0_1"
-  %".273" = add i64 %"k_1", 1152
-  %".274" = getelementptr inbounds float, ptr %"A", i64 %".273"
-  %".275" = load float, ptr %".274", align 4
-  %".276" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".275", i32 0
-  %"a1_1" = shufflevector <16 x float> %".276", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".278" = load <16 x float>, ptr %"c1_0_1"
-  %".279" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".278")
-  store <16 x float> %".279", ptr %"c1_0_1"
-  %".281" = add i64 %"k_1", 1280
-  %".282" = getelementptr inbounds float, ptr %"A", i64 %".281"
-  %".283" = load float, ptr %".282", align 4
-  %".284" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".283", i32 0
-  %"a2_1" = shufflevector <16 x float> %".284", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".286" = load <16 x float>, ptr %"c2_0_1"
-  %".287" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".286")
-  store <16 x float> %".287", ptr %"c2_0_1"
-  %".289" = add i64 %"k_1", 1408
-  %".290" = getelementptr inbounds float, ptr %"A", i64 %".289"
-  %".291" = load float, ptr %".290", align 4
-  %".292" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".291", i32 0
-  %"a3_1" = shufflevector <16 x float> %".292", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".294" = load <16 x float>, ptr %"c3_0_1"
-  %".295" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".294")
-  store <16 x float> %".295", ptr %"c3_0_1"
-  %".297" = add i64 %"k_1", 1536
-  %".298" = getelementptr inbounds float, ptr %"A", i64 %".297"
-  %".299" = load float, ptr %".298", align 4
-  %".300" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".299", i32 0
-  %"a4_1" = shufflevector <16 x float> %".300", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".302" = load <16 x float>, ptr %"c4_0_1"
-  %".303" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".302")
-  store <16 x float> %".303", ptr %"c4_0_1"
-  %".305" = add i64 %"k_1", 1664
-  %".306" = getelementptr inbounds float, ptr %"A", i64 %".305"
-  %".307" = load float, ptr %".306", align 4
-  %".308" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".307", i32 0
-  %"a5_1" = shufflevector <16 x float> %".308", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".310" = load <16 x float>, ptr %"c5_0_1"
-  %".311" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".310")
-  store <16 x float> %".311", ptr %"c5_0_1"
-  %".313" = add i64 %"k_1", 1
-  store i64 %".313", ptr %"k_1.slot"
-  br label %"k_1.head"
-k_1.exit:
-  %".316" = load <16 x float>, ptr %"c0_0_1"
-  %".317" = mul i64 %"p_1", 16
-  %".318" = add i64 %".317", 128
-  %".319" = getelementptr inbounds float, ptr %"C", i64 %".318"
-  store <16 x float> %".316", ptr %".319", align 4
-  %".321" = load <16 x float>, ptr %"c1_0_1"
-  %".322" = mul i64 %"p_1", 16
-  %".323" = add i64 %".322", 144
-  %".324" = getelementptr inbounds float, ptr %"C", i64 %".323"
-  store <16 x float> %".321", ptr %".324", align 4
-  %".326" = load <16 x float>, ptr %"c2_0_1"
-  %".327" = mul i64 %"p_1", 16
-  %".328" = add i64 %".327", 160
-  %".329" = getelementptr inbounds float, ptr %"C", i64 %".328"
-  store <16 x float> %".326", ptr %".329", align 4
-  %".331" = load <16 x float>, ptr %"c3_0_1"
-  %".332" = mul i64 %"p_1", 16
-  %".333" = add i64 %".332", 176
-  %".334" = getelementptr inbounds float, ptr %"C", i64 %".333"
-  store <16 x float> %".331", ptr %".334", align 4
-  %".336" = load <16 x float>, ptr %"c4_0_1"
-  %".337" = mul i64 %"p_1", 16
-  %".338" = add i64 %".337", 192
-  %".339" = getelementptr inbounds float, ptr %"C", i64 %".338"
-  store <16 x float> %".336", ptr %".339", align 4
-  %".341" = load <16 x float>, ptr %"c5_0_1"
-  %".342" = mul i64 %"p_1", 16
-  %".343" = add i64 %".342", 208
+  %".263" = load <16 x float>, ptr %"c0_0"
+  %".264" = mul i64 %"i0", 16
+  %".265" = mul i64 %"p", 16
+  %".266" = add i64 %".264", %".265"
+  %".267" = getelementptr inbounds float, ptr %"C", i64 %".266"
+  store <16 x float> %".263", ptr %".267", align 4
+  %".269" = load <16 x float>, ptr %"c1_0"
+  %".270" = mul i64 %"i0", 16
+  %".271" = mul i64 %"p", 16
+  %".272" = add i64 %".270", %".271"
+  %".273" = add i64 %".272", 16
+  %".274" = getelementptr inbounds float, ptr %"C", i64 %".273"
+  store <16 x float> %".269", ptr %".274", align 4
+  %".276" = load <16 x float>, ptr %"c2_0"
+  %".277" = mul i64 %"i0", 16
+  %".278" = mul i64 %"p", 16
+  %".279" = add i64 %".277", %".278"
+  %".280" = add i64 %".279", 32
+  %".281" = getelementptr inbounds float, ptr %"C", i64 %".280"
+  store <16 x float> %".276", ptr %".281", align 4
+  %".283" = load <16 x float>, ptr %"c3_0"
+  %".284" = mul i64 %"i0", 16
+  %".285" = mul i64 %"p", 16
+  %".286" = add i64 %".284", %".285"
+  %".287" = add i64 %".286", 48
+  %".288" = getelementptr inbounds float, ptr %"C", i64 %".287"
+  store <16 x float> %".283", ptr %".288", align 4
+  %".290" = load <16 x float>, ptr %"c4_0"
+  %".291" = mul i64 %"i0", 16
+  %".292" = mul i64 %"p", 16
+  %".293" = add i64 %".291", %".292"
+  %".294" = add i64 %".293", 64
+  %".295" = getelementptr inbounds float, ptr %"C", i64 %".294"
+  store <16 x float> %".290", ptr %".295", align 4
+  %".297" = load <16 x float>, ptr %"c5_0"
+  %".298" = mul i64 %"i0", 16
+  %".299" = mul i64 %"p", 16
+  %".300" = add i64 %".298", %".299"
+  %".301" = add i64 %".300", 80
+  %".302" = getelementptr inbounds float, ptr %"C", i64 %".301"
+  store <16 x float> %".297", ptr %".302", align 4
+  %".304" = load <16 x float>, ptr %"c6_0"
+  %".305" = mul i64 %"i0", 16
+  %".306" = mul i64 %"p", 16
+  %".307" = add i64 %".305", %".306"
+  %".308" = add i64 %".307", 96
+  %".309" = getelementptr inbounds float, ptr %"C", i64 %".308"
+  store <16 x float> %".304", ptr %".309", align 4
+  %".311" = load <16 x float>, ptr %"c7_0"
+  %".312" = mul i64 %"i0", 16
+  %".313" = mul i64 %"p", 16
+  %".314" = add i64 %".312", %".313"
+  %".315" = add i64 %".314", 112
+  %".316" = getelementptr inbounds float, ptr %"C", i64 %".315"
+  store <16 x float> %".311", ptr %".316", align 4
+  %".318" = load <16 x float>, ptr %"c8_0"
+  %".319" = mul i64 %"i0", 16
+  %".320" = mul i64 %"p", 16
+  %".321" = add i64 %".319", %".320"
+  %".322" = add i64 %".321", 128
+  %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
+  store <16 x float> %".318", ptr %".323", align 4
+  %".325" = load <16 x float>, ptr %"c9_0"
+  %".326" = mul i64 %"i0", 16
+  %".327" = mul i64 %"p", 16
+  %".328" = add i64 %".326", %".327"
+  %".329" = add i64 %".328", 144
+  %".330" = getelementptr inbounds float, ptr %"C", i64 %".329"
+  store <16 x float> %".325", ptr %".330", align 4
+  %".332" = load <16 x float>, ptr %"c10_0"
+  %".333" = mul i64 %"i0", 16
+  %".334" = mul i64 %"p", 16
+  %".335" = add i64 %".333", %".334"
+  %".336" = add i64 %".335", 160
+  %".337" = getelementptr inbounds float, ptr %"C", i64 %".336"
+  store <16 x float> %".332", ptr %".337", align 4
+  %".339" = load <16 x float>, ptr %"c11_0"
+  %".340" = mul i64 %"i0", 16
+  %".341" = mul i64 %"p", 16
+  %".342" = add i64 %".340", %".341"
+  %".343" = add i64 %".342", 176
   %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
-  store <16 x float> %".341", ptr %".344", align 4
-  %".346" = add i64 %"p_1", 1
-  store i64 %".346", ptr %"p_1.slot"
-  br label %"p_1.head"
+  store <16 x float> %".339", ptr %".344", align 4
+  %".346" = load <16 x float>, ptr %"c12_0"
+  %".347" = mul i64 %"i0", 16
+  %".348" = mul i64 %"p", 16
+  %".349" = add i64 %".347", %".348"
+  %".350" = add i64 %".349", 192
+  %".351" = getelementptr inbounds float, ptr %"C", i64 %".350"
+  store <16 x float> %".346", ptr %".351", align 4
+  %".353" = load <16 x float>, ptr %"c13_0"
+  %".354" = mul i64 %"i0", 16
+  %".355" = mul i64 %"p", 16
+  %".356" = add i64 %".354", %".355"
+  %".357" = add i64 %".356", 208
+  %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
+  store <16 x float> %".353", ptr %".358", align 4
+  %".360" = add i64 %"p", 1
+  store i64 %".360", ptr %"p.slot"
+  br label %"p.head"
 }
 
 define internal void @"kernel_0"(ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_I_0", ptr noalias %"X_T6") "prefer-vector-width"="512"
@@ -444,7 +451,7 @@ define internal void @"kernel_0.parallel.1"(ptr %".1") "prefer-vector-width"="51
 {
 entry:
   %"y.it.slot" = alloca i64
-  %"gemm_scratch" = alloca [128 x float], align 64
+  %"gemm_scratch" = alloca [1 x float], align 64
   %"X_01" = alloca [224 x float], align 64
   %"e1.slot" = alloca i64
   %"e3.slot" = alloca i64
