@@ -119,3 +119,14 @@ def test_overlapping_vectors_add_to_c(backend: str) -> None:
 @pytest.mark.parametrize("shape", [(100, 8, 8, 8), (20, 48, 48, 48), (64, 33, 65, 17)])
 def test_other_small_batches(backend: str, shape: tuple[int, int, int, int]) -> None:
     tbmm(backend, *shape)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("k", "columns"), [(48, 48), (40, 48), (80, 80), (97, 32)])
+def test_columns_in_one_panel(backend: str, k: int, columns: int) -> None:
+    """Up to 6 vectors of columns (the registers then hold blocks of 4 rows) run as one
+    panel in a kernel on one thread (100 batches: the batch tiles run on threads): 48 as 3
+    vectors, 40 as 3 (the last overlapping), 80 as 5; 97 keeps 2-vector panels and a
+    partial one."""
+    _, source = tbmm(backend, 100, 19, 21, k)
+    assert {cols for _, cols in blocks(source)} == {columns}, kernel_lines(source)

@@ -69,7 +69,21 @@ def layout(lowering: Lowering, shape: GemmShape) -> Layout:
     opts = lowering.options
     lanes = max(opts.vector_bytes // shape.dtype.byte_size, 1)
     regs = opts.vector_registers
-    nv = max(1, min(opts.gemm_vectors, math.ceil(shape.n / lanes), (regs - 1) // 2))
+    vectors = math.ceil(shape.n / lanes)
+    nv = max(1, min(opts.gemm_vectors, vectors, (regs - 1) // 2))
+    one_panel = vectors * lanes * shape.k * shape.dtype.byte_size
+    if (
+        shape.n % (nv * lanes)
+        and vectors <= (regs - 1) // 5
+        and not shape.parallel
+        and "n" not in shape.runtime
+        and (opts.gemm_block_bytes <= 0 or one_panel <= opts.gemm_block_bytes)
+    ):
+        # a small kernel (on one thread, its B in one block: `blocking` would leave it
+        # whole) takes all of a constant `n` in one panel, as long as the registers still
+        # hold blocks of 4 rows: 48 columns as 3 vectors, not a panel of 32 and one of 16
+        # padded to 32 that goes through a C tile (a partial vector overlaps: `overlaps`)
+        nv = vectors
     most = max(1, (regs - nv - 1) // nv)
     mr = max(1, min(opts.gemm_rows, shape.m, most))
     blocks = math.ceil(shape.m / most)
