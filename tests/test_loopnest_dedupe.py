@@ -122,6 +122,33 @@ def test_free_names_must_be_the_same() -> None:
     ]
 
 
+def test_callers_made_alike_by_a_merge_merge_next() -> None:
+    """w0 calls k0 and w1 calls k1, the same kernel renamed: once k1 is k0, w1 is w0 (a later
+    round sees w1's redirected call, not the canonical form it had before), while w2, calling
+    k2 (another operation), stays apart."""
+
+    def wrapper(name: str, callee: str) -> Function:
+        params = (BufferParam("P", DType.FP32), BufferParam("Q", DType.FP32, False))
+        call = Call(callee, (BufferArg("P"), BufferArg("Q", writes=False)))
+        return Function(name, params, (call,))
+
+    k0, k1 = kernel("k0", "B", "A"), kernel("k1", "C", "B", i="j")
+    k2 = kernel("k2", "D", "C", op="min")
+    wrappers = (wrapper("w0", "k0"), wrapper("w1", "k1"), wrapper("w2", "k2"))
+    buffers = tuple(
+        ProgramBuffer(n, n, DType.FP32, (8,), (1,), 8, 0, n == "A", n != "A") for n in "ABCD"
+    )
+    pairs = [("B", "A"), ("C", "B"), ("D", "C")]
+    main_calls = tuple(
+        Call(w.name, (BufferArg(dst), BufferArg(src, writes=False)))
+        for w, (dst, src) in zip(wrappers, pairs, strict=True)
+    )
+    main = Function("main", tuple(BufferParam(b.name, DType.FP32) for b in buffers), main_calls)
+    merged = merge_identical_functions(Plan(buffers, (k0, k1, k2, *wrappers, main), "main"))
+    assert names(merged) == ["k0", "k2", "w0", "w2", "main"]
+    assert calls(merged) == ["w0", "w0", "w2"]
+
+
 MLP = """function (X[B, D0], W1[D0, D1], B1[D1], W2[D1, D2], B2[D2], W3[D2, D3], B3[D3]) -> (Y) {
   Z1[b, j : B, D1] = +(X[b, i] * W1[i, j]);
   H1 = relu(Z1 + B1);

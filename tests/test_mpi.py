@@ -26,7 +26,7 @@ from plaidc.analysis.exchange import (
 )
 from plaidc.backends import BackendUnavailable, get_backend
 from plaidc.backends.mpi import MpiArtifact
-from plaidc.backends.mpi.launch import find_tool, launch_env, run_program
+from plaidc.backends.mpi.launch import find_tool, launch_env, run_program, shared_memory_btl
 from plaidc.cli import plaidc_main, plaidc_opt_main
 from plaidc.diagnostics import CompileError
 from plaidc.interp import run_program as interpret
@@ -229,6 +229,34 @@ def test_launcher_keeps_the_users_settings(monkeypatch: pytest.MonkeyPatch) -> N
     env = launch_env(ranks=2, threads=4, timeout=60)
     assert env["OMPI_MCA_btl"] == "tcp,self"
     assert env["OMP_NUM_THREADS"] == "2" and env["MPIEXEC_TIMEOUT"] == "60"
+
+
+@pytest.mark.parametrize(
+    ("printed", "btl"),
+    [
+        (
+            "mpiexec (Open MPI) 5.0.8\n\nReport bugs to https://www.open-mpi.org/community/help/",
+            "sm",
+        ),
+        ("mpiexec (OpenRTE) 4.1.2\n", "vader"),  # Open MPI 4's mpiexec names its runtime
+        (
+            "mpiexec (Open MPI) 4.1.6\n\nReport bugs to http://www.open-mpi.org/community/help/",
+            "vader",
+        ),
+        ("mpirun (Open MPI) 3.1.3\n", "vader"),
+        ("HYDRA build details:\n    Version: 4.1.2\n", "sm"),  # MPICH ignores OMPI_ variables
+        ("", "sm"),
+    ],
+)
+def test_shared_memory_transport_follows_open_mpis_release(printed: str, btl: str) -> None:
+    # Open MPI 4.1.6 (a GPU machine's system MPI) refused "sm": every run failed.
+    assert shared_memory_btl(printed) == btl
+
+
+def test_launcher_names_the_installed_mpis_shared_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OMPI_MCA_btl", raising=False)
+    env = launch_env(ranks=2, threads=2, timeout=60)
+    assert env["OMPI_MCA_btl"] in ("self,sm,tcp", "self,vader,tcp")
 
 
 # --------------------------------------------------------------------------------------------

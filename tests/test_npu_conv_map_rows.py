@@ -6,18 +6,16 @@ were brought once."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
 from plaidc import driver
-from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
 from plaidc.backends.npu.conv_map_rows import RowSlab, SlabMiss, plan
-from plaidc.interp import program_io, run_program
-from plaidc.targets import load_target
+
+from .support.backend_npu_units import run_checked, with_changes
 
 CONV = (
     "function (I[N, H, W, CI]: fp16, K[KH, KW, CI, CO]: fp16, B[CO]: fp16) -> (R) {{\n"
@@ -34,18 +32,7 @@ def _run(
     path = tmp_path / "conv.tile"
     path.write_text(CONV.format(s=s, d=d, p=p))
     program = driver.load_program(driver.Session(), str(path), driver.Bindings(dims=dims))
-    target = load_target("npu")
-    target = dataclasses.replace(target, hardware={**dict(target.hardware), **hardware})
-    compiled = driver.run_pipeline(program, driver.resolve_steps(target.stage("default")))
-    artifact = get_backend("npu").compile(compiled, target)
-    assert isinstance(artifact, NpuArtifact)
-    inputs = driver.random_inputs(program_io(program).inputs, seed=3)
-    got = artifact.run({k: v.copy() for k, v in inputs.items()})
-    mismatches = driver.compare_outputs(run_program(program, inputs), got)
-    assert not mismatches, mismatches[0].message
-    report = artifact.last_report
-    assert report is not None and report.unwaited_flags == 0
-    return artifact
+    return run_checked(program, with_changes(dict(hardware)), seed=3, pipeline=True)
 
 
 def _map_bytes(dims: dict[str, int]) -> int:

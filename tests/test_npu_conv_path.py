@@ -7,19 +7,16 @@ offset or order is a mismatch or a hazard."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
 from plaidc import driver
-from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
-from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import DType
-from plaidc.targets import load_target
 
+from .support.backend_npu_units import run_checked, with_changes
 from .support.paths import EXAMPLES
 
 CONV = (
@@ -37,17 +34,7 @@ def _conv(tmp_path: Path, dims: dict[str, int], t: str = "fp16", s: int = 1, d: 
 
 
 def _run(program, **hardware) -> NpuArtifact:
-    target = load_target("npu")
-    target = dataclasses.replace(target, hardware={**dict(target.hardware), **hardware})
-    artifact = get_backend("npu").compile(program, target)
-    assert isinstance(artifact, NpuArtifact)
-    inputs = driver.random_inputs(program_io(program).inputs, seed=5)
-    got = artifact.run({k: v.copy() for k, v in inputs.items()})
-    mismatches = driver.compare_outputs(run_program(program, inputs), got)
-    assert not mismatches, mismatches[0].message
-    report = artifact.last_report
-    assert report is not None and report.unwaited_flags == 0
-    return artifact
+    return run_checked(program, with_changes(hardware), seed=5)
 
 
 def _weight_loads(source: str) -> int:
@@ -158,10 +145,7 @@ def test_weights_stay_in_half_of_l1(tmp_path: Path) -> None:
 def _pipelined(program, **hardware) -> NpuArtifact:
     """`_run` on the program as the pass pipeline tiles it (the pipeline splits an fp32
     conv's indices)."""
-    target = load_target("npu")
-    target = dataclasses.replace(target, hardware={**dict(target.hardware), **hardware})
-    steps = driver.resolve_steps(target.stage("default"))
-    return _run(driver.run_pipeline(program, steps), **hardware)
+    return run_checked(program, with_changes(hardware), seed=5, pipeline=True)
 
 
 @pytest.mark.xfail(
@@ -181,16 +165,8 @@ def test_split_conv_goes_by_img2col_where_its_weights_stay(tmp_path: Path) -> No
     # UB); the others find them
     first, others = kept.source.split("/* tile 3 of", 1)
     assert _weight_loads(first) > 0 and _weight_loads(others) == 0
-    program = _conv(tmp_path, dims, t="fp32")
-    target = load_target("npu")
-    small = dataclasses.replace(target, hardware={**dict(target.hardware), **SMALL_L1})
-    pipelined = driver.run_pipeline(program, driver.resolve_steps(small.stage("default")))
-    artifact = get_backend("npu").compile(pipelined, small)
-    assert isinstance(artifact, NpuArtifact)
-    assert "img2col_cbuf_to_ca(" not in artifact.source
-    inputs = driver.random_inputs(program_io(pipelined).inputs, seed=5)
-    got = artifact.run({k: v.copy() for k, v in inputs.items()})
-    assert not driver.compare_outputs(run_program(pipelined, inputs), got)
+    split = _pipelined(_conv(tmp_path, dims, t="fp32"), **SMALL_L1)
+    assert "img2col_cbuf_to_ca(" not in split.source
 
 
 def test_weights_back_to_a_quarter_where_half_leaves_too_little(

@@ -12,19 +12,16 @@ same results by the vector layout.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
 from plaidc import driver
-from plaidc.backends import get_backend
 from plaidc.backends.npu import NpuArtifact
-from plaidc.interp import program_io, run_program
 from plaidc.stripe.ir import DType
-from plaidc.targets import load_target
 
+from .support.backend_npu_units import run_checked, with_changes
 from .support.paths import EXAMPLES
 
 # stride s, dilation d, zero padding p on each side
@@ -43,19 +40,7 @@ def _conv(tmp_path: Path, dims: dict[str, int], t: str, s: int = 1, d: int = 1, 
 
 
 def _run(program, target: str = "npu", **hardware) -> NpuArtifact:
-    config = load_target(target)
-    config = dataclasses.replace(config, hardware={**dict(config.hardware), **hardware})
-    # the npu pass pipeline's tiles, as `plaidc run` has them
-    compiled = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
-    artifact = get_backend("npu").compile(compiled, config)
-    assert isinstance(artifact, NpuArtifact)
-    inputs = driver.random_inputs(program_io(program).inputs, seed=7)
-    got = artifact.run({k: v.copy() for k, v in inputs.items()})
-    mismatches = driver.compare_outputs(run_program(program, inputs), got)
-    assert not mismatches, mismatches[0].message
-    report = artifact.last_report
-    assert report is not None and report.unwaited_flags == 0
-    return artifact
+    return run_checked(program, with_changes(hardware, target=target), seed=7, pipeline=True)
 
 
 def _elementwise_layout(artifact: NpuArtifact) -> int:

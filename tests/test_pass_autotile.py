@@ -632,3 +632,69 @@ def test_threads_balance_the_benchmark_convolution() -> None:
     model = _Model(conv, dataclasses.replace(opts, threads=2))
     assert model.balance(np.array([[s for _, s in two.sizes]]))[0] == 1.0
     assert model.evaluate(tuple(s for _, s in alone.sizes)).cost > two.cost
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+@pytest.mark.parametrize("slack", [0.0, 0.1])
+def test_scalar_balance_is_the_grid_balance(threads: int, slack: float) -> None:
+    """The scalar search's `balance_one` (plain Python) gives bit for bit `balance`'s value
+    (numpy, the exhaustive search's) on every candidate of a conv's lattice, ragged sizes too."""
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(
+        PAPER_OPTS, idxs=(), only_po2=False, threads=threads, thread_slack=slack
+    )
+    model = _Model(conv, opts)
+    grid = np.array(list(itertools.product(*model.choices)), dtype=np.int64)
+    assert len(grid) > 100
+    expected = model.balance(grid)
+    got = np.array([model.balance_one(tuple(int(v) for v in row)) for row in grid])
+    assert np.array_equal(got, expected)
+    assert (expected > 1.0).any() and (expected == 1.0).any()  # both cases are exercised
+
+
+def test_tile_extent_kept_per_access_and_size() -> None:
+    """The extents kept for the process (`_cached_dim_extent`) are those of the access and
+    size asked for: another coefficient, constant or size gets its own (as a fresh isl context,
+    which bypasses the cache, computes it); another buffer name the same."""
+    import islpy as isl
+
+    ref = kernel(parse_stripe(FLIP, "flip")).ref("A")
+    assert ref is not None
+    base = tile_extent(ref, ["i", "j"])
+    renamed = tile_extent(dataclasses.replace(ref, into="Z"), ["i", "j"])
+    assert renamed == base
+    j = Affine.var("j")
+    for access in [(ref.access[0], 3 * j + 1), (ref.access[0], Affine.var("j", 2) + 5)]:
+        other = dataclasses.replace(ref, access=access)
+        fresh = tile_extent(other, ["i", "j"], isl.Context())
+        assert tile_extent(other, ["i", "j"]) == fresh
+        assert fresh.dims[1] != base.dims[1] or fresh.origin[1] != base.origin[1]
+    shape = dataclasses.replace(ref.shape, sizes=(ref.shape.sizes[0], 4))
+    wider = dataclasses.replace(ref, shape=shape)
+    assert tile_extent(wider, ["i", "j"]).dims[1] == base.dims[1] + 3
+
+
+def test_autotile_searches_blocks_alike_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Of an MLP's three layers, the last two are one search (the same shapes under other
+    names) and the first, of another width, its own; the tiles are those of searching each."""
+    from plaidc.passes import autotile as autotile_module
+    from plaidc.tile import compile_tile
+
+    path = EXAMPLES / "mlp_3layer.tile"
+    dims = {"B": 8, "D0": 96, "D1": 64, "D2": 64, "D3": 64}
+    program = compile_tile(path.read_text(), str(path), dims=dims).program
+    opts = AutotileOptions(reqs=("contraction",), only_po2=True, max_total_size=8192)
+    searched: list[tuple[int, ...]] = []
+    real = autotile_module.search_tiles
+
+    def counting(block: Block, o: AutotileOptions, *, detail: bool = False) -> object:
+        searched.append(tuple(i.range for i in block.idxs))
+        return real(block, o, detail=detail)
+
+    monkeypatch.setattr(autotile_module, "search_tiles", counting)
+    cached = autotile(program, opts)
+    assert len(searched) == 2 and 96 in searched[0] and 96 not in searched[1]
+    searched.clear()
+    alone = autotile_module._walk(program, (), opts, None)
+    assert len(searched) == 3
+    assert print_stripe(cached) == print_stripe(alone) != print_stripe(program)

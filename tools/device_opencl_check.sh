@@ -27,10 +27,12 @@ PY
 grep -q PLATFORM $OUT/platforms.txt || { echo "no OpenCL platform"; exit 8; }
 export PLAIDC_OPENCL_PLATFORM=nvidia
 python3 -c "from plaidc.backends.opencl import runtime as r; d=r.default_device(); print('device', d.description, '| reassociate pragma', r.accepts_reassociate_pragma(d), '| FP_CONTRACT pragmas', r.accepts_contract_pragmas(d), '| options', r.build_options(d, ()))"
-T="tests/test_backend_opencl.py tests/test_backend_opencl_scalars.py tests/test_backend_opencl_units.py tests/test_backend_opencl_golden.py tests/test_backend_opencl_cli.py"
+T="tests/test_backend_opencl.py tests/test_backend_opencl_scalars.py tests/test_backend_opencl_units.py tests/test_backend_opencl_golden.py tests/test_backend_opencl_cli.py tests/test_backend_opencl_platforms.py"
 timeout ${TEST_S:-300} python3 -m pytest -q -o addopts= -n 16 -rsfE -p no:cacheprovider $T 2>&1 > $OUT/opencl_tests.log; echo "pytest rc=$?"
 tail -80 $OUT/opencl_tests.log
 timeout ${OTHER_S:-60} python3 -m pytest -q -o addopts= -n 16 -rsfE -p no:cacheprovider -k opencl tests/test_cli.py tests/test_passes_differential.py tests/test_onnx.py tests/test_pass_fuse.py tests/test_pass_widen_accumulators.py tests/test_target_config.py 2>&1 > $OUT/opencl_other.log; echo "other rc=$?"; tail -15 $OUT/opencl_other.log
 timeout ${BENCH_S:-120} python3 bench/run.py --targets opencl,opencl:gpu,opencl-gpu --blocks 3 --no-npu --no-third-party > $OUT/bench.log 2>&1; echo "bench rc=$?"; tail -30 $OUT/bench.log
 cp bench/results.json $OUT/ 2>/dev/null
+# `make demo`'s programs on every target the machine can run (opencl-gpu among them)
+timeout ${DEMO_S:-90} python3 -m plaidc.demo > $OUT/demo.log 2>&1; echo "demo rc=$?"; tail -40 $OUT/demo.log
 true

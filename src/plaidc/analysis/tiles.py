@@ -15,6 +15,7 @@ overflow). The exact per-point footprint of a built tiling, constraints included
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -70,10 +71,34 @@ def tile_extent(
             origin.append(Affine.const_(aff.const))
             dims.append(Affine())
             continue
-        low, high = _reach(ctx, aff, size)
-        origin.append(_single_affine(low, ref.into))
-        dims.append(_single_affine(high.sub(low).add_constant_val(1), ref.into))
+        if ctx is isl.DEFAULT_CONTEXT:
+            reach = _cached_dim_extent(aff, size)
+        else:
+            reach = _dim_extent(ctx, aff, size)
+        if reach is None:
+            raise AnalysisError(
+                f"refinement '{ref.into}': tile extent is not affine in the tile sizes"
+            )
+        origin.append(reach[0])
+        dims.append(reach[1])
     return TileExtent(tuple(origin), tuple(dims))
+
+
+# A program asks for the extents of the same accesses many times (each tile-size search, the
+# tiling, every block of a repeated layer: ResNet-50's 74 contraction blocks are 35 distinct
+# ones), and each is two parametric optimisations in isl. The answer is a function of the
+# access and the size alone (values, not names of buffers), so it is kept for the process.
+@functools.lru_cache(maxsize=8192)
+def _cached_dim_extent(aff: Affine, size: int) -> tuple[Affine, Affine] | None:
+    return _dim_extent(isl.DEFAULT_CONTEXT, aff, size)
+
+
+def _dim_extent(ctx: isl.Context, aff: Affine, size: int) -> tuple[Affine, Affine] | None:
+    """One dimension's (origin, size) over the tile box; None when isl's answer is not a
+    single affine piece."""
+    low, high = _reach(ctx, aff, size)
+    origin, extent = _affine_piece(low), _affine_piece(high.sub(low).add_constant_val(1))
+    return None if origin is None or extent is None else (origin, extent)
 
 
 def _reach(ctx: isl.Context, aff: Affine, size: int) -> tuple[isl.PwAff, isl.PwAff]:
@@ -113,9 +138,8 @@ def _reach(ctx: isl.Context, aff: Affine, size: int) -> tuple[isl.PwAff, isl.PwA
     return coords.dim_min(0), coords.dim_max(0)
 
 
-def _single_affine(pw: isl.PwAff, what: str) -> Affine:
+def _affine_piece(pw: isl.PwAff) -> Affine | None:
+    """`pw` as an `Affine` when it is one affine function on every piece, else None."""
     pieces = pw.get_pieces()
     affs = {str(aff) for _, aff in pieces}
-    if len(affs) != 1:
-        raise AnalysisError(f"refinement '{what}': tile extent is not affine in the tile sizes")
-    return affine_from_aff(pieces[0][1])
+    return affine_from_aff(pieces[0][1]) if len(affs) == 1 else None

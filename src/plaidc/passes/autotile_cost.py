@@ -492,7 +492,7 @@ class _Model:
         cost = None
         if not excluded:
             cost = self._cost(sizes, counts, in_lines, out_lines, w_in, w_out)
-            cost *= float(self.balance(np.array([sizes], dtype=np.int64))[0])
+            cost *= self.balance_one(sizes)
         named = tuple(zip(self.names, sizes, strict=True))
         return Candidate(
             named, tiles, in_bytes, out_bytes, total, in_lines, out_lines, cost, excluded
@@ -502,6 +502,23 @@ class _Model:
         """`thread_balance` of every row of `grid`: the factor on its cost."""
         opts = self.opts
         return thread_balance(grid, self.ranges, self.is_out, opts.threads, opts.thread_slack)
+
+    def balance_one(self, sizes: Sequence[int]) -> float:
+        """`balance` of one candidate, in plain Python (the scalar search evaluates hundreds
+        one at a time; numpy's per-call overhead was most of their cost): the same arithmetic,
+        int64 products and float64 quotients, so the same value."""
+        opts = self.opts
+        cols = [k for k, out in enumerate(self.is_out) if out and self.ranges[k] > 1]
+        if opts.threads < 2 or not cols:
+            return 1.0
+        counts = [-(-self.ranges[k] // sizes[k]) for k in cols]
+        most = max(counts)
+        worst = 0.0
+        for k, count in zip(cols, counts, strict=True):
+            if count == most:
+                busiest = min(-(-count // opts.threads) * sizes[k], self.ranges[k])
+                worst = max(worst, float(busiest * opts.threads) / float(self.ranges[k]))
+        return worst if most > 1 and worst > 1.0 + opts.thread_slack else 1.0
 
     def tile_counts(self, grid: np.ndarray) -> np.ndarray:
         """Number of tiles of each candidate (a row of sizes per candidate)."""

@@ -103,6 +103,10 @@ static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
   memcpy(p, &v, 64);
 }
 
+static inline int64_t plaidc_min_i64(int64_t a, int64_t b) {
+  return a < b ? a : b;
+}
+
 /* kernel_0 */
 static void kernel_0(float *restrict X_00, const float *restrict X_I_0) {
   /* kernel_0(X_I_0): X_T1[b, 0 : _T0, _T1] = >(X_I_0[b, n]) */
@@ -145,6 +149,7 @@ static void kernel_1(const float *restrict X_I_0, const float *restrict X_00, fl
       const plaidc_f32x16 X_T2_v = X_I_0_2_v - plaidc_f32x16_splat(X_T1);
       const plaidc_f32x16 X_T3_v = plaidc_f32x16_exp(X_T2_v);
       plaidc_f32x16_store(X_02 + (i1 * 33 + i2), X_T3_v);
+      __builtin_prefetch(X_I_0 + (plaidc_min_i64(i1 + 1, 7) * 33 + i2), 0, 3);
     }
     #pragma omp simd
     for (int64_t i2 = 32; i2 < 33; ++i2) {

@@ -8,8 +8,10 @@ defaults, e.g. `["-O2"]`), `vector_math` (`"libmvec"`: vectorised loops call gli
 math library for exp, log, sin, ...; absent: libm's scalar functions), `exp` (`"polynomial"`:
 fp32 exp is plaidc's inline polynomial, `plaidc.backends.loopnest.exp_poly`), `omp_wait_policy`
 and `omp_spin_us` (libgomp's OMP_WAIT_POLICY and GOMP_SPINCOUNT for the process unless the
-environment sets either; see `plaidc.backends.loopnest.spin`). Parallel loops fall back to one
-thread while their threads share a CPU (`shared_cpu_backoff`, `plaidc.backends.c.threads`).
+environment sets either; see `plaidc.backends.loopnest.spin`), `prefetch_next_row` (loops
+computing the polynomial exp prefetch the next row: `plaidc.backends.loopnest.prefetch`).
+Parallel loops fall back to one thread while their threads share a CPU (`shared_cpu_backoff`,
+`plaidc.backends.c.threads`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from plaidc.backends.loopnest.options import (
     pinned_threads,
 )
 from plaidc.backends.loopnest.plan import Plan
+from plaidc.backends.loopnest.prefetch import prefetch_next_rows
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
 from plaidc.backends.loopnest.spin import openmp_wait
@@ -52,6 +55,13 @@ class CCodegen(CpuRuntimeCodegen):
     )
     cflags: tuple[str, ...] = field(
         default=(), metadata={"help": 'flags added to the defaults, e.g. ["-O2"]'}
+    )
+    prefetch_next_row: bool = field(
+        default=False,
+        metadata={
+            "help": 'vector loops computing exp (with exp = "polynomial") prefetch the next '
+            "row of what they read (plaidc.backends.loopnest.prefetch)"
+        },
     )
 
 
@@ -115,6 +125,8 @@ def _emit(
         options, nan_flagged_minmax=True, ragged_gemm=True, vector_exp_loops=polynomial
     )
     plan = lower_program(program, lowering)
+    if polynomial and own.prefetch_next_row:
+        plan = prefetch_next_rows(plan)
     profiler = Recorder(instrument(plan)) if profile else None
     # after instrument: the profile's slots keep the kernels' own names
     source = emit_c(

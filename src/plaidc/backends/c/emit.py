@@ -242,6 +242,10 @@ class CEmitter:
             return [c.If(self.int_expr(s.cond), self.stmts(s.then), self.stmts(s.orelse))]
         if isinstance(s, p.Alloc):
             return self._alloc(s)
+        if isinstance(s, p.Prefetch):
+            pointer = self._pointer(s.buffer, s.offset)
+            call = c.CallExpr("__builtin_prefetch", (pointer, c.Literal("0"), c.Literal("3")))
+            return [c.ExprStmt(call)]
         if isinstance(s, p.Call):
             args: list[c.Expr] = []
             for arg in s.args:

@@ -1,12 +1,13 @@
 """The LLVM backend (`-t llvm`): Stripe -> loop-nest plan -> LLVM IR (llvmlite) -> JIT.
 
 The same plan as the C backend (`plaidc.backends.loopnest`), built with llvmlite's IR builder
-(`emit`), optimised at -O3 for the host CPU and JIT-compiled in memory (`jit`). `--emit llvm`
+(`emit`), optimised at -O2 for the host CPU and JIT-compiled in memory (`jit`). `--emit llvm`
 writes the generated (unoptimised) IR; `--emit lib` links the optimised object code into a
 shared library with the system C compiler. `[codegen]` keys besides the shared ones
-(`plaidc.backends.loopnest.options`): `opt_level` (0-3, default 3), `vector_math` (`"libmvec"`:
-vectorised loops call glibc's vector math library), `exp`, `omp_wait_policy` and `omp_spin_us`
-(as for the C backend; `shared_cpu_backoff`: `plaidc.backends.llvm.threads`).
+(`plaidc.backends.loopnest.options`): `opt_level` (0-3, default 2: `jit.OPT_LEVEL`),
+`vector_math` (`"libmvec"`: vectorised loops call glibc's vector math library), `exp`,
+`omp_wait_policy` and `omp_spin_us` (as for the C backend; `shared_cpu_backoff`:
+`plaidc.backends.llvm.threads`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from plaidc.backends import content_digest
 from plaidc.backends.llvm.emit import emit_llvm
-from plaidc.backends.llvm.jit import Jitted, jit, object_code
+from plaidc.backends.llvm.jit import OPT_LEVEL, Jitted, jit, object_code
 from plaidc.backends.loopnest import lower_program
 from plaidc.backends.loopnest.dedupe import merge_identical_functions
 from plaidc.backends.loopnest.options import (
@@ -46,7 +47,7 @@ class LLVMCodegen(CpuRuntimeCodegen):
     """The LLVM backend's own `[codegen]` keys."""
 
     opt_level: Literal[0, 1, 2, 3] = field(
-        default=3, metadata={"help": "LLVM's optimisation level (-O0 .. -O3)"}
+        default=OPT_LEVEL, metadata={"help": "LLVM's optimisation level (-O0 .. -O3)"}
     )
     prefer_vector_width: bool = field(
         default=False,

@@ -214,6 +214,13 @@ class FunctionEmitter:
             self.allocate(s)
         elif isinstance(s, p.Call):
             self.call(s)
+        elif isinstance(s, p.Prefetch):
+            ptr, _ = self.address(s.buffer, s.offset)
+            prefetch = self.ops.function(
+                "llvm.prefetch.p0", ir.VoidType(), [ptr.type, I32, I32, I32]
+            )
+            # a read, kept in all cache levels (locality 3), of data (cache type 1)
+            self.b.call(prefetch, [ptr, *(ir.Constant(I32, v) for v in (0, 3, 1))])
         else:
             raise TypeError(f"not a plan statement: {s!r}")
 

@@ -1,10 +1,10 @@
 """JIT compilation of generated LLVM IR for the host CPU (llvmlite's MCJIT).
 
-The module is optimised with LLVM's new pass manager at `-O3` (loop and SLP vectorisation on)
-for the host's CPU and features, then compiled in memory. Machine code is cached by content
-hash (the IR, the CPU, its features and the LLVM version) under the cache directory, so a
-program compiled before loads without running the optimiser again. libgomp is loaded into the
-process when the code runs loops on threads.
+The module is optimised with LLVM's new pass manager at `OPT_LEVEL` (-O2; loop and SLP
+vectorisation on) for the host's CPU and features, then compiled in memory. Machine code is
+cached by content hash (the IR, the CPU, its features and the LLVM version) under the cache
+directory, so a program compiled before loads without running the optimiser again. libgomp is
+loaded into the process when the code runs loops on threads.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 import tempfile
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -26,6 +26,15 @@ from plaidc.backends import BackendUnavailable
 from plaidc.backends.llvm.scratch import FREE
 from plaidc.backends.toolchain import cache_dir
 from plaidc.diagnostics import InternalError
+
+# LLVM's optimisation level unless the config says otherwise (`[codegen] opt_level`). -O2, not
+# -O3: the code is as fast (the GEMM micro-kernels are unrolled in the IR; O3's extra unrolling
+# copied cold loops, such as a conv's bias+relu epilogue 14 times) and half the size, and the
+# optimiser and code generator take half the time: conv 3x3 56x56x64 +bias+relu 0.49 -> 0.18 s
+# CPU (loop strength reduction alone took 0.27 s on O3's unrolled copies), gconv 0.30 -> 0.15 s.
+# Run time, O3 vs O2, CPU time, interleaved, best of 30-200 (loaded host): every benchmark row
+# and the odd shapes within 2%, none slower beyond the noise (README, "Compile time").
+OPT_LEVEL: Literal[0, 1, 2, 3] = 2
 
 
 @dataclass
@@ -101,7 +110,9 @@ def _free_scratch(free: Any, _engine: Any) -> None:
     free()
 
 
-def jit(ir_text: str, uses_threads: bool, opt: int = 3, vector_math: bool = False) -> Jitted:
+def jit(
+    ir_text: str, uses_threads: bool, opt: int = OPT_LEVEL, vector_math: bool = False
+) -> Jitted:
     """Compile `ir_text` (a module exporting `plaidc_entry(ptr)`) and return its entry."""
     if uses_threads:
         _load_gomp()
@@ -143,7 +154,7 @@ def jit(ir_text: str, uses_threads: bool, opt: int = 3, vector_math: bool = Fals
     return jitted
 
 
-def object_code(ir_text: str, opt: int = 3) -> bytes:
+def object_code(ir_text: str, opt: int = OPT_LEVEL) -> bytes:
     """Optimised machine code of a module as an object file (for `--emit lib`)."""
     tm = _target_machine(opt)
     module = llvm.parse_assembly(ir_text)
@@ -182,7 +193,7 @@ def host_ir(ir_text: str) -> str:
     return header + text
 
 
-def optimised_ir(ir_text: str, opt: int = 3) -> str:
+def optimised_ir(ir_text: str, opt: int = OPT_LEVEL) -> str:
     """The module after optimisation (for inspecting what LLVM made of it)."""
     tm = _target_machine(opt)
     module = llvm.parse_assembly(ir_text)
@@ -192,4 +203,4 @@ def optimised_ir(ir_text: str, opt: int = 3) -> str:
     return str(module)
 
 
-__all__ = ["Jitted", "host_ir", "jit", "llvm_version", "object_code", "optimised_ir"]
+__all__ = ["OPT_LEVEL", "Jitted", "host_ir", "jit", "llvm_version", "object_code", "optimised_ir"]

@@ -421,6 +421,15 @@ class Alloc:
 
 
 @dataclass(frozen=True)
+class Prefetch:
+    """A hint to bring `buffer[offset]`'s cache line into the nearest cache for a read
+    (`prefetch.prefetch_next_rows`); it changes no value. `offset` lies within the buffer."""
+
+    buffer: str
+    offset: IntExpr
+
+
+@dataclass(frozen=True)
 class BufferArg:
     """A pointer argument: `buffer + offset`; `writes` if the callee stores through it."""
 
@@ -449,6 +458,7 @@ Stmt = Union[
     If,
     Alloc,
     Call,
+    Prefetch,
 ]
 
 

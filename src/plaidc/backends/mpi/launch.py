@@ -12,8 +12,10 @@ failing rank ends every rank (MPI_Abort), and the run's error is that rank's mes
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -37,8 +39,9 @@ ONE_MACHINE = {
     "OMPI_ALLOW_RUN_AS_ROOT": "1",
     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
     # shared memory between the ranks of one node (3 GB/s here, 6 MB messages; TCP over
-    # loopback: 70 MB/s), TCP between nodes
-    "OMPI_MCA_btl": "self,sm,tcp",
+    # loopback: 70 MB/s), TCP between nodes; Open MPI before 5.0 names shared memory
+    # "vader" (`shared_memory_btl`)
+    "OMPI_MCA_btl": "self,{shared},tcp",
     "OMPI_MCA_rmaps_base_oversubscribe": "true",
     "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe",
     "PRTE_MCA_hwloc_default_binding_policy": "none",
@@ -117,10 +120,30 @@ def build_program(
     return target
 
 
+def shared_memory_btl(version_text: str) -> str:
+    """Open MPI's shared-memory transport for the release `mpiexec --version` printed: "sm"
+    from 5.0 on, "vader" before (where "sm" is a removed component and every run fails)."""
+    found = re.search(r"\((?:Open MPI|OpenRTE)\)\s+(\d+)\.", version_text)
+    return "vader" if found and int(found.group(1)) < 5 else "sm"
+
+
+@functools.cache
+def _mpiexec_version(mpiexec: str) -> str:
+    try:
+        done = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout + done.stderr
+
+
 def launch_env(ranks: int, threads: int, timeout: int) -> dict[str, str]:
     env = dict(os.environ)
+    try:
+        shared = shared_memory_btl(_mpiexec_version(find_tool("mpiexec")))
+    except BackendUnavailable:  # reported when the run looks for mpiexec
+        shared = "sm"
     for key, value in ONE_MACHINE.items():
-        env.setdefault(key, value)
+        env.setdefault(key, value.format(shared=shared))
     env.setdefault("OMP_NUM_THREADS", str(max(1, threads // ranks)))
     env.setdefault("MPIEXEC_TIMEOUT", str(timeout))
     return env

@@ -277,11 +277,12 @@ class Executable:
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return run_plan(self.program.plan, self._execute, inputs)
 
-    def _execute(self, pointers: Any) -> None:
-        """Run every step on the host arrays at `pointers` (one per program buffer, then the
-        status word, as `run_plan` passes them)."""
+    def _execute(self, table: int) -> None:
+        """Run every step on the host arrays at the pointers of the table at address `table`
+        (one per program buffer, then the status word, as `run_plan` passes them)."""
         cl = _pyopencl()
         plan = self.program.plan
+        pointers = (ctypes.c_size_t * (len(plan.buffers) + 1)).from_address(table)
         hosts: dict[str, np.ndarray] = {}
         for k, buf in enumerate(plan.buffers):
             dtype = numpy_dtype(storage(buf.dtype))
