@@ -130,3 +130,21 @@ def test_columns_in_one_panel(backend: str, k: int, columns: int) -> None:
     partial one."""
     _, source = tbmm(backend, 100, 19, 21, k)
     assert {cols for _, cols in blocks(source)} == {columns}, kernel_lines(source)
+
+
+def kernel_function(source: str) -> str:
+    """The C text of the (first) micro-kernel function."""
+    start = source.index("/* micro-kernel")
+    return source[start : source.index("\n}\n", start)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("batches", [40, 7])
+def test_batch_loop_runs_on_threads(backend: str, batches: int) -> None:
+    """A batch of small GEMMs in one tile: the loop over the calls runs on threads (each
+    thread with its own scratch), not each call's kernel (a parallel region per call)."""
+    _, source = tbmm(backend, batches, 19, 21, 40)
+    if backend == "c":
+        assert "omp" not in kernel_function(source)
+        loop = source.index("#pragma omp for")
+        assert source.index("gemm_scratch[", loop) < source.index("gemm(", loop)
