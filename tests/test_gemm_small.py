@@ -14,6 +14,13 @@ import re
 import numpy as np
 import pytest
 
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.interp import program_io, run_program
+from plaidc.stripe.ir import DType
+from plaidc.targets import load_target
+from plaidc.tile import compile_tile
+
 from .support import EXAMPLES
 from .test_gemm_batch import compile_and_run, kernel_lines
 
@@ -148,3 +155,20 @@ def test_batch_loop_runs_on_threads(backend: str, batches: int) -> None:
         assert "omp" not in kernel_function(source)
         loop = source.index("#pragma omp for")
         assert source.index("gemm_scratch[", loop) < source.index("gemm(", loop)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_overlapping_fp64(backend: str) -> None:
+    """fp64 (8 lanes): 26 columns as 4 vectors, the last at column 18, its B packed as 8 x 8
+    transposes with the last k block overlapping (30 = 3 x 8 + 6)."""
+    shapes = {"X": (DType.FP64, (5, 26, 30)), "Y": (DType.FP64, (5, 26, 30))}
+    program = compile_tile(TBMM.read_text(), str(TBMM), shapes=shapes).program
+    cfg = load_target(backend)
+    program = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    inputs = driver.random_inputs(program_io(program).inputs, seed=5)
+    artifact = get_backend(backend).compile(program, cfg)
+    got = artifact.run(inputs)
+    assert not driver.compare_outputs(run_program(program, inputs), got)
+    want = np.einsum("bnm,bkm->bnk", inputs["X"], inputs["Y"])
+    np.testing.assert_allclose(got["Z"], want, rtol=1e-12, atol=1e-12)
+    assert (6, 32) in blocks(artifact.source), kernel_lines(artifact.source)
