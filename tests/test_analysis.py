@@ -6,6 +6,7 @@ question is a count or a bound, so a wrong isl formulation cannot agree with its
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
@@ -560,6 +561,26 @@ def test_loop_ast_folds_constraints_into_bounds() -> None:
     assert reordered.index("int k") < reordered.index("int x")
     with pytest.raises(ValueError):
         loop_ast(chain, order=["x"])
+
+
+def test_loop_ast_kept_per_domain_order_and_context() -> None:
+    """A DomainCache keeps loop nests by what isl prints of the domain, the loop order and the
+    context: a kernel under another name (a repeated layer) gets the same nest; another range,
+    constraint or order its own, as a fresh cache builds it."""
+    root = fig5a()
+    kernel = chain_of(root, 1)[-1]
+    cache = DomainCache()
+    first = loop_ast((root, kernel), None, cache)
+    twin = dataclasses.replace(kernel, name="twin", comments=("another layer",))
+    assert loop_ast((root, twin), None, cache) is first
+    narrower = dataclasses.replace(
+        kernel, idxs=(dataclasses.replace(kernel.idxs[0], range=10), *kernel.idxs[1:])
+    )
+    looser = dataclasses.replace(kernel, constraints=kernel.constraints[1:])
+    order = ["k", "c", "j", "i", "y", "x"]
+    for chain, loops in [((root, narrower), None), ((root, looser), None), ((root, kernel), order)]:
+        got = loop_ast(chain, loops, cache).to_C_str()
+        assert got == loop_ast(chain, loops).to_C_str() != first.to_C_str()
 
 
 def test_ast_children_lists_block_nodes() -> None:

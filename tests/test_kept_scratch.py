@@ -11,6 +11,7 @@ the results.
 from __future__ import annotations
 
 import ctypes
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from plaidc.backends import get_backend
 from plaidc.interp import program_io, run_program
 from plaidc.stripe.parser import parse_stripe
 
+from .support import EXAMPLES
 from .test_gemm_blocked import whole
 from .test_gemm_ragged import with_codegen
 
@@ -109,3 +111,51 @@ def test_a_pack_on_the_heap_reports_through_the_status_word(backend: str, keep: 
     )
     assert "plaidc_status" in artifact.source
     check_runs(program, artifact, range(2))
+
+
+def mlp(backend: str, **codegen: object):  # type: ignore[no-untyped-def]
+    """examples/mlp_3layer.tile at 24 x 40 (hidden layers H1, H2: 3.75 KiB each, on the heap
+    over a 1 KiB `stack_bytes`)."""
+    dims = {"B": 24, "D0": 40, "D1": 40, "D2": 40, "D3": 40}
+    path = str(EXAMPLES / "mlp_3layer.tile")
+    program = driver.load_program(driver.Session(), path, driver.Bindings(dims=dims))
+    cfg = with_codegen(backend, stack_bytes=1024, **codegen)
+    return program, get_backend(backend).compile(program, cfg)
+
+
+def mlp_reference(x: dict) -> np.ndarray:  # type: ignore[type-arg]
+    h = x["X"].astype(np.float64)
+    for layer in (1, 2, 3):
+        h = np.maximum(h @ x[f"W{layer}"] + x[f"B{layer}"], 0)
+    return h
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_program_temporaries_are_kept_and_shared_safely(backend: str) -> None:
+    """A heap temporary of the program (the MLP's hidden layers) is taken from the kept slots
+    like packing scratch, not allocated per call (each call faulted its pages in again); calls
+    from several Python threads at once, each with its own inputs, all match: a buffer handed
+    to two calls at once would mix their layers."""
+    program, artifact = mlp(backend)
+    source = artifact.source
+    assert source.count("scratch_take") >= 2 and "aligned_alloc(64" not in source
+    feeds = [driver.random_inputs(program_io(program).inputs, seed=s) for s in range(6)]
+    want = [mlp_reference(x) for x in feeds]
+    for x, w in zip(feeds, want, strict=True):
+        np.testing.assert_allclose(artifact.run(x)["Y"], w, rtol=1e-4, atol=1e-4)
+
+    def run(i: int) -> np.ndarray:
+        return np.asarray(artifact.run(feeds[i % 6])["Y"])
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        for i, got in enumerate(pool.map(run, range(60))):
+            np.testing.assert_allclose(got, want[i % 6], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_program_temporaries_per_call_without_keep_scratch(backend: str) -> None:
+    """`keep_scratch = false`: the hidden layers are allocated and freed on every call."""
+    program, artifact = mlp(backend, keep_scratch=False)
+    assert "scratch_take" not in artifact.source
+    x = driver.random_inputs(program_io(program).inputs, seed=7)
+    np.testing.assert_allclose(artifact.run(x)["Y"], mlp_reference(x), rtol=1e-4, atol=1e-4)

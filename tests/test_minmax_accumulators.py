@@ -129,3 +129,21 @@ def test_split_sums_match_numpy(target: str, dtype: type) -> None:
     with np.errstate(all="ignore"):
         want = {"S": x.sum(axis=1, dtype=dtype)}
     assert not driver.compare_outputs(want, got, reduction_terms=COLS)
+
+
+def test_llvm_reductions_leave_a_zero_maximums_sign_open_and_elementwise_max_keeps_it() -> None:
+    # `nsz` on the reduction's llvm.maximum (numpy's own reductions return whichever zero
+    # comes last: the sign is order-dependent), none on an elementwise max (relu)
+    source = "function (X[B, N]) -> (M, R) { M[b : B] = >(X[b, n]); R = max(X, 0); }"
+    program = optimised(source, "llvm", DType.FP32, (5, COLS))
+    ir_text = get_backend("llvm").compile(program, load_target("llvm")).source
+    calls = [line for line in ir_text.splitlines() if '@"llvm.maximum' in line and "call" in line]
+    assert any(" nsz " in line for line in calls)
+    assert any(" nsz " not in line for line in calls)
+    x = special_rows(np.float32)[:5]
+    x[4, :] = np.where(np.arange(COLS) % 2, np.float32(-0.0), np.float32(0.0))  # only zeros
+    out = get_backend("llvm").compile(program, load_target("llvm")).run({"X": x})
+    want = np.max(x, axis=1)
+    np.testing.assert_array_equal(out["M"], want)  # NaN rows NaN, -0.0 == 0.0
+    assert out["M"][4] == 0
+    np.testing.assert_array_equal(np.signbit(out["R"]), np.signbit(np.maximum(x, 0)))

@@ -83,6 +83,9 @@ class DomainCache:
     def __init__(self, ctx: isl.Context | None = None) -> None:
         self.ctx = ctx if ctx is not None else isl.DEFAULT_CONTEXT
         self._sets: dict[tuple[int, ...], tuple[Sequence[Block], isl.Set]] = {}
+        # `loops.loop_ast`'s loop nests by (domain, loop order, context) as isl prints them:
+        # a program's repeated layers scan the same domains (ResNet-50: 200 nests, 68 distinct)
+        self.asts: dict[tuple[str, tuple[str, ...], str], isl.AstNode] = {}
 
     def domain(self, chain: Sequence[Block]) -> isl.Set:
         """The domain of `chain` (see the module docstring)."""

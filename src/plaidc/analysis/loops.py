@@ -36,6 +36,19 @@ def loop_ast(
     loop_order = list(order) if order is not None else names
     if sorted(loop_order) != sorted(names):
         raise ValueError(f"loop order {loop_order} is not a permutation of {names}")
+    # The context is what holds for the ancestor point: it executes the parent. It must not be
+    # `dom.params()` (the ancestor points where this block has points at all): isl would then
+    # drop the guard that skips ancestor points where the block is empty.
+    if depth > 0:
+        parent = outer_as_params(cache.domain(chain[:-1]), depth)
+        assert isinstance(parent, isl.Set)
+        context = parent.params()
+    else:
+        context = dom.params()
+    key = (str(dom), tuple(loop_order), str(context))
+    known = cache.asts.get(key)
+    if known is not None:
+        return known
     ctx = dom.get_ctx()
     space = dom.get_space()
     params = dim_names(space, isl.dim_type.param)
@@ -49,21 +62,14 @@ def loop_ast(
     mspace = isl.Space.map_from_domain_and_range(space, target)
     schedule = isl.Map.from_multi_aff(isl.MultiAff.from_aff_list(mspace, affs))
     schedule = schedule.intersect_domain(dom)
-    # The context is what holds for the ancestor point: it executes the parent. It must not be
-    # `dom.params()` (the ancestor points where this block has points at all): isl would then
-    # drop the guard that skips ancestor points where the block is empty.
-    if depth > 0:
-        parent = outer_as_params(cache.domain(chain[:-1]), depth)
-        assert isinstance(parent, isl.Set)
-        context = parent.params()
-    else:
-        context = dom.params()
     build = isl.AstBuild.from_context(context)
     ids = isl.IdList.alloc(ctx, len(names))
     for name in loop_order:
         ids = ids.add(isl.Id(name, None, context=ctx))
     build = build.set_iterators(ids)
-    return build.node_from_schedule_map(isl.UnionMap.from_map(schedule))
+    node = build.node_from_schedule_map(isl.UnionMap.from_map(schedule))
+    cache.asts[key] = node
+    return node
 
 
 def ast_children(node: isl.AstNode) -> list[isl.AstNode]:

@@ -38,7 +38,7 @@ n_1.body:
   %".21" = getelementptr inbounds float, ptr %"X_I_0", i64 %".20"
   %"X_I_0_1" = load float, ptr %".21", align 4
   %".23" = load float, ptr %"X_00_acc"
-  %".24" = call float @"llvm.maximum.f32"(float %".23", float %"X_I_0_1")
+  %".24" = call nsz float @"llvm.maximum.f32"(float %".23", float %"X_I_0_1")
   store float %".24", ptr %"X_00_acc"
   %".26" = add i64 %"n_1", 1
   store i64 %".26", ptr %"n_1.slot"

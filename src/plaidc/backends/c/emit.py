@@ -244,7 +244,8 @@ class CEmitter:
             return self._alloc(s)
         if isinstance(s, p.Prefetch):
             pointer = self._pointer(s.buffer, s.offset)
-            call = c.CallExpr("__builtin_prefetch", (pointer, c.Literal("0"), c.Literal("3")))
+            rw = c.Literal("1" if s.writes else "0")
+            call = c.CallExpr("__builtin_prefetch", (pointer, rw, c.Literal("3")))
             return [c.ExprStmt(call)]
         if isinstance(s, p.Call):
             args: list[c.Expr] = []

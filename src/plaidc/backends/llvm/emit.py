@@ -5,9 +5,11 @@ The structure is the plan's: one LLVM function per plan function (buffer paramet
 registers by the optimiser), and `plaidc_entry(ptr args)` exported. A parallel loop is
 outlined into a function of a context record and run on threads with libgomp's
 `GOMP_parallel`, each thread taking one contiguous chunk of iterations. Accumulators of
-reduction loops combine with `reassoc` fast-math flags, which lets LLVM vectorise them; no
-other fast-math flag is used. Loops the plan marks `vector` carry `llvm.loop` metadata that
-asks for vectorisation and forbids unrolling them first (see `ModuleEmitter.vector_loop_id`).
+reduction loops combine with `reassoc` fast-math flags, which lets LLVM vectorise them, and
+their float max/min with `nsz` (the sign of a zero maximum is order-dependent in numpy too: see
+`Ops._minmax`); no other fast-math flag is used. Loops the plan marks `vector` carry
+`llvm.loop` metadata that asks for vectorisation and forbids unrolling them first (see
+`ModuleEmitter.vector_loop_id`).
 """
 
 from __future__ import annotations
@@ -219,8 +221,10 @@ class FunctionEmitter:
             prefetch = self.ops.function(
                 "llvm.prefetch.p0", ir.VoidType(), [ptr.type, I32, I32, I32]
             )
-            # a read, kept in all cache levels (locality 3), of data (cache type 1)
-            self.b.call(prefetch, [ptr, *(ir.Constant(I32, v) for v in (0, 3, 1))])
+            # a read (or a store: the line arrives owned), kept in all cache levels (locality
+            # 3), of data (cache type 1)
+            kind = (int(s.writes), 3, 1)
+            self.b.call(prefetch, [ptr, *(ir.Constant(I32, v) for v in kind)])
         else:
             raise TypeError(f"not a plan statement: {s!r}")
 

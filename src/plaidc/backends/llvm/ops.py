@@ -240,7 +240,7 @@ class Ops:
         if op == "div":
             return self._div(a, b, d)
         if op in ("max", "min"):
-            return self._minmax(op, a, b, d)
+            return self._minmax(op, a, b, d, flags)
         if op in ("max_num", "min_num") and d.is_float:  # IEEE maxNum: NaN-ignoring
             return self.b.call(self.intrinsic(f"llvm.{op[:3]}num", a.type, 2), [a, b])
         if op in ("shl", "shr"):
@@ -283,12 +283,20 @@ class Ops:
         quotient = self.b.select(is_minus_one, self.b.neg(a), quotient)
         return self.b.select(is_zero, zero, quotient)
 
-    def _minmax(self, op: str, a: ir.Value, b: ir.Value, d: DType) -> ir.Value:
+    def _minmax(
+        self, op: str, a: ir.Value, b: ir.Value, d: DType, flags: tuple[str, ...] = ()
+    ) -> ir.Value:
         sym = ">" if op == "max" else "<"
         if d.is_float:
             # numpy's maximum/minimum propagate NaN, as LLVM's maximum/minimum do (which the
-            # loop vectoriser can reduce).
-            return self.b.call(self.intrinsic(f"llvm.{op}imum", a.type, 2), [a, b])
+            # loop vectoriser can reduce). In a reduction (`flags` given) the sign of a zero
+            # result is left open (`nsz`): numpy's own reductions return whichever zero comes
+            # last in their order (max of [-0, 0] is 0, of [0, -0] is -0), and LLVM then drops
+            # the ordering of -0 below +0 from each vector step (softmax's row max: 6 -> 3
+            # instructions a vector).
+            fastmath = ("nsz",) if flags else ()
+            call = self.intrinsic(f"llvm.{op}imum", a.type, 2)
+            return self.b.call(call, [a, b], fastmath=fastmath)
         compare = self.b.icmp_signed if d.is_signed_int else self.b.icmp_unsigned
         return self.b.select(compare(sym, a, b), a, b)
 

@@ -61,6 +61,8 @@ from plaidc.backends.loopnest.plan import (
     LetInt,
     LetScalar,
     Loop,
+    Prefetch,
+    SBinary,
     ScalarType,
     SCast,
     SConst,
@@ -690,30 +692,44 @@ class Kernel:
                 reads_c.append(Loop(e, IConst(0), IConst(rows * lay.nr), (zero,), vector=True))
             reads_c += copy_rows(self.c, tile)
         accs = [[self.fresh(f"c{r}_{v}") for v in range(lay.nv)] for r in range(rows)]
-        zeros: list[Stmt] = []
-        for r in range(rows):
-            for v in range(lay.nv):
-                lane = IConst(v * lay.lanes)
-                load: SExpr
-                if tile is not None:
-                    load = SLoad(tile, tile_element(IConst(r), lane), vt)
-                else:
+        start = SCast(SConst(0.0, self.t), vt)
+        if tile is None:
+            # C straight from and to registers: its lines are asked for (owned) first, the
+            # sum starts at zero and C's values are added after the k loop, so no
+            # multiply-add waits for C's loads (a miss to L3 stalled every accumulator's
+            # chain at the start of each tile); as BLIS's kernels prefetch C
+            body: list[Stmt] = [] if self.fresh_c is True else self._prefetch_c(rows, c_element)
+            body += [DeclVar(accs[r][v], vt, start) for r in range(rows) for v in range(lay.nv)]
+            body += self._k_loop(i0, rows, p, apack, accs, a_starts)
+            adds: list[Stmt] = []
+            for r in range(rows):
+                for v in range(lay.nv):
+                    acc = SVar(accs[r][v], vt)
                     load = SLoad(self.c, c_element(IConst(r), IConst(self.columns[v])), vt)
-                start = SCast(SConst(0.0, self.t), vt)
-                if isinstance(self.fresh_c, ICmp):
-                    zeros.append(DeclVar(accs[r][v], vt, start))
-                    reads_c.append(AssignVar(accs[r][v], load))
-                else:
-                    zeros.append(DeclVar(accs[r][v], vt, start if self.fresh_c else load))
-        body: list[Stmt] = []
-        if isinstance(self.fresh_c, ICmp):
-            later = ICmp("!=", self.fresh_c.a, self.fresh_c.b)
-            body += [*zeros, If(later, tuple(reads_c))]
-        elif self.fresh_c:
-            body += zeros
+                    adds.append(AssignVar(accs[r][v], SBinary("add", acc, load, vt)))
+            if isinstance(self.fresh_c, ICmp):
+                body.append(If(ICmp("!=", self.fresh_c.a, self.fresh_c.b), tuple(adds)))
+            elif not self.fresh_c:
+                body += adds
         else:
-            body += [*reads_c, *zeros]
-        body += self._k_loop(i0, rows, p, apack, accs, a_starts)
+            zeros: list[Stmt] = []
+            for r in range(rows):
+                for v in range(lay.nv):
+                    load = SLoad(tile, tile_element(IConst(r), IConst(v * lay.lanes)), vt)
+                    if isinstance(self.fresh_c, ICmp):
+                        zeros.append(DeclVar(accs[r][v], vt, start))
+                        reads_c.append(AssignVar(accs[r][v], load))
+                    else:
+                        zeros.append(DeclVar(accs[r][v], vt, start if self.fresh_c else load))
+            body = []
+            if isinstance(self.fresh_c, ICmp):
+                later = ICmp("!=", self.fresh_c.a, self.fresh_c.b)
+                body += [*zeros, If(later, tuple(reads_c))]
+            elif self.fresh_c:
+                body += zeros
+            else:
+                body += [*reads_c, *zeros]
+            body += self._k_loop(i0, rows, p, apack, accs, a_starts)
         for r in range(rows):
             for v in range(lay.nv):
                 lane = IConst(v * lay.lanes)
@@ -727,6 +743,18 @@ class Kernel:
             return body
         body += copy_rows(tile, self.c)
         return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
+
+    def _prefetch_c(
+        self, rows: int, c_element: Callable[[IntExpr, IntExpr], IntExpr]
+    ) -> list[Stmt]:
+        """A prefetch for a store of each of the block's rows of C: one per vector of the
+        row (its first and last vectors' lines at least, however the row falls on lines)."""
+        out: list[Stmt] = []
+        for r in range(rows):
+            for v in range(self.lay.nv):
+                at = c_element(IConst(r), IConst(self.columns[v]))
+                out.append(Prefetch(self.c, at, writes=True))
+        return out
 
     def _k_loop(
         self,

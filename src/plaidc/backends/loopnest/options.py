@@ -116,9 +116,10 @@ class LoopnestCodegen:
     keep_scratch: bool = field(
         default=True,
         metadata={
-            "help": "heap packing scratch is kept between calls (one buffer per thread and "
-            "allocation, taken and given back atomically) instead of allocated and freed on "
-            "every call, where large buffers page-fault on each first touch"
+            "help": "heap packing scratch and the program's heap temporaries are kept "
+            "between calls (one buffer per thread and allocation, taken and given back "
+            "atomically) instead of allocated and freed on every call, where large buffers "
+            "page-fault on each first touch"
         },
     )
     vector_registers: int | None = field(
