@@ -142,3 +142,32 @@ def test_edge_tiles_of_output_rows_run_on_the_micro_kernel(backend: str, case: t
     assert any(f"micro-kernel C = A B: {rows}x" in line for line in source_lines), [
         line for line in source_lines if "micro-kernel" in line
     ]
+
+
+# (CO, register block) with 16-lane vectors and 32 registers: the width that pads the fewest
+# output channels, the configured 2 vectors on a tie.
+CONV_WIDTHS = [(40, "8x48"), (33, "8x48"), (64, "8x32"), (24, "8x32"), (128, "8x32"), (8, "8x16")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", CONV_WIDTHS, ids=lambda c: f"co{c[0]}")
+def test_conv_register_block_width_follows_the_channels(backend: str, case: tuple) -> None:
+    """A convolution's register block is as wide as pads its output channels least (40
+    channels: one panel of 3 vectors, not a full and a mostly empty panel of 2)."""
+    co, block = case
+    path = EXAMPLES / "conv2d_bias_relu.tile"
+    dims = {"N": 1, "H": 11, "W": 10, "CI": 5, "KH": 3, "KW": 3, "CO": co}
+    program = compile_tile(path.read_text(), str(path), dims=dims).program
+    cfg = load_target(backend)
+    cfg = dataclasses.replace(
+        cfg, codegen={**cfg.codegen, "vector_bytes": 64, "vector_registers": 32}
+    )
+    program = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    inputs = driver.random_inputs(program_io(program).inputs, seed=9)
+    artifact = get_backend(backend).compile(program, cfg)
+    kernels = [line for line in artifact.source.splitlines() if "micro-kernel" in line]
+    assert kernels and all(f"; {block} register block" in line for line in kernels), kernels
+    got = artifact.run(inputs)
+    want = conv_reference(inputs["I"], inputs["K"], inputs["B"])
+    np.testing.assert_allclose(got["R"], want, rtol=1e-4, atol=1e-4)
+    assert not driver.compare_outputs(run_program(program, inputs), got)

@@ -39,7 +39,7 @@ from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.prefetch import prefetch_next_rows
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
-from plaidc.backends.loopnest.spin import openmp_wait
+from plaidc.backends.loopnest.spin import openmp_bind, openmp_wait
 from plaidc.backends.toolchain import find_compiler
 from plaidc.stripe.ir import Block
 from plaidc.targets import TargetConfig
@@ -98,6 +98,7 @@ class CBackend:
         plan, source, own, profiler = _emit(program, target, profile)
         compiler = find_compiler(own.cc)
         openmp_wait(own.omp_wait_policy, own.omp_spin_us)
+        openmp_bind(own.omp_proc_bind)
         library = build_library(source, compiler, [*DEFAULT_FLAGS, *own.cflags], _libs(own))
         return CArtifact(plan, source, library, load_entry(library), profiler)
 

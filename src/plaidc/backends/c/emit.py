@@ -199,6 +199,8 @@ class CEmitter:
         if e.op in ("max_num", "min_num"):  # NaN-ignoring: the value, unless it is NaN
             greater = c.Binary(">" if e.op == "max_num" else "<", b, a)
             return c.Ternary(greater, b, a)
+        if e.op in ("max", "min") and t.is_vector and t.dtype.is_float:
+            return c.CallExpr(self.helpers.need(f"{self.helpers.vector_type(t)}_{e.op}"), (a, b))
         if e.op in ("max", "min", "shl", "shr"):
             return c.CallExpr(self.helpers.need(f"plaidc_{e.op}_{suffix(t.dtype)}"), (a, b))
         if e.op == "pow":

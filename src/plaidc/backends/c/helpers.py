@@ -94,6 +94,18 @@ def _minmax(dtype: DType, op: str) -> c.FunctionDef:
     )
 
 
+def _vector_minmax(vname: str, op: str) -> c.Verbatim:
+    """numpy's maximum/minimum of two float vectors, lane by lane (a GNU C vector comparison
+    is a mask of the lanes' integer type): `a` where it is greater (less) or NaN, else `b`."""
+    cmp = ">" if op == "max" else "<"
+    return c.Verbatim(
+        f"static inline {vname} {vname}_{op}({vname} a, {vname} b) {{\n"
+        f"  __typeof__(a {cmp} b) pick = (a {cmp} b) | (a != a);\n"
+        f"  return ({vname})(((__typeof__(pick))a & pick) | ((__typeof__(pick))b & ~pick));\n"
+        "}"
+    )
+
+
 def _div(dtype: DType) -> c.FunctionDef:
     t = c_type(dtype)
     name = f"plaidc_div_{suffix(dtype)}"
@@ -295,7 +307,7 @@ class Helpers:
                 out.append(self._define(name))
         return out
 
-    def _define(self, name: str) -> c.FunctionDef:
+    def _define(self, name: str) -> c.TopLevel:
         if name == "plaidc_floord":
             return _floord()
         if name == "plaidc_round_bf16":
@@ -320,7 +332,7 @@ class Helpers:
                 return self._vector_helper(t, vname, name[len(vname) + 1 :])
         raise KeyError(f"unknown helper {name}")
 
-    def _vector_helper(self, t: ScalarType, vname: str, what: str) -> c.FunctionDef:
+    def _vector_helper(self, t: ScalarType, vname: str, what: str) -> c.TopLevel:
         elem = c_type(t.dtype)
         nbytes = _lit(str(t.lanes * t.dtype.byte_size))
         v, ptr = _id("v"), _id("p")
@@ -338,4 +350,6 @@ class Helpers:
             # Every lane spelled out: `(vector){} + x` would add 0.0 (not an identity for -0.0).
             lanes = c.InitList(tuple(_id("x") for _ in range(t.lanes)), vname)
             return _fn(vname, f"{vname}_splat", [(elem, "x")], [_ret(lanes)])
+        if what in ("max", "min") and t.dtype.is_float:
+            return _vector_minmax(vname, what)
         raise KeyError(f"unknown vector helper {what}")

@@ -35,7 +35,7 @@ from plaidc.backends.loopnest.options import (
 from plaidc.backends.loopnest.plan import Plan
 from plaidc.backends.loopnest.profile import Recorder, instrument
 from plaidc.backends.loopnest.runtime import run_plan
-from plaidc.backends.loopnest.spin import openmp_wait
+from plaidc.backends.loopnest.spin import openmp_bind, openmp_wait
 from plaidc.backends.toolchain import find_compiler
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.stripe.ir import Block
@@ -106,6 +106,7 @@ class LLVMBackend:
         plan, source, uses_threads, own, profiler = _emit(program, target, profile)
         mvec = own.vector_math == "libmvec"
         openmp_wait(own.omp_wait_policy, own.omp_spin_us)
+        openmp_bind(own.omp_proc_bind)
         jitted = jit(source, uses_threads, own.opt_level, mvec)
         return LLVMArtifact(plan, source, jitted, uses_threads, own.opt_level, mvec, profiler)
 

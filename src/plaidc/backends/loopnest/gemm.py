@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from plaidc.analysis import aff_from_affine, distinct_offsets, extend_domain
 from plaidc.backends.loopnest.aggregation import WrittenRef
+from plaidc.backends.loopnest.gemm_epilogue import Epilogue
 from plaidc.backends.loopnest.gemm_kernel import Kernel
 from plaidc.backends.loopnest.gemm_shape import GemmShape, layout, needs_b_bound, scratch_size
 from plaidc.backends.loopnest.optimise import work
@@ -503,14 +504,15 @@ def _times(value: Affine, factor: int) -> Affine:
     return Affine.of({name: c * factor for name, c in value.terms}, value.const * factor)
 
 
-def _kernel(lowering: Lowering, shape: GemmShape) -> str:
-    """The plan function of `shape`'s kernel (built once per shape and layout)."""
+def _kernel(lowering: Lowering, shape: GemmShape, epilogue: Epilogue | None = None) -> str:
+    """The plan function of `shape`'s kernel (built once per shape, layout and epilogue)."""
     lay = layout(lowering, shape)
-    fname = lowering.gemm_kernels.get((shape, lay))
+    key = (shape, lay, epilogue.key if epilogue is not None else None)
+    fname = lowering.gemm_kernels.get(key)
     if fname is None:
         fname = lowering.names.fresh("gemm")
-        lowering.functions.append(Kernel(lowering, shape, lay).build(fname))
-        lowering.gemm_kernels[(shape, lay)] = fname
+        lowering.functions.append(Kernel(lowering, shape, lay, epilogue).build(fname))
+        lowering.gemm_kernels[key] = fname
     return fname
 
 
@@ -561,9 +563,11 @@ def _bind(bounds: TileBounds, values: dict[str, Affine]) -> TileBounds:
     )
 
 
-def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
+def lower_gemm(lowering: Lowering, call: GemmCall, epilogue: Epilogue | None = None) -> list[Stmt]:
     """A call of the micro-kernel for `call`, with its scratch; with bounds, of the ragged
-    kernel with the tile's run-time extents (nothing when the tile is empty)."""
+    kernel with the tile's run-time extents (nothing when the tile is empty). An `epilogue`
+    (`gemm_epilogue`) is applied by the kernel to each element before it is stored; its
+    inputs follow the scratch among the arguments."""
     shape = call.shape
     scratch = lowering.names.fresh("gemm_scratch")
     lowering.buffer_types[scratch] = shape.dtype
@@ -617,9 +621,13 @@ def lower_gemm(lowering: Lowering, call: GemmCall) -> list[Stmt]:
         # vectors stay within them
         kernel = replace(kernel, b_bound=True)
         readable.append(IBin("-", IConst(b_region), iadd(affine_expr(call.b[1]), shift[1])))
-    fname = _kernel(lowering, kernel)
+    fname = _kernel(lowering, kernel, epilogue)
     status = [BufferArg(STATUS)] if _reports_status(lowering, fname) else []
-    call_args = (*args(shift), *status, *extents, *readable)
+    inputs = [
+        BufferArg(i.buffer, affine_expr(i.origin), writes=False)
+        for i in (epilogue.inputs if epilogue else ())
+    ]
+    call_args = (*args(shift), *inputs, *status, *extents, *readable)
     body: list[Stmt] = [Call(fname, call_args)]
     if extents:
         body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]

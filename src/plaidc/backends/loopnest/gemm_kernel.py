@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from plaidc.backends.loopnest.gemm_epilogue import Epilogue, applied, describe
 from plaidc.backends.loopnest.gemm_shape import (
     Blocking,
     GemmShape,
@@ -136,10 +137,16 @@ def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
 class Kernel:
     """Builds the plan function of one micro-kernel shape."""
 
-    def __init__(self, lowering: Lowering, shape: GemmShape, lay: Layout) -> None:
+    def __init__(
+        self, lowering: Lowering, shape: GemmShape, lay: Layout, epilogue: Epilogue | None = None
+    ) -> None:
         self.lw = lowering
         self.s = shape
         self.lay = lay
+        # applied to each element between its reduction and its store (`gemm_epilogue`)
+        self.epilogue = epilogue
+        inputs = epilogue.inputs if epilogue is not None else ()
+        self.epilogue_params = [lowering.names.fresh("E") for _ in inputs]
         self.t = ScalarType(shape.dtype)
         self.vt = ScalarType(shape.dtype, lay.lanes)
         names = lowering.names
@@ -251,6 +258,9 @@ class Kernel:
             BufferParam(self.c, s.dtype, True),
             BufferParam(self.scratch, s.dtype, True),
         ]
+        if self.epilogue is not None:
+            for param, used in zip(self.epilogue_params, self.epilogue.inputs, strict=True):
+                params.append(BufferParam(param, self.lw.buffer_types[used.buffer], False))
         body = list(hoist_scratch(tuple(body)))
         if STATUS in free_names(tuple(body)).buffers:
             # a pack on the heap reports a failed allocation through the caller's status word
@@ -272,6 +282,8 @@ class Kernel:
             f"micro-kernel {what}: {sizes} {s.dtype}, {strides}, {rows}; {lay.mr}x{lay.nr}"
             " register block"
         )
+        if self.epilogue is not None:
+            comment += f"; stores {describe(self.epilogue)} ({self.epilogue.title})"
         if self.blocking is not None:
             b = self.blocking
             unit = "row blocks" if b.split == "rows" else "panels"
@@ -671,7 +683,9 @@ class Kernel:
             """Columns 0..width-1 of row r between C and the tile."""
             j = self.fresh("j")
             at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
-            load = SLoad(src, at_c if src == self.c else at_tile, self.t)
+            load: SExpr = SLoad(src, at_c if src == self.c else at_tile, self.t)
+            if dst == self.c:
+                load = self._epilogue(load, iadd(imul(p, lay.nr), IVar(j)), self.t)
             store = Store(dst, at_tile if src == self.c else at_c, load)
             return Loop(j, IConst(0), width, (store,), vector=True)
 
@@ -733,16 +747,24 @@ class Kernel:
         for r in range(rows):
             for v in range(lay.nv):
                 lane = IConst(v * lay.lanes)
-                value = SVar(accs[r][v], vt)
+                value: SExpr = SVar(accs[r][v], vt)
                 if tile is not None:
                     body.append(Store(tile, tile_element(IConst(r), lane), value))
                 else:
-                    at = c_element(IConst(r), IConst(self.columns[v]))
-                    body.append(Store(self.c, at, value))
+                    column = IConst(self.columns[v])
+                    value = self._epilogue(value, iadd(imul(p, lay.nr), column), vt)
+                    body.append(Store(self.c, c_element(IConst(r), column), value))
         if tile is None:
             return body
         body += copy_rows(tile, self.c)
         return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
+
+    def _epilogue(self, value: SExpr, column: IntExpr, t: ScalarType) -> SExpr:
+        """What is stored for `value`, C's final value at `column` (one element or a vector of
+        consecutive columns): the epilogue applied to it, if any."""
+        if self.epilogue is None:
+            return value
+        return applied(self.epilogue, value, column, self.epilogue_params, t)
 
     def _prefetch_c(
         self, rows: int, c_element: Callable[[IntExpr, IntExpr], IntExpr]

@@ -72,7 +72,10 @@ def layout(lowering: Lowering, shape: GemmShape) -> Layout:
     vectors = math.ceil(shape.n / lanes)
     nv = max(1, min(opts.gemm_vectors, vectors, (regs - 1) // 2))
     one_panel = vectors * lanes * shape.k * shape.dtype.byte_size
-    if (
+    implicit = bool(shape.row_dims or shape.k_dims)
+    if implicit:
+        nv = _conv_vectors(shape.n, lanes, nv, opts.gemm_rows, regs)
+    elif (
         shape.n % (nv * lanes)
         and vectors <= (regs - 1) // 5
         and not shape.parallel
@@ -87,7 +90,7 @@ def layout(lowering: Lowering, shape: GemmShape) -> Layout:
     most = max(1, (regs - nv - 1) // nv)
     mr = max(1, min(opts.gemm_rows, shape.m, most))
     blocks = math.ceil(shape.m / most)
-    if shape.m % mr and blocks <= _FEW_ROW_BLOCKS and not shape.runtime:
+    if shape.m % mr and blocks <= _FEW_ROW_BLOCKS and not shape.runtime and not implicit:
         # a small kernel's rows in even blocks, as many as the registers allow: a short last
         # block (26 = 3 x 8 + 2) runs a k loop bound by its few accumulators' FMA latency
         mr = max(mr, math.ceil(shape.m / blocks))
@@ -113,6 +116,21 @@ def column(shape: GemmShape, lay: Layout, vector: int) -> int:
     if overlaps(shape, lay):
         return min(vector * lay.lanes, shape.n - lay.lanes)
     return vector * lay.lanes
+
+
+def _conv_vectors(n: int, lanes: int, nv: int, rows: int, regs: int) -> int:
+    """The register block's width in vectors for an implicit GEMM (a convolution) with `n`
+    output channels: the configured `nv`, unless another width that keeps `rows` rows within
+    the registers computes fewer padded columns (40 channels: 3 vectors of 16 compute 48
+    columns in one panel, where 2 computed 64 in a full and a mostly empty panel, whose
+    columns also went through the C tile)."""
+
+    def padded(width: int) -> int:
+        return math.ceil(n / (width * lanes)) * width * lanes
+
+    fits = [w for w in range(1, math.ceil(n / lanes) + 1) if rows * w + w + 1 <= regs]
+    best = min(fits, key=lambda w: (padded(w), w != nv, -w), default=nv)
+    return best if padded(best) < padded(nv) else nv
 
 
 def pack_b_size(shape: GemmShape, lay: Layout) -> int:

@@ -27,6 +27,7 @@ from plaidc.backends.loopnest.aggregation import (
 )
 from plaidc.backends.loopnest.gemm import detect as detect_gemm
 from plaidc.backends.loopnest.gemm import lower_gemm
+from plaidc.backends.loopnest.gemm_epilogue import detect as detect_epilogue
 from plaidc.backends.loopnest.names import Namer
 from plaidc.backends.loopnest.optimise import finish_block, hoist_scratch, mark_init_loops
 from plaidc.backends.loopnest.plan import (
@@ -171,8 +172,12 @@ class Lowering:
 
     # ---- blocks -------------------------------------------------------------------------
 
-    def block(self, parent: Scope, block: Block, pos: int) -> list[Stmt]:
-        """A block statement of `parent`'s body: initialisations, then its loop nest."""
+    def child_scope(
+        self, parent: Scope, block: Block, pos: int
+    ) -> tuple[Scope, dict[str, WrittenRef], list[Refinement]]:
+        """The scope of `block`, a block statement of `parent`'s body (its indices bound to
+        fresh variables, its refinements to views of the parent's buffers), what it writes,
+        and its fresh allocations (not yet given buffers)."""
         chain = (*parent.chain, block)
         depth = len(chain) - 1
         path = f"{parent.path}/{block.name or f'#{pos}'}"
@@ -197,7 +202,30 @@ class Lowering:
                 base = base + access.substitute(local) * stride
             w = written.get(ref.into)
             scope.views[ref.into] = View(outer.buffer, base, ref, w.mode if w else outer.mode)
+        return scope, written, allocs
+
+    def block(
+        self,
+        parent: Scope,
+        block: Block,
+        pos: int,
+        after: Block | None = None,
+        fused: set[int] | None = None,
+    ) -> list[Stmt]:
+        """A block statement of `parent`'s body: initialisations, then its loop nest. `after`,
+        the next statement when it is a block, may run as a GEMM-like block's epilogue on its
+        registers (`gemm_epilogue`): then it is lowered here and its identity goes to `fused`."""
+        chain = (*parent.chain, block)
+        depth = len(chain) - 1
+        scope, written, allocs = self.child_scope(parent, block, pos)
         gemm = None if allocs else detect_gemm(self, scope, written)
+        epilogue = None
+        fusable = after is not None and fused is not None and self.options.gemm_epilogue
+        if gemm is not None and fusable and depth != self.options.kernel_depth:
+            assert after is not None and fused is not None
+            epilogue = detect_epilogue(self, parent, gemm, after, pos + 1)
+            if epilogue is not None:
+                fused.add(id(after))
         pre: list[Stmt] = []
         for w in written.values():
             overwritten = gemm is not None and gemm.shape.overwrite and gemm.c_ref == w.ref.into
@@ -210,7 +238,7 @@ class Lowering:
             return self.with_allocs(scope, allocs, lambda: self.body(scope))
 
         if gemm is not None:
-            loops = lower_gemm(self, gemm)
+            loops = lower_gemm(self, gemm, epilogue)
         else:
             loops = finish_block(self, scope, written, body)
         stmts = comment + pre + loops
@@ -299,6 +327,7 @@ class Lowering:
         typer = ScalarTyper(scope.path)
         env: dict[str, Value] = {}
         stored: dict[str, Runtime] = {}  # this point's last store through a ref, for loads
+        fused: set[int] = set()  # blocks of this point lowered as a GEMM's epilogue
         out: list[Stmt] = []
         for pos, stmt in enumerate(block.stmts):
             if isinstance(stmt, Load):
@@ -328,7 +357,11 @@ class Lowering:
                 for ref in stmt.refs:
                     if ref.from_ is not None:
                         stored.pop(ref.from_, None)
-                out.extend(self.block(scope, stmt, pos))
+                if id(stmt) in fused:
+                    continue  # lowered as the epilogue of the GEMM before it
+                after = block.stmts[pos + 1] if pos + 1 < len(block.stmts) else None
+                nxt = after if isinstance(after, Block) else None
+                out.extend(self.block(scope, stmt, pos, nxt, fused))
         return out
 
     def _view(self, scope: Scope, name: str, what: str) -> View:

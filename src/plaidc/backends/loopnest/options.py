@@ -47,6 +47,14 @@ class CpuRuntimeCodegen:
             "min": 0,
         },
     )
+    omp_proc_bind: bool | None = field(
+        default=None,
+        metadata={
+            "help": "libgomp binds each thread of a parallel region to its own CPU "
+            "(OMP_PROC_BIND), unless the environment sets OMP_PROC_BIND, OMP_PLACES or "
+            "GOMP_CPU_AFFINITY; left out: libgomp's default (unbound)"
+        },
+    )
     exp: Literal["polynomial", "library"] = field(
         default="library",
         metadata={
@@ -111,6 +119,14 @@ class LoopnestCodegen:
             "rows of its columns): longer reductions run in blocks of kc, each packed once per "
             "thread's chunk and reused by all its row blocks; 0: no limit",
             "min": 0,
+        },
+    )
+    gemm_epilogue: bool = field(
+        default=True,
+        metadata={
+            "help": "an elementwise block after a GEMM-like one over the same elements (a "
+            "bias and relu) runs on the micro-kernel's registers before they are stored, "
+            "instead of as a second pass over C"
         },
     )
     keep_scratch: bool = field(

@@ -52,6 +52,9 @@ class LoweringOptions:
     # Vectorised loops computing fp32 exp are written with vector types, so that the backend's
     # vector exp is inlined (`plaidc.backends.loopnest.vector_loops`); the backend decides.
     vector_exp_loops: bool = False
+    # An elementwise block after a GEMM-like block, over the elements of its C, runs on the
+    # micro-kernel's accumulators before they are stored (`plaidc.backends.loopnest.gemm_epilogue`).
+    gemm_epilogue: bool = False
     # Heap scratch (packing buffers) kept between calls, one per thread and allocation
     # (`Plan.scratch_slots`), instead of allocated and freed per use.
     keep_scratch: bool = True

@@ -157,3 +157,36 @@ def openmp_wait(policy: object, spin_us: object) -> None:
         os.environ["OMP_WAIT_POLICY"] = policy
     if spin_us is not None:
         os.environ["GOMP_SPINCOUNT"] = str(spin_count(float(spin_us)))
+
+
+# Variables through which a user places libgomp's threads; any of them set wins over the config.
+_PLACEMENT = ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY")
+
+
+def openmp_bind(bind: object) -> None:
+    """Set libgomp's thread binding for this process (`OMP_PROC_BIND`) from the config's
+    `[codegen] omp_proc_bind` (None: leave libgomp's default), unless the user placed the
+    threads (`OMP_PROC_BIND`, `OMP_PLACES`, `GOMP_CPU_AFFINITY`). Bound, the worker a region
+    wakes runs on its own CPU instead of where the scheduler first puts it (often the CPU of
+    the thread that woke it, on a busy machine), so a loop split over the threads runs on as
+    many CPUs. libgomp reads it when it is first loaded into the process."""
+    if bind is not None and not isinstance(bind, bool):
+        raise CompileError(
+            [Diagnostic(f"[codegen] 'omp_proc_bind' must be true or false, not {bind!r}")]
+        )
+    if bind is None or any(name in os.environ for name in _PLACEMENT):
+        return
+    value = "true" if bind else "false"
+    os.environ["OMP_PROC_BIND"] = value
+    _SET_HERE.add(value)
+
+
+# OMP_PROC_BIND values this process set (not the user's), for `placement_set_here`
+_SET_HERE: set[str] = set()
+
+
+def placement_set_here() -> bool:
+    """Whether `OMP_PROC_BIND` is plaidc's choice for this process (`openmp_bind`) rather than
+    the user's: processes that share the CPUs (MPI ranks) do not inherit it, as each rank's
+    threads would be bound to the same first CPUs."""
+    return os.environ.get("OMP_PROC_BIND") in _SET_HERE

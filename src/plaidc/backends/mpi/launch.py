@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from plaidc.backends import BackendUnavailable
+from plaidc.backends.loopnest.spin import placement_set_here
 from plaidc.backends.toolchain import cache_dir
 from plaidc.diagnostics import CompileError, Diagnostic, InternalError
 
@@ -138,6 +139,9 @@ def _mpiexec_version(mpiexec: str) -> str:
 
 def launch_env(ranks: int, threads: int, timeout: int) -> dict[str, str]:
     env = dict(os.environ)
+    if placement_set_here():
+        # the c/llvm configs' thread binding, for one process: ranks would share the CPUs
+        del env["OMP_PROC_BIND"]
     try:
         shared = shared_memory_btl(_mpiexec_version(find_tool("mpiexec")))
     except BackendUnavailable:  # reported when the run looks for mpiexec

@@ -188,7 +188,15 @@ class KernelLowering(Lowering):
 
     # ---- kernel blocks ------------------------------------------------------------------
 
-    def block(self, parent: Scope, block: Block, pos: int) -> list[Stmt]:
+    def block(
+        self,
+        parent: Scope,
+        block: Block,
+        pos: int,
+        after: Block | None = None,
+        fused: set[int] | None = None,
+    ) -> list[Stmt]:
+        # no epilogue runs on a micro-kernel's registers here (`after` is lowered on its own)
         depth = len(parent.chain)
         if depth != self.options.kernel_depth or self.state is not None:
             return self._block(parent, block, pos, micro_kernels=depth > self.options.kernel_depth)
@@ -450,6 +458,11 @@ def lower_kernels(
     shared lowering's options (micro-kernels); loops never go to threads here."""
     base = lowering if lowering is not None else LoweringOptions()
     shared = replace(
-        base, kernel_depth=kernel_depth(program), parallel_tags=(), threads=1, gemm_tags=()
+        base,
+        kernel_depth=kernel_depth(program),
+        parallel_tags=(),
+        threads=1,
+        gemm_tags=(),
+        gemm_epilogue=False,
     )
     return KernelLowering(program, shared, kernel_options=options, gemm_tags=base.gemm_tags).lower()
