@@ -142,6 +142,7 @@ class Lowering:
             BufferParam(b.name, self.buffer_types[b.name], b.is_output) for b in buffers
         ]
         params.append(BufferParam(STATUS, DType.I32, True))
+        allow_nesting(nesting_depth(tuple(body)))  # hoist_scratch recurses as deep
         main = hoist_scratch(tuple(body))
         self.functions.append(Function(entry, tuple(params), main, "the whole program"))
         allow_nesting(max(nesting_depth(f.body) for f in self.functions))
@@ -316,6 +317,7 @@ class Lowering:
         for var in free.ints:
             params.append(IntParam(var))
             args.append(IVar(var))
+        allow_nesting(nesting_depth(tuple(stmts)))
         body = hoist_scratch(tuple(stmts))
         self.functions.append(Function(fname, tuple(params), body, name))
         return [Call(fname, tuple(args))]
