@@ -116,7 +116,7 @@ def _move_into(
     direct = any(_uses(s, view.into) for s in child.stmts if not isinstance(s, Block))
     if direct and any(lo != 0 for lo in low):
         return None
-    if not _same_strides_below(child, view.into, view.shape.strides):
+    if not same_strides_below(child, view.into, view.shape.strides):
         return None
     sizes = [hi - lo + 1 for lo, hi in box]
     strides = _dense_strides(sizes, view.shape.strides)
@@ -134,7 +134,8 @@ def _move_into(
     refs = tuple(local if r.into == view.into else r for r in child.refs)
     shift = [Affine.const_(-lo) for lo in low]
     stmts = tuple(
-        _restride(s, view.into, strides, shift) if isinstance(s, Block) else s for s in child.stmts
+        restride_below(s, view.into, strides, shift) if isinstance(s, Block) else s
+        for s in child.stmts
     )
     return dataclasses.replace(child, refs=refs, stmts=stmts)
 
@@ -151,19 +152,20 @@ def _dense_strides(sizes: Sequence[int], old: Sequence[int]) -> tuple[int, ...]:
     return tuple(strides)
 
 
-def _same_strides_below(block: Block, name: str, strides: tuple[int, ...]) -> bool:
+def same_strides_below(block: Block, name: str, strides: tuple[int, ...]) -> bool:
+    """Whether every view of `name` in `block`'s child blocks (and below) has `strides`."""
     for stmt in block.stmts:
         if not isinstance(stmt, Block):
             continue
         for ref in stmt.refs:
             if ref.from_ != name:
                 continue
-            if ref.shape.strides != strides or not _same_strides_below(stmt, ref.into, strides):
+            if ref.shape.strides != strides or not same_strides_below(stmt, ref.into, strides):
                 return False
     return True
 
 
-def _restride(
+def restride_below(
     block: Block, name: str, strides: tuple[int, ...], shift: Sequence[Affine] | None
 ) -> Block:
     """Give every view of `name` in `block` (and below) the new strides; shift the first
@@ -186,6 +188,7 @@ def _restride(
     for ref in block.refs:
         if ref.from_ == name:
             stmts = tuple(
-                _restride(s, ref.into, strides, None) if isinstance(s, Block) else s for s in stmts
+                restride_below(s, ref.into, strides, None) if isinstance(s, Block) else s
+                for s in stmts
             )
     return dataclasses.replace(block, refs=tuple(refs), stmts=stmts)

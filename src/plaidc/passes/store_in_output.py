@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from plaidc.analysis import AnalysisError, DomainCache
 from plaidc.analysis.inplace import covers_temporary, points_apart
 from plaidc.options import option
-from plaidc.passes.localize import _restride, _same_strides_below
+from plaidc.passes.localize import restride_below, same_strides_below
 from plaidc.passes.registry import register
 from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, map_sub_blocks, matches
 from plaidc.stripe.ir import Block, Load, RefDir, Refinement, Statement, Store
@@ -118,7 +118,7 @@ def _try(
     if temp.shape.dtype != out.shape.dtype or temp.shape.sizes != out.shape.sizes:
         return None
     # The temporary takes the output's strides: its views must not reshape it.
-    if not _same_strides_below(block, temp.into, temp.shape.strides):
+    if not same_strides_below(block, temp.into, temp.shape.strides):
         return None
     last = _last_user(block, temp.into, out.into)
     if last is None:
@@ -221,4 +221,4 @@ def _retarget(stmt: Statement, old: str, out: Refinement) -> Statement:
     if not isinstance(stmt, Block):
         return stmt
     refs = tuple(dataclasses.replace(r, from_=out.into) if r.from_ == old else r for r in stmt.refs)
-    return _restride(dataclasses.replace(stmt, refs=refs), out.into, out.shape.strides, None)
+    return restride_below(dataclasses.replace(stmt, refs=refs), out.into, out.shape.strides, None)

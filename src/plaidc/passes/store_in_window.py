@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from plaidc.options import option
-from plaidc.passes.localize import _restride, _same_strides_below
+from plaidc.passes.localize import restride_below, same_strides_below
 from plaidc.passes.registry import register
 from plaidc.passes.selection import EXCLUDE_HELP, REQS_SUBTREE_HELP, matches
 from plaidc.stripe.ir import (
@@ -218,7 +218,7 @@ def _window_copy(
         for view in (r for r in user.refs if r.from_ == source.into):
             if view.shape.strides != source.shape.strides:
                 return None
-            if not _same_strides_below(user, view.into, source.shape.strides):
+            if not same_strides_below(user, view.into, source.shape.strides):
                 return None
             if i > position and view.dir is not RefDir.IN:
                 return None  # written after the copy: the window would change
@@ -327,7 +327,7 @@ def _store_in_window(block: Block, copy: _Copy) -> Block:
                 for r in stmt.refs
             )
             retargeted = dataclasses.replace(stmt, refs=refs)
-            stmt = _restride(retargeted, target.into, target.shape.strides, shift)
+            stmt = restride_below(retargeted, target.into, target.shape.strides, shift)
         stmts.append(stmt)
     refs = tuple(r for r in block.refs if r.into != source.into)
     return dataclasses.replace(block, refs=refs, stmts=tuple(stmts))

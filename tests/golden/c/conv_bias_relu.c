@@ -57,9 +57,9 @@ static void plaidc_team_check(int *state, const plaidc_team *team, int backoff) 
   __atomic_store_n(&state[0], stretch, __ATOMIC_RELAXED);
 }
 
-/* micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 8x16 register block */
+/* micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block */
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
-  for (int64_t i0 = 0; i0 < 8; i0 += 8) {
+  for (int64_t i0 = 0; i0 < 14; i0 += 14) {
     for (int64_t p = 0; p < 1; ++p) {
       __builtin_prefetch(C + (i0 * 16 + p * 16), 1, 3);
       __builtin_prefetch(C + ((i0 + 1) * 16 + p * 16), 1, 3);
@@ -69,6 +69,12 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
       __builtin_prefetch(C + ((i0 + 5) * 16 + p * 16), 1, 3);
       __builtin_prefetch(C + ((i0 + 6) * 16 + p * 16), 1, 3);
       __builtin_prefetch(C + ((i0 + 7) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 8) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 9) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 10) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 11) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 12) * 16 + p * 16), 1, 3);
+      __builtin_prefetch(C + ((i0 + 13) * 16 + p * 16), 1, 3);
       plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c1_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c2_0 = plaidc_f32x16_splat(0.0f);
@@ -77,6 +83,12 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
       plaidc_f32x16 c5_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c6_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c7_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c8_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c9_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c10_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c11_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c12_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c13_0 = plaidc_f32x16_splat(0.0f);
       for (int64_t k = 0; k < 8; ++k) {
         const plaidc_f32x16 b0 = plaidc_f32x16_load(B + (k * 16 + p * 16));
         const plaidc_f32x16 a0 = plaidc_f32x16_splat(A[i0 * 128 + k]);
@@ -95,6 +107,18 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
         c6_0 = a6 * b0 + c6_0;
         const plaidc_f32x16 a7 = plaidc_f32x16_splat(A[i0 * 128 + k + 896]);
         c7_0 = a7 * b0 + c7_0;
+        const plaidc_f32x16 a8 = plaidc_f32x16_splat(A[i0 * 128 + k + 1024]);
+        c8_0 = a8 * b0 + c8_0;
+        const plaidc_f32x16 a9 = plaidc_f32x16_splat(A[i0 * 128 + k + 1152]);
+        c9_0 = a9 * b0 + c9_0;
+        const plaidc_f32x16 a10 = plaidc_f32x16_splat(A[i0 * 128 + k + 1280]);
+        c10_0 = a10 * b0 + c10_0;
+        const plaidc_f32x16 a11 = plaidc_f32x16_splat(A[i0 * 128 + k + 1408]);
+        c11_0 = a11 * b0 + c11_0;
+        const plaidc_f32x16 a12 = plaidc_f32x16_splat(A[i0 * 128 + k + 1536]);
+        c12_0 = a12 * b0 + c12_0;
+        const plaidc_f32x16 a13 = plaidc_f32x16_splat(A[i0 * 128 + k + 1664]);
+        c13_0 = a13 * b0 + c13_0;
       }
       c0_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16));
       c1_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
@@ -104,6 +128,12 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
       c5_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
       c6_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
       c7_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
+      c8_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 128));
+      c9_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 144));
+      c10_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 160));
+      c11_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 176));
+      c12_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 192));
+      c13_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 208));
       plaidc_f32x16_store(C + (i0 * 16 + p * 16), c0_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 16), c1_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 32), c2_0);
@@ -112,48 +142,13 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 80), c5_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 96), c6_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 112), c7_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 128), c8_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 144), c9_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 160), c10_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 176), c11_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 192), c12_0);
+      plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 208), c13_0);
     }
-  }
-  for (int64_t p_1 = 0; p_1 < 1; ++p_1) {
-    __builtin_prefetch(C + (128 + p_1 * 16), 1, 3);
-    __builtin_prefetch(C + (144 + p_1 * 16), 1, 3);
-    __builtin_prefetch(C + (160 + p_1 * 16), 1, 3);
-    __builtin_prefetch(C + (176 + p_1 * 16), 1, 3);
-    __builtin_prefetch(C + (192 + p_1 * 16), 1, 3);
-    __builtin_prefetch(C + (208 + p_1 * 16), 1, 3);
-    plaidc_f32x16 c0_0_1 = plaidc_f32x16_splat(0.0f);
-    plaidc_f32x16 c1_0_1 = plaidc_f32x16_splat(0.0f);
-    plaidc_f32x16 c2_0_1 = plaidc_f32x16_splat(0.0f);
-    plaidc_f32x16 c3_0_1 = plaidc_f32x16_splat(0.0f);
-    plaidc_f32x16 c4_0_1 = plaidc_f32x16_splat(0.0f);
-    plaidc_f32x16 c5_0_1 = plaidc_f32x16_splat(0.0f);
-    for (int64_t k_1 = 0; k_1 < 8; ++k_1) {
-      const plaidc_f32x16 b0_1 = plaidc_f32x16_load(B + (k_1 * 16 + p_1 * 16));
-      const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(A[k_1 + 1024]);
-      c0_0_1 = a0_1 * b0_1 + c0_0_1;
-      const plaidc_f32x16 a1_1 = plaidc_f32x16_splat(A[k_1 + 1152]);
-      c1_0_1 = a1_1 * b0_1 + c1_0_1;
-      const plaidc_f32x16 a2_1 = plaidc_f32x16_splat(A[k_1 + 1280]);
-      c2_0_1 = a2_1 * b0_1 + c2_0_1;
-      const plaidc_f32x16 a3_1 = plaidc_f32x16_splat(A[k_1 + 1408]);
-      c3_0_1 = a3_1 * b0_1 + c3_0_1;
-      const plaidc_f32x16 a4_1 = plaidc_f32x16_splat(A[k_1 + 1536]);
-      c4_0_1 = a4_1 * b0_1 + c4_0_1;
-      const plaidc_f32x16 a5_1 = plaidc_f32x16_splat(A[k_1 + 1664]);
-      c5_0_1 = a5_1 * b0_1 + c5_0_1;
-    }
-    c0_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 128));
-    c1_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 144));
-    c2_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 160));
-    c3_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 176));
-    c4_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 192));
-    c5_0_1 += plaidc_f32x16_load(C + (p_1 * 16 + 208));
-    plaidc_f32x16_store(C + (p_1 * 16 + 128), c0_0_1);
-    plaidc_f32x16_store(C + (p_1 * 16 + 144), c1_0_1);
-    plaidc_f32x16_store(C + (p_1 * 16 + 160), c2_0_1);
-    plaidc_f32x16_store(C + (p_1 * 16 + 176), c3_0_1);
-    plaidc_f32x16_store(C + (p_1 * 16 + 192), c4_0_1);
-    plaidc_f32x16_store(C + (p_1 * 16 + 208), c5_0_1);
   }
 }
 
@@ -170,7 +165,7 @@ static void kernel_0(const float *restrict X_I_1, const float *restrict X_I_2, c
       #pragma omp for schedule(static) nowait
       for (int64_t y = 0; y < 14; ++y) {
         {
-          float gemm_scratch[128] __attribute__((aligned(64)));
+          float gemm_scratch[1] __attribute__((aligned(64)));
           /* kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
           {
             float X_01[224] __attribute__((aligned(64)));

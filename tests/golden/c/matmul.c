@@ -8,8 +8,8 @@
 
 typedef float plaidc_f32x16 __attribute__((vector_size(64)));
 
-static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
-  memcpy(p, &v, 64);
+static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
+  return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
 }
 
 static inline plaidc_f32x16 plaidc_f32x16_load(const float *p) {
@@ -18,8 +18,8 @@ static inline plaidc_f32x16 plaidc_f32x16_load(const float *p) {
   return v;
 }
 
-static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
-  return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
+  memcpy(p, &v, 64);
 }
 
 extern int sched_getcpu(void);
@@ -57,219 +57,139 @@ static void plaidc_team_check(int *state, const plaidc_team *team, int backoff) 
   __atomic_store_n(&state[0], stretch, __ATOMIC_RELAXED);
 }
 
-/* micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 8x32 register block */
+/* micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 5x80 register block */
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
-  {
-    float apack[384] __attribute__((aligned(64)));
-    for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
-      for (int64_t p = 0; p < 2; ++p) {
-        plaidc_f32x16_store(scratch + (k_1 * 32 + p * 1536), plaidc_f32x16_load(B + (k_1 * 80 + p * 32)));
-        plaidc_f32x16_store(scratch + (k_1 * 32 + p * 1536 + 16), plaidc_f32x16_load(B + (k_1 * 80 + p * 32 + 16)));
+  for (int64_t i0 = 0; i0 < 30; i0 += 5) {
+    for (int64_t p = 0; p < 1; ++p) {
+      plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c0_1 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c0_2 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c0_3 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c0_4 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c1_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c1_1 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c1_2 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c1_3 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c1_4 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c2_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c2_1 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c2_2 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c2_3 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c2_4 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c3_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c3_1 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c3_2 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c3_3 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c3_4 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c4_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c4_1 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c4_2 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c4_3 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c4_4 = plaidc_f32x16_splat(0.0f);
+      for (int64_t k_1 = 0; k_1 < 48; ++k_1) {
+        const plaidc_f32x16 b0 = plaidc_f32x16_load(B + (k_1 * 80 + p * 80));
+        const plaidc_f32x16 b1 = plaidc_f32x16_load(B + (k_1 * 80 + p * 80 + 16));
+        const plaidc_f32x16 b2 = plaidc_f32x16_load(B + (k_1 * 80 + p * 80 + 32));
+        const plaidc_f32x16 b3 = plaidc_f32x16_load(B + (k_1 * 80 + p * 80 + 48));
+        const plaidc_f32x16 b4 = plaidc_f32x16_load(B + (k_1 * 80 + p * 80 + 64));
+        const plaidc_f32x16 a0 = plaidc_f32x16_splat(A[i0 * 48 + k_1]);
+        c0_0 = a0 * b0 + c0_0;
+        c0_1 = a0 * b1 + c0_1;
+        c0_2 = a0 * b2 + c0_2;
+        c0_3 = a0 * b3 + c0_3;
+        c0_4 = a0 * b4 + c0_4;
+        const plaidc_f32x16 a1 = plaidc_f32x16_splat(A[i0 * 48 + k_1 + 48]);
+        c1_0 = a1 * b0 + c1_0;
+        c1_1 = a1 * b1 + c1_1;
+        c1_2 = a1 * b2 + c1_2;
+        c1_3 = a1 * b3 + c1_3;
+        c1_4 = a1 * b4 + c1_4;
+        const plaidc_f32x16 a2 = plaidc_f32x16_splat(A[i0 * 48 + k_1 + 96]);
+        c2_0 = a2 * b0 + c2_0;
+        c2_1 = a2 * b1 + c2_1;
+        c2_2 = a2 * b2 + c2_2;
+        c2_3 = a2 * b3 + c2_3;
+        c2_4 = a2 * b4 + c2_4;
+        const plaidc_f32x16 a3 = plaidc_f32x16_splat(A[i0 * 48 + k_1 + 144]);
+        c3_0 = a3 * b0 + c3_0;
+        c3_1 = a3 * b1 + c3_1;
+        c3_2 = a3 * b2 + c3_2;
+        c3_3 = a3 * b3 + c3_3;
+        c3_4 = a3 * b4 + c3_4;
+        const plaidc_f32x16 a4 = plaidc_f32x16_splat(A[i0 * 48 + k_1 + 192]);
+        c4_0 = a4 * b0 + c4_0;
+        c4_1 = a4 * b1 + c4_1;
+        c4_2 = a4 * b2 + c4_2;
+        c4_3 = a4 * b3 + c4_3;
+        c4_4 = a4 * b4 + c4_4;
       }
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80), c0_0);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 16), c0_1);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 32), c0_2);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 48), c0_3);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 64), c0_4);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 80), c1_0);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 96), c1_1);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 112), c1_2);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 128), c1_3);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 144), c1_4);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 160), c2_0);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 176), c2_1);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 192), c2_2);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 208), c2_3);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 224), c2_4);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 240), c3_0);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 256), c3_1);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 272), c3_2);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 288), c3_3);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 304), c3_4);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 320), c4_0);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 336), c4_1);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 352), c4_2);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 368), c4_3);
+      plaidc_f32x16_store(C + (i0 * 80 + p * 80 + 384), c4_4);
     }
+  }
+  for (int64_t p_1 = 0; p_1 < 1; ++p_1) {
+    plaidc_f32x16 c0_0_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c0_1_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c0_2_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c0_3_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c0_4_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c1_0_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c1_1_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c1_2_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c1_3_1 = plaidc_f32x16_splat(0.0f);
+    plaidc_f32x16 c1_4_1 = plaidc_f32x16_splat(0.0f);
     for (int64_t k_2 = 0; k_2 < 48; ++k_2) {
-      #pragma omp simd
-      for (int64_t j = 0; j < 16; ++j) {
-        scratch[j + k_2 * 32 + 3072] = B[j + k_2 * 80 + 64];
-      }
-      #pragma omp simd
-      for (int64_t j_1 = 16; j_1 < 32; ++j_1) {
-        scratch[j_1 + k_2 * 32 + 3072] = 0.0f;
-      }
+      const plaidc_f32x16 b0_1 = plaidc_f32x16_load(B + (k_2 * 80 + p_1 * 80));
+      const plaidc_f32x16 b1_1 = plaidc_f32x16_load(B + (k_2 * 80 + p_1 * 80 + 16));
+      const plaidc_f32x16 b2_1 = plaidc_f32x16_load(B + (k_2 * 80 + p_1 * 80 + 32));
+      const plaidc_f32x16 b3_1 = plaidc_f32x16_load(B + (k_2 * 80 + p_1 * 80 + 48));
+      const plaidc_f32x16 b4_1 = plaidc_f32x16_load(B + (k_2 * 80 + p_1 * 80 + 64));
+      const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(A[k_2 + 1440]);
+      c0_0_1 = a0_1 * b0_1 + c0_0_1;
+      c0_1_1 = a0_1 * b1_1 + c0_1_1;
+      c0_2_1 = a0_1 * b2_1 + c0_2_1;
+      c0_3_1 = a0_1 * b3_1 + c0_3_1;
+      c0_4_1 = a0_1 * b4_1 + c0_4_1;
+      const plaidc_f32x16 a1_1 = plaidc_f32x16_splat(A[k_2 + 1488]);
+      c1_0_1 = a1_1 * b0_1 + c1_0_1;
+      c1_1_1 = a1_1 * b1_1 + c1_1_1;
+      c1_2_1 = a1_1 * b2_1 + c1_2_1;
+      c1_3_1 = a1_1 * b3_1 + c1_3_1;
+      c1_4_1 = a1_1 * b4_1 + c1_4_1;
     }
-    for (int64_t i0 = 0; i0 < 32; i0 += 8) {
-      for (int64_t kb = 0; kb < 3; ++kb) {
-        const plaidc_f32x16 t = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 192)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_1 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 192)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_2 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 48)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 240)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_3 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 48)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 240)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_4 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 96)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 288)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_5 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 96)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 288)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_6 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 144)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 336)), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_7 = __builtin_shufflevector(plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 144)), plaidc_f32x16_load(A + (i0 * 48 + kb * 16 + 336)), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_8 = __builtin_shufflevector(t, t_4, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_9 = __builtin_shufflevector(t, t_4, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_10 = __builtin_shufflevector(t_1, t_5, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_11 = __builtin_shufflevector(t_1, t_5, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_12 = __builtin_shufflevector(t_2, t_6, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_13 = __builtin_shufflevector(t_2, t_6, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_14 = __builtin_shufflevector(t_3, t_7, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_15 = __builtin_shufflevector(t_3, t_7, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_16 = __builtin_shufflevector(t_8, t_12, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_17 = __builtin_shufflevector(t_8, t_12, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_18 = __builtin_shufflevector(t_9, t_13, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_19 = __builtin_shufflevector(t_9, t_13, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_20 = __builtin_shufflevector(t_10, t_14, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_21 = __builtin_shufflevector(t_10, t_14, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        const plaidc_f32x16 t_22 = __builtin_shufflevector(t_11, t_15, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const plaidc_f32x16 t_23 = __builtin_shufflevector(t_11, t_15, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        plaidc_f32x16_store(apack + kb * 128, t_16);
-        plaidc_f32x16_store(apack + (kb * 128 + 16), t_17);
-        plaidc_f32x16_store(apack + (kb * 128 + 32), t_18);
-        plaidc_f32x16_store(apack + (kb * 128 + 48), t_19);
-        plaidc_f32x16_store(apack + (kb * 128 + 64), t_20);
-        plaidc_f32x16_store(apack + (kb * 128 + 80), t_21);
-        plaidc_f32x16_store(apack + (kb * 128 + 96), t_22);
-        plaidc_f32x16_store(apack + (kb * 128 + 112), t_23);
-      }
-      for (int64_t p_1 = 0; p_1 < 2; ++p_1) {
-        plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c1_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c2_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c2_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c3_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c3_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c4_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c4_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c5_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c5_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c6_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c6_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c7_0 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c7_1 = plaidc_f32x16_splat(0.0f);
-        for (int64_t k_5 = 0; k_5 < 48; ++k_5) {
-          const plaidc_f32x16 b0 = plaidc_f32x16_load(scratch + (k_5 * 32 + p_1 * 1536));
-          const plaidc_f32x16 b1 = plaidc_f32x16_load(scratch + (k_5 * 32 + p_1 * 1536 + 16));
-          const plaidc_f32x16 a0 = plaidc_f32x16_splat(apack[k_5 * 8]);
-          c0_0 = a0 * b0 + c0_0;
-          c0_1 = a0 * b1 + c0_1;
-          const plaidc_f32x16 a1 = plaidc_f32x16_splat(apack[k_5 * 8 + 1]);
-          c1_0 = a1 * b0 + c1_0;
-          c1_1 = a1 * b1 + c1_1;
-          const plaidc_f32x16 a2 = plaidc_f32x16_splat(apack[k_5 * 8 + 2]);
-          c2_0 = a2 * b0 + c2_0;
-          c2_1 = a2 * b1 + c2_1;
-          const plaidc_f32x16 a3 = plaidc_f32x16_splat(apack[k_5 * 8 + 3]);
-          c3_0 = a3 * b0 + c3_0;
-          c3_1 = a3 * b1 + c3_1;
-          const plaidc_f32x16 a4 = plaidc_f32x16_splat(apack[k_5 * 8 + 4]);
-          c4_0 = a4 * b0 + c4_0;
-          c4_1 = a4 * b1 + c4_1;
-          const plaidc_f32x16 a5 = plaidc_f32x16_splat(apack[k_5 * 8 + 5]);
-          c5_0 = a5 * b0 + c5_0;
-          c5_1 = a5 * b1 + c5_1;
-          const plaidc_f32x16 a6 = plaidc_f32x16_splat(apack[k_5 * 8 + 6]);
-          c6_0 = a6 * b0 + c6_0;
-          c6_1 = a6 * b1 + c6_1;
-          const plaidc_f32x16 a7 = plaidc_f32x16_splat(apack[k_5 * 8 + 7]);
-          c7_0 = a7 * b0 + c7_0;
-          c7_1 = a7 * b1 + c7_1;
-        }
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32), c0_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 16), c0_1);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 80), c1_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 96), c1_1);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 160), c2_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 176), c2_1);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 240), c3_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 256), c3_1);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 320), c4_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 336), c4_1);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 400), c5_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 416), c5_1);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 480), c6_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 496), c6_1);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 560), c7_0);
-        plaidc_f32x16_store(C + (i0 * 80 + p_1 * 32 + 576), c7_1);
-      }
-      {
-        float ctile[256] __attribute__((aligned(64)));
-        plaidc_f32x16 c0_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c0_1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c1_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c1_1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c2_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c2_1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c3_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c3_1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c4_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c4_1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c5_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c5_1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c6_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c6_1_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c7_0_1 = plaidc_f32x16_splat(0.0f);
-        plaidc_f32x16 c7_1_1 = plaidc_f32x16_splat(0.0f);
-        for (int64_t k_6 = 0; k_6 < 48; ++k_6) {
-          const plaidc_f32x16 b0_1 = plaidc_f32x16_load(scratch + (k_6 * 32 + 3072));
-          const plaidc_f32x16 b1_1 = plaidc_f32x16_load(scratch + (k_6 * 32 + 3088));
-          const plaidc_f32x16 a0_1 = plaidc_f32x16_splat(apack[k_6 * 8]);
-          c0_0_1 = a0_1 * b0_1 + c0_0_1;
-          c0_1_1 = a0_1 * b1_1 + c0_1_1;
-          const plaidc_f32x16 a1_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 1]);
-          c1_0_1 = a1_1 * b0_1 + c1_0_1;
-          c1_1_1 = a1_1 * b1_1 + c1_1_1;
-          const plaidc_f32x16 a2_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 2]);
-          c2_0_1 = a2_1 * b0_1 + c2_0_1;
-          c2_1_1 = a2_1 * b1_1 + c2_1_1;
-          const plaidc_f32x16 a3_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 3]);
-          c3_0_1 = a3_1 * b0_1 + c3_0_1;
-          c3_1_1 = a3_1 * b1_1 + c3_1_1;
-          const plaidc_f32x16 a4_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 4]);
-          c4_0_1 = a4_1 * b0_1 + c4_0_1;
-          c4_1_1 = a4_1 * b1_1 + c4_1_1;
-          const plaidc_f32x16 a5_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 5]);
-          c5_0_1 = a5_1 * b0_1 + c5_0_1;
-          c5_1_1 = a5_1 * b1_1 + c5_1_1;
-          const plaidc_f32x16 a6_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 6]);
-          c6_0_1 = a6_1 * b0_1 + c6_0_1;
-          c6_1_1 = a6_1 * b1_1 + c6_1_1;
-          const plaidc_f32x16 a7_1 = plaidc_f32x16_splat(apack[k_6 * 8 + 7]);
-          c7_0_1 = a7_1 * b0_1 + c7_0_1;
-          c7_1_1 = a7_1 * b1_1 + c7_1_1;
-        }
-        plaidc_f32x16_store(ctile, c0_0_1);
-        plaidc_f32x16_store(ctile + 16, c0_1_1);
-        plaidc_f32x16_store(ctile + 32, c1_0_1);
-        plaidc_f32x16_store(ctile + 48, c1_1_1);
-        plaidc_f32x16_store(ctile + 64, c2_0_1);
-        plaidc_f32x16_store(ctile + 80, c2_1_1);
-        plaidc_f32x16_store(ctile + 96, c3_0_1);
-        plaidc_f32x16_store(ctile + 112, c3_1_1);
-        plaidc_f32x16_store(ctile + 128, c4_0_1);
-        plaidc_f32x16_store(ctile + 144, c4_1_1);
-        plaidc_f32x16_store(ctile + 160, c5_0_1);
-        plaidc_f32x16_store(ctile + 176, c5_1_1);
-        plaidc_f32x16_store(ctile + 192, c6_0_1);
-        plaidc_f32x16_store(ctile + 208, c6_1_1);
-        plaidc_f32x16_store(ctile + 224, c7_0_1);
-        plaidc_f32x16_store(ctile + 240, c7_1_1);
-        #pragma omp simd
-        for (int64_t j_2 = 0; j_2 < 16; ++j_2) {
-          C[i0 * 80 + j_2 + 64] = ctile[j_2];
-        }
-        #pragma omp simd
-        for (int64_t j_3 = 0; j_3 < 16; ++j_3) {
-          C[i0 * 80 + j_3 + 144] = ctile[j_3 + 32];
-        }
-        #pragma omp simd
-        for (int64_t j_4 = 0; j_4 < 16; ++j_4) {
-          C[i0 * 80 + j_4 + 224] = ctile[j_4 + 64];
-        }
-        #pragma omp simd
-        for (int64_t j_5 = 0; j_5 < 16; ++j_5) {
-          C[i0 * 80 + j_5 + 304] = ctile[j_5 + 96];
-        }
-        #pragma omp simd
-        for (int64_t j_6 = 0; j_6 < 16; ++j_6) {
-          C[i0 * 80 + j_6 + 384] = ctile[j_6 + 128];
-        }
-        #pragma omp simd
-        for (int64_t j_7 = 0; j_7 < 16; ++j_7) {
-          C[i0 * 80 + j_7 + 464] = ctile[j_7 + 160];
-        }
-        #pragma omp simd
-        for (int64_t j_8 = 0; j_8 < 16; ++j_8) {
-          C[i0 * 80 + j_8 + 544] = ctile[j_8 + 192];
-        }
-        #pragma omp simd
-        for (int64_t j_9 = 0; j_9 < 16; ++j_9) {
-          C[i0 * 80 + j_9 + 624] = ctile[j_9 + 224];
-        }
-      }
-    }
+    plaidc_f32x16_store(C + (p_1 * 80 + 2400), c0_0_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2416), c0_1_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2432), c0_2_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2448), c0_3_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2464), c0_4_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2480), c1_0_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2496), c1_1_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2512), c1_2_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2528), c1_3_1);
+    plaidc_f32x16_store(C + (p_1 * 80 + 2544), c1_4_1);
   }
 }
 
@@ -286,7 +206,7 @@ static void kernel_0(const float *restrict X_I_0, const float *restrict X_I_1, f
       #pragma omp for schedule(static) nowait
       for (int64_t m = 0; m < 2; ++m) {
         {
-          float gemm_scratch[4608] __attribute__((aligned(64)));
+          float gemm_scratch[3840] __attribute__((aligned(64)));
           /* kernel_0(X_I_0,X_I_1) */
           /* #0 */
           gemm(X_I_0 + m * 1536, X_I_1, X_T2 + m * 2560, gemm_scratch);

@@ -27,36 +27,102 @@ static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
 }
 
 #if defined(__AVX512F__)
-#include <immintrin.h>
-__attribute__((simd("notinbranch"), const, nothrow)) float plaidc_exp_f32(float);
-static inline __attribute__((always_inline)) __m512 plaidc_exp_f32_inline16(__m512 x) {
-  /* vmaxps/vminps return their second operand when one is NaN: NaN passes. */
-  __m512 xc = _mm512_max_ps(_mm512_set1_ps(-0x1.a000000000000p+6f), x);
-  xc = _mm512_min_ps(_mm512_set1_ps(0x1.6400000000000p+6f), xc);
-  __m512 kf = _mm512_fmadd_ps(xc, _mm512_set1_ps(0x1.7154760000000p+0f), _mm512_set1_ps(0x1.8000000000000p+23f));
-  kf = _mm512_sub_ps(kf, _mm512_set1_ps(0x1.8000000000000p+23f));
-  __m512 r = _mm512_fmadd_ps(kf, _mm512_set1_ps(-0x1.6300000000000p-1f), xc);
-  r = _mm512_fmadd_ps(kf, _mm512_set1_ps(0x1.bd01060000000p-13f), r);
-  __m512 p = _mm512_set1_ps(0x1.6d10fc0000000p-10f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.120b620000000p-7f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.55551a0000000p-5f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.5554de0000000p-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0x1.0000000000000p-1f));
-  __m512 y = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r);
-  y = _mm512_add_ps(y, _mm512_set1_ps(0x1.0000000000000p+0f));
-  return _mm512_scalef_ps(y, kf);
+#if defined(__GNUC__) && !defined(__clang__)
+typedef float plaidc_m512 __attribute__((vector_size(64)));
+typedef float plaidc_m256 __attribute__((vector_size(32)));
+typedef float plaidc_m128 __attribute__((vector_size(16)));
+typedef double plaidc_m512d __attribute__((vector_size(64)));
+typedef double plaidc_m256d __attribute__((vector_size(32)));
+#define PLAIDC_OP static inline __attribute__((always_inline, artificial))
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-self"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+PLAIDC_OP plaidc_m512 plaidc_undef512(void) { plaidc_m512 y = y; return y; }
+PLAIDC_OP plaidc_m512d plaidc_undef512d(void) { plaidc_m512d y = y; return y; }
+PLAIDC_OP plaidc_m256d plaidc_undef256d(void) { plaidc_m256d y = y; return y; }
+PLAIDC_OP plaidc_m128 plaidc_undef128(void) { plaidc_m128 y = y; return y; }
+#pragma GCC diagnostic pop
+#define plaidc_set1(v) ((plaidc_m512){v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v})
+#define plaidc_add(a, b) ((a) + (b))
+#define plaidc_sub(a, b) ((a) - (b))
+#define plaidc_mul(a, b) ((a) * (b))
+PLAIDC_OP plaidc_m512 plaidc_fmadd(plaidc_m512 a, plaidc_m512 b, plaidc_m512 c) {
+  return __builtin_ia32_vfmaddps512_mask(a, b, c, (unsigned short)-1, 4);
 }
-__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) __asm__("_ZGVeN16v_plaidc_exp_f32");
-__attribute__((visibility("hidden"), const, nothrow)) __m512 plaidc_exp_f32_x16(__m512 x) { return plaidc_exp_f32_inline16(x); }
-__attribute__((visibility("hidden"), const, nothrow)) __m128 plaidc_exp_f32_bx4(__m128 x) __asm__("_ZGVbN4v_plaidc_exp_f32");
-__attribute__((visibility("hidden"), const, nothrow)) __m128 plaidc_exp_f32_bx4(__m128 x) { return _mm512_castps512_ps128(plaidc_exp_f32_x16(_mm512_zextps128_ps512(x))); }
-__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_cx8(__m256 x) __asm__("_ZGVcN8v_plaidc_exp_f32");
-__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_cx8(__m256 x) { return _mm512_castps512_ps256(plaidc_exp_f32_x16(_mm512_zextps256_ps512(x))); }
-__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_dx8(__m256 x) __asm__("_ZGVdN8v_plaidc_exp_f32");
-__attribute__((visibility("hidden"), const, nothrow)) __m256 plaidc_exp_f32_dx8(__m256 x) { return _mm512_castps512_ps256(plaidc_exp_f32_x16(_mm512_zextps256_ps512(x))); }
+PLAIDC_OP plaidc_m512 plaidc_max(plaidc_m512 a, plaidc_m512 b) {
+  return __builtin_ia32_maxps512_mask(a, b, plaidc_undef512(), (unsigned short)-1, 4);
+}
+PLAIDC_OP plaidc_m512 plaidc_min(plaidc_m512 a, plaidc_m512 b) {
+  return __builtin_ia32_minps512_mask(a, b, plaidc_undef512(), (unsigned short)-1, 4);
+}
+PLAIDC_OP plaidc_m512 plaidc_scalef(plaidc_m512 a, plaidc_m512 b) {
+  return __builtin_ia32_scalefps512_mask(a, b, plaidc_undef512(), (unsigned short)-1, 4);
+}
+PLAIDC_OP plaidc_m512 plaidc_zext128(plaidc_m128 a) {
+  plaidc_m512 zero = {0};
+  return __builtin_ia32_insertf32x4_mask(zero, a, 0, zero, (unsigned short)-1);
+}
+PLAIDC_OP plaidc_m512 plaidc_zext256(plaidc_m256 a) {
+  plaidc_m512d zero = {0};
+  return (plaidc_m512)__builtin_ia32_insertf64x4_mask(
+      zero, (plaidc_m256d)a, 0, plaidc_undef512d(), (unsigned char)-1);
+}
+PLAIDC_OP plaidc_m128 plaidc_cast128(plaidc_m512 a) {
+  return __builtin_ia32_extractf32x4_mask(a, 0, plaidc_undef128(), (unsigned char)-1);
+}
+PLAIDC_OP plaidc_m256 plaidc_cast256(plaidc_m512 a) {
+  return (plaidc_m256)__builtin_ia32_extractf64x4_mask(
+      (plaidc_m512d)a, 0, plaidc_undef256d(), (unsigned char)-1);
+}
+#define plaidc_lane0(a) ((a)[0])
+#else
+#include <immintrin.h>
+typedef __m512 plaidc_m512;
+typedef __m256 plaidc_m256;
+typedef __m128 plaidc_m128;
+#define plaidc_set1 _mm512_set1_ps
+#define plaidc_add _mm512_add_ps
+#define plaidc_sub _mm512_sub_ps
+#define plaidc_mul _mm512_mul_ps
+#define plaidc_fmadd _mm512_fmadd_ps
+#define plaidc_max _mm512_max_ps
+#define plaidc_min _mm512_min_ps
+#define plaidc_scalef _mm512_scalef_ps
+#define plaidc_zext128 _mm512_zextps128_ps512
+#define plaidc_zext256 _mm512_zextps256_ps512
+#define plaidc_cast128 _mm512_castps512_ps128
+#define plaidc_cast256 _mm512_castps512_ps256
+#define plaidc_lane0 _mm512_cvtss_f32
+#endif
+__attribute__((simd("notinbranch"), const, nothrow)) float plaidc_exp_f32(float);
+static inline __attribute__((always_inline)) plaidc_m512 plaidc_exp_f32_inline16(plaidc_m512 x) {
+  /* vmaxps/vminps return their second operand when one is NaN: NaN passes. */
+  plaidc_m512 xc = plaidc_max(plaidc_set1(-0x1.a000000000000p+6f), x);
+  xc = plaidc_min(plaidc_set1(0x1.6400000000000p+6f), xc);
+  plaidc_m512 kf = plaidc_fmadd(xc, plaidc_set1(0x1.7154760000000p+0f), plaidc_set1(0x1.8000000000000p+23f));
+  kf = plaidc_sub(kf, plaidc_set1(0x1.8000000000000p+23f));
+  plaidc_m512 r = plaidc_fmadd(kf, plaidc_set1(-0x1.6300000000000p-1f), xc);
+  r = plaidc_fmadd(kf, plaidc_set1(0x1.bd01060000000p-13f), r);
+  plaidc_m512 p = plaidc_set1(0x1.6d10fc0000000p-10f);
+  p = plaidc_fmadd(p, r, plaidc_set1(0x1.120b620000000p-7f));
+  p = plaidc_fmadd(p, r, plaidc_set1(0x1.55551a0000000p-5f));
+  p = plaidc_fmadd(p, r, plaidc_set1(0x1.5554de0000000p-3f));
+  p = plaidc_fmadd(p, r, plaidc_set1(0x1.0000000000000p-1f));
+  plaidc_m512 y = plaidc_fmadd(plaidc_mul(p, r), r, r);
+  y = plaidc_add(y, plaidc_set1(0x1.0000000000000p+0f));
+  return plaidc_scalef(y, kf);
+}
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m512 plaidc_exp_f32_x16(plaidc_m512 x) __asm__("_ZGVeN16v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m512 plaidc_exp_f32_x16(plaidc_m512 x) { return plaidc_exp_f32_inline16(x); }
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m128 plaidc_exp_f32_bx4(plaidc_m128 x) __asm__("_ZGVbN4v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m128 plaidc_exp_f32_bx4(plaidc_m128 x) { return plaidc_cast128(plaidc_exp_f32_x16(plaidc_zext128(x))); }
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m256 plaidc_exp_f32_cx8(plaidc_m256 x) __asm__("_ZGVcN8v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m256 plaidc_exp_f32_cx8(plaidc_m256 x) { return plaidc_cast256(plaidc_exp_f32_x16(plaidc_zext256(x))); }
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m256 plaidc_exp_f32_dx8(plaidc_m256 x) __asm__("_ZGVdN8v_plaidc_exp_f32");
+__attribute__((visibility("hidden"), const, nothrow)) plaidc_m256 plaidc_exp_f32_dx8(plaidc_m256 x) { return plaidc_cast256(plaidc_exp_f32_x16(plaidc_zext256(x))); }
 __attribute__((visibility("hidden"), const, nothrow)) float plaidc_exp_f32_x1(float x) __asm__("plaidc_exp_f32");
 __attribute__((visibility("hidden"), const, nothrow)) float plaidc_exp_f32_x1(float x) {
-  return _mm512_cvtss_f32(plaidc_exp_f32_x16(_mm512_set1_ps(x)));
+  return plaidc_lane0(plaidc_exp_f32_x16(plaidc_set1(x)));
 }
 #else
 
@@ -90,7 +156,7 @@ static inline float plaidc_exp_f32(float x) {
 #endif
 #if defined(__AVX512F__)
 static inline __attribute__((always_inline)) plaidc_f32x16 plaidc_f32x16_exp(plaidc_f32x16 x) {
-  return (plaidc_f32x16)plaidc_exp_f32_inline16((__m512)x);
+  return (plaidc_f32x16)plaidc_exp_f32_inline16((plaidc_m512)x);
 }
 #else
 static inline plaidc_f32x16 plaidc_f32x16_exp(plaidc_f32x16 x) {

@@ -15,30 +15,27 @@ entry:
   %"c5_0" = alloca <16 x float>
   %"c6_0" = alloca <16 x float>
   %"c7_0" = alloca <16 x float>
+  %"c8_0" = alloca <16 x float>
+  %"c9_0" = alloca <16 x float>
+  %"c10_0" = alloca <16 x float>
+  %"c11_0" = alloca <16 x float>
+  %"c12_0" = alloca <16 x float>
+  %"c13_0" = alloca <16 x float>
   %"k.slot" = alloca i64
-  %"p_1.slot" = alloca i64
-  %"c0_0_1" = alloca <16 x float>
-  %"c1_0_1" = alloca <16 x float>
-  %"c2_0_1" = alloca <16 x float>
-  %"c3_0_1" = alloca <16 x float>
-  %"c4_0_1" = alloca <16 x float>
-  %"c5_0_1" = alloca <16 x float>
-  %"k_1.slot" = alloca i64
   br label %"start"
 start:
-  ; micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 8x16 register block
+  ; micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block
   store i64 0, ptr %"i0.slot"
   br label %"i0.head"
 i0.head:
   %"i0" = load i64, ptr %"i0.slot"
-  %".9" = icmp slt i64 %"i0", 8
+  %".9" = icmp slt i64 %"i0", 14
   br i1 %".9", label %"i0.body", label %"i0.exit"
 i0.body:
   store i64 0, ptr %"p.slot"
   br label %"p.head"
 i0.exit:
-  store i64 0, ptr %"p_1.slot"
-  br label %"p_1.head"
+  ret void
 p.head:
   %"p" = load i64, ptr %"p.slot"
   %".13" = icmp slt i64 %"p", 1
@@ -91,446 +88,468 @@ p.body:
   %".59" = add i64 %".57", %".58"
   %".60" = getelementptr inbounds float, ptr %"C", i64 %".59"
   call void @"llvm.prefetch.p0"(ptr %".60", i32 1, i32 3, i32 1)
-  %".62" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".63" = shufflevector <16 x float> %".62", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".63", ptr %"c0_0"
-  %".65" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".66" = shufflevector <16 x float> %".65", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".66", ptr %"c1_0"
-  %".68" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".69" = shufflevector <16 x float> %".68", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".69", ptr %"c2_0"
-  %".71" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".72" = shufflevector <16 x float> %".71", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".72", ptr %"c3_0"
-  %".74" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".75" = shufflevector <16 x float> %".74", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".75", ptr %"c4_0"
-  %".77" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".78" = shufflevector <16 x float> %".77", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".78", ptr %"c5_0"
-  %".80" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".81" = shufflevector <16 x float> %".80", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".81", ptr %"c6_0"
-  %".83" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".84" = shufflevector <16 x float> %".83", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".84", ptr %"c7_0"
+  %".62" = add i64 %"i0", 8
+  %".63" = mul i64 %".62", 16
+  %".64" = mul i64 %"p", 16
+  %".65" = add i64 %".63", %".64"
+  %".66" = getelementptr inbounds float, ptr %"C", i64 %".65"
+  call void @"llvm.prefetch.p0"(ptr %".66", i32 1, i32 3, i32 1)
+  %".68" = add i64 %"i0", 9
+  %".69" = mul i64 %".68", 16
+  %".70" = mul i64 %"p", 16
+  %".71" = add i64 %".69", %".70"
+  %".72" = getelementptr inbounds float, ptr %"C", i64 %".71"
+  call void @"llvm.prefetch.p0"(ptr %".72", i32 1, i32 3, i32 1)
+  %".74" = add i64 %"i0", 10
+  %".75" = mul i64 %".74", 16
+  %".76" = mul i64 %"p", 16
+  %".77" = add i64 %".75", %".76"
+  %".78" = getelementptr inbounds float, ptr %"C", i64 %".77"
+  call void @"llvm.prefetch.p0"(ptr %".78", i32 1, i32 3, i32 1)
+  %".80" = add i64 %"i0", 11
+  %".81" = mul i64 %".80", 16
+  %".82" = mul i64 %"p", 16
+  %".83" = add i64 %".81", %".82"
+  %".84" = getelementptr inbounds float, ptr %"C", i64 %".83"
+  call void @"llvm.prefetch.p0"(ptr %".84", i32 1, i32 3, i32 1)
+  %".86" = add i64 %"i0", 12
+  %".87" = mul i64 %".86", 16
+  %".88" = mul i64 %"p", 16
+  %".89" = add i64 %".87", %".88"
+  %".90" = getelementptr inbounds float, ptr %"C", i64 %".89"
+  call void @"llvm.prefetch.p0"(ptr %".90", i32 1, i32 3, i32 1)
+  %".92" = add i64 %"i0", 13
+  %".93" = mul i64 %".92", 16
+  %".94" = mul i64 %"p", 16
+  %".95" = add i64 %".93", %".94"
+  %".96" = getelementptr inbounds float, ptr %"C", i64 %".95"
+  call void @"llvm.prefetch.p0"(ptr %".96", i32 1, i32 3, i32 1)
+  %".98" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".99" = shufflevector <16 x float> %".98", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".99", ptr %"c0_0"
+  %".101" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".102" = shufflevector <16 x float> %".101", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".102", ptr %"c1_0"
+  %".104" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".105" = shufflevector <16 x float> %".104", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".105", ptr %"c2_0"
+  %".107" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".108" = shufflevector <16 x float> %".107", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".108", ptr %"c3_0"
+  %".110" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".111" = shufflevector <16 x float> %".110", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".111", ptr %"c4_0"
+  %".113" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".114" = shufflevector <16 x float> %".113", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".114", ptr %"c5_0"
+  %".116" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".117" = shufflevector <16 x float> %".116", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".117", ptr %"c6_0"
+  %".119" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".120" = shufflevector <16 x float> %".119", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".120", ptr %"c7_0"
+  %".122" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".123" = shufflevector <16 x float> %".122", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".123", ptr %"c8_0"
+  %".125" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".126" = shufflevector <16 x float> %".125", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".126", ptr %"c9_0"
+  %".128" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".129" = shufflevector <16 x float> %".128", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".129", ptr %"c10_0"
+  %".131" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".132" = shufflevector <16 x float> %".131", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".132", ptr %"c11_0"
+  %".134" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".135" = shufflevector <16 x float> %".134", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".135", ptr %"c12_0"
+  %".137" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".138" = shufflevector <16 x float> %".137", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".138", ptr %"c13_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
-  %".306" = add i64 %"i0", 8
-  store i64 %".306", ptr %"i0.slot"
+  %".516" = add i64 %"i0", 14
+  store i64 %".516", ptr %"i0.slot"
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".88" = icmp slt i64 %"k", 8
-  br i1 %".88", label %"k.body", label %"k.exit"
+  %".142" = icmp slt i64 %"k", 8
+  br i1 %".142", label %"k.body", label %"k.exit"
 k.body:
-  %".90" = mul i64 %"k", 16
-  %".91" = mul i64 %"p", 16
-  %".92" = add i64 %".90", %".91"
-  %".93" = getelementptr inbounds float, ptr %"B", i64 %".92"
-  %"b0" = load <16 x float>, ptr %".93", align 4
-  %".95" = mul i64 %"i0", 128
-  %".96" = add i64 %".95", %"k"
-  %".97" = getelementptr inbounds float, ptr %"A", i64 %".96"
-  %".98" = load float, ptr %".97", align 4
-  %".99" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".98", i32 0
-  %"a0" = shufflevector <16 x float> %".99", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".101" = load <16 x float>, ptr %"c0_0"
-  %".102" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".101")
-  store <16 x float> %".102", ptr %"c0_0"
-  %".104" = mul i64 %"i0", 128
-  %".105" = add i64 %".104", %"k"
-  %".106" = add i64 %".105", 128
-  %".107" = getelementptr inbounds float, ptr %"A", i64 %".106"
-  %".108" = load float, ptr %".107", align 4
-  %".109" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".108", i32 0
-  %"a1" = shufflevector <16 x float> %".109", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".111" = load <16 x float>, ptr %"c1_0"
-  %".112" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".111")
-  store <16 x float> %".112", ptr %"c1_0"
-  %".114" = mul i64 %"i0", 128
-  %".115" = add i64 %".114", %"k"
-  %".116" = add i64 %".115", 256
-  %".117" = getelementptr inbounds float, ptr %"A", i64 %".116"
-  %".118" = load float, ptr %".117", align 4
-  %".119" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".118", i32 0
-  %"a2" = shufflevector <16 x float> %".119", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".121" = load <16 x float>, ptr %"c2_0"
-  %".122" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".121")
-  store <16 x float> %".122", ptr %"c2_0"
-  %".124" = mul i64 %"i0", 128
-  %".125" = add i64 %".124", %"k"
-  %".126" = add i64 %".125", 384
-  %".127" = getelementptr inbounds float, ptr %"A", i64 %".126"
-  %".128" = load float, ptr %".127", align 4
-  %".129" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".128", i32 0
-  %"a3" = shufflevector <16 x float> %".129", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".131" = load <16 x float>, ptr %"c3_0"
-  %".132" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".131")
-  store <16 x float> %".132", ptr %"c3_0"
-  %".134" = mul i64 %"i0", 128
-  %".135" = add i64 %".134", %"k"
-  %".136" = add i64 %".135", 512
-  %".137" = getelementptr inbounds float, ptr %"A", i64 %".136"
-  %".138" = load float, ptr %".137", align 4
-  %".139" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".138", i32 0
-  %"a4" = shufflevector <16 x float> %".139", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".141" = load <16 x float>, ptr %"c4_0"
-  %".142" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".141")
-  store <16 x float> %".142", ptr %"c4_0"
-  %".144" = mul i64 %"i0", 128
-  %".145" = add i64 %".144", %"k"
-  %".146" = add i64 %".145", 640
-  %".147" = getelementptr inbounds float, ptr %"A", i64 %".146"
-  %".148" = load float, ptr %".147", align 4
-  %".149" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".148", i32 0
-  %"a5" = shufflevector <16 x float> %".149", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".151" = load <16 x float>, ptr %"c5_0"
-  %".152" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".151")
-  store <16 x float> %".152", ptr %"c5_0"
-  %".154" = mul i64 %"i0", 128
-  %".155" = add i64 %".154", %"k"
-  %".156" = add i64 %".155", 768
-  %".157" = getelementptr inbounds float, ptr %"A", i64 %".156"
-  %".158" = load float, ptr %".157", align 4
-  %".159" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".158", i32 0
-  %"a6" = shufflevector <16 x float> %".159", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".161" = load <16 x float>, ptr %"c6_0"
-  %".162" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".161")
-  store <16 x float> %".162", ptr %"c6_0"
-  %".164" = mul i64 %"i0", 128
-  %".165" = add i64 %".164", %"k"
-  %".166" = add i64 %".165", 896
-  %".167" = getelementptr inbounds float, ptr %"A", i64 %".166"
-  %".168" = load float, ptr %".167", align 4
-  %".169" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".168", i32 0
-  %"a7" = shufflevector <16 x float> %".169", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".171" = load <16 x float>, ptr %"c7_0"
-  %".172" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".171")
-  store <16 x float> %".172", ptr %"c7_0"
-  %".174" = add i64 %"k", 1
-  store i64 %".174", ptr %"k.slot"
+  %".144" = mul i64 %"k", 16
+  %".145" = mul i64 %"p", 16
+  %".146" = add i64 %".144", %".145"
+  %".147" = getelementptr inbounds float, ptr %"B", i64 %".146"
+  %"b0" = load <16 x float>, ptr %".147", align 4
+  %".149" = mul i64 %"i0", 128
+  %".150" = add i64 %".149", %"k"
+  %".151" = getelementptr inbounds float, ptr %"A", i64 %".150"
+  %".152" = load float, ptr %".151", align 4
+  %".153" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".152", i32 0
+  %"a0" = shufflevector <16 x float> %".153", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".155" = load <16 x float>, ptr %"c0_0"
+  %".156" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".155")
+  store <16 x float> %".156", ptr %"c0_0"
+  %".158" = mul i64 %"i0", 128
+  %".159" = add i64 %".158", %"k"
+  %".160" = add i64 %".159", 128
+  %".161" = getelementptr inbounds float, ptr %"A", i64 %".160"
+  %".162" = load float, ptr %".161", align 4
+  %".163" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".162", i32 0
+  %"a1" = shufflevector <16 x float> %".163", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".165" = load <16 x float>, ptr %"c1_0"
+  %".166" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".165")
+  store <16 x float> %".166", ptr %"c1_0"
+  %".168" = mul i64 %"i0", 128
+  %".169" = add i64 %".168", %"k"
+  %".170" = add i64 %".169", 256
+  %".171" = getelementptr inbounds float, ptr %"A", i64 %".170"
+  %".172" = load float, ptr %".171", align 4
+  %".173" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".172", i32 0
+  %"a2" = shufflevector <16 x float> %".173", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".175" = load <16 x float>, ptr %"c2_0"
+  %".176" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".175")
+  store <16 x float> %".176", ptr %"c2_0"
+  %".178" = mul i64 %"i0", 128
+  %".179" = add i64 %".178", %"k"
+  %".180" = add i64 %".179", 384
+  %".181" = getelementptr inbounds float, ptr %"A", i64 %".180"
+  %".182" = load float, ptr %".181", align 4
+  %".183" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".182", i32 0
+  %"a3" = shufflevector <16 x float> %".183", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".185" = load <16 x float>, ptr %"c3_0"
+  %".186" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".185")
+  store <16 x float> %".186", ptr %"c3_0"
+  %".188" = mul i64 %"i0", 128
+  %".189" = add i64 %".188", %"k"
+  %".190" = add i64 %".189", 512
+  %".191" = getelementptr inbounds float, ptr %"A", i64 %".190"
+  %".192" = load float, ptr %".191", align 4
+  %".193" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".192", i32 0
+  %"a4" = shufflevector <16 x float> %".193", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".195" = load <16 x float>, ptr %"c4_0"
+  %".196" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".195")
+  store <16 x float> %".196", ptr %"c4_0"
+  %".198" = mul i64 %"i0", 128
+  %".199" = add i64 %".198", %"k"
+  %".200" = add i64 %".199", 640
+  %".201" = getelementptr inbounds float, ptr %"A", i64 %".200"
+  %".202" = load float, ptr %".201", align 4
+  %".203" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".202", i32 0
+  %"a5" = shufflevector <16 x float> %".203", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".205" = load <16 x float>, ptr %"c5_0"
+  %".206" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".205")
+  store <16 x float> %".206", ptr %"c5_0"
+  %".208" = mul i64 %"i0", 128
+  %".209" = add i64 %".208", %"k"
+  %".210" = add i64 %".209", 768
+  %".211" = getelementptr inbounds float, ptr %"A", i64 %".210"
+  %".212" = load float, ptr %".211", align 4
+  %".213" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".212", i32 0
+  %"a6" = shufflevector <16 x float> %".213", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".215" = load <16 x float>, ptr %"c6_0"
+  %".216" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".215")
+  store <16 x float> %".216", ptr %"c6_0"
+  %".218" = mul i64 %"i0", 128
+  %".219" = add i64 %".218", %"k"
+  %".220" = add i64 %".219", 896
+  %".221" = getelementptr inbounds float, ptr %"A", i64 %".220"
+  %".222" = load float, ptr %".221", align 4
+  %".223" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".222", i32 0
+  %"a7" = shufflevector <16 x float> %".223", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".225" = load <16 x float>, ptr %"c7_0"
+  %".226" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".225")
+  store <16 x float> %".226", ptr %"c7_0"
+  %".228" = mul i64 %"i0", 128
+  %".229" = add i64 %".228", %"k"
+  %".230" = add i64 %".229", 1024
+  %".231" = getelementptr inbounds float, ptr %"A", i64 %".230"
+  %".232" = load float, ptr %".231", align 4
+  %".233" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".232", i32 0
+  %"a8" = shufflevector <16 x float> %".233", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".235" = load <16 x float>, ptr %"c8_0"
+  %".236" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".235")
+  store <16 x float> %".236", ptr %"c8_0"
+  %".238" = mul i64 %"i0", 128
+  %".239" = add i64 %".238", %"k"
+  %".240" = add i64 %".239", 1152
+  %".241" = getelementptr inbounds float, ptr %"A", i64 %".240"
+  %".242" = load float, ptr %".241", align 4
+  %".243" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".242", i32 0
+  %"a9" = shufflevector <16 x float> %".243", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".245" = load <16 x float>, ptr %"c9_0"
+  %".246" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".245")
+  store <16 x float> %".246", ptr %"c9_0"
+  %".248" = mul i64 %"i0", 128
+  %".249" = add i64 %".248", %"k"
+  %".250" = add i64 %".249", 1280
+  %".251" = getelementptr inbounds float, ptr %"A", i64 %".250"
+  %".252" = load float, ptr %".251", align 4
+  %".253" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".252", i32 0
+  %"a10" = shufflevector <16 x float> %".253", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".255" = load <16 x float>, ptr %"c10_0"
+  %".256" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".255")
+  store <16 x float> %".256", ptr %"c10_0"
+  %".258" = mul i64 %"i0", 128
+  %".259" = add i64 %".258", %"k"
+  %".260" = add i64 %".259", 1408
+  %".261" = getelementptr inbounds float, ptr %"A", i64 %".260"
+  %".262" = load float, ptr %".261", align 4
+  %".263" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".262", i32 0
+  %"a11" = shufflevector <16 x float> %".263", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".265" = load <16 x float>, ptr %"c11_0"
+  %".266" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".265")
+  store <16 x float> %".266", ptr %"c11_0"
+  %".268" = mul i64 %"i0", 128
+  %".269" = add i64 %".268", %"k"
+  %".270" = add i64 %".269", 1536
+  %".271" = getelementptr inbounds float, ptr %"A", i64 %".270"
+  %".272" = load float, ptr %".271", align 4
+  %".273" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".272", i32 0
+  %"a12" = shufflevector <16 x float> %".273", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".275" = load <16 x float>, ptr %"c12_0"
+  %".276" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".275")
+  store <16 x float> %".276", ptr %"c12_0"
+  %".278" = mul i64 %"i0", 128
+  %".279" = add i64 %".278", %"k"
+  %".280" = add i64 %".279", 1664
+  %".281" = getelementptr inbounds float, ptr %"A", i64 %".280"
+  %".282" = load float, ptr %".281", align 4
+  %".283" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".282", i32 0
+  %"a13" = shufflevector <16 x float> %".283", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".285" = load <16 x float>, ptr %"c13_0"
+  %".286" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".285")
+  store <16 x float> %".286", ptr %"c13_0"
+  %".288" = add i64 %"k", 1
+  store i64 %".288", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".177" = load <16 x float>, ptr %"c0_0"
-  %".178" = mul i64 %"i0", 16
-  %".179" = mul i64 %"p", 16
-  %".180" = add i64 %".178", %".179"
-  %".181" = getelementptr inbounds float, ptr %"C", i64 %".180"
-  %".182" = load <16 x float>, ptr %".181", align 4
-  %".183" = fadd <16 x float> %".177", %".182"
-  store <16 x float> %".183", ptr %"c0_0"
-  %".185" = load <16 x float>, ptr %"c1_0"
-  %".186" = mul i64 %"i0", 16
-  %".187" = mul i64 %"p", 16
-  %".188" = add i64 %".186", %".187"
-  %".189" = add i64 %".188", 16
-  %".190" = getelementptr inbounds float, ptr %"C", i64 %".189"
-  %".191" = load <16 x float>, ptr %".190", align 4
-  %".192" = fadd <16 x float> %".185", %".191"
-  store <16 x float> %".192", ptr %"c1_0"
-  %".194" = load <16 x float>, ptr %"c2_0"
-  %".195" = mul i64 %"i0", 16
-  %".196" = mul i64 %"p", 16
-  %".197" = add i64 %".195", %".196"
-  %".198" = add i64 %".197", 32
-  %".199" = getelementptr inbounds float, ptr %"C", i64 %".198"
-  %".200" = load <16 x float>, ptr %".199", align 4
-  %".201" = fadd <16 x float> %".194", %".200"
-  store <16 x float> %".201", ptr %"c2_0"
-  %".203" = load <16 x float>, ptr %"c3_0"
-  %".204" = mul i64 %"i0", 16
-  %".205" = mul i64 %"p", 16
-  %".206" = add i64 %".204", %".205"
-  %".207" = add i64 %".206", 48
-  %".208" = getelementptr inbounds float, ptr %"C", i64 %".207"
-  %".209" = load <16 x float>, ptr %".208", align 4
-  %".210" = fadd <16 x float> %".203", %".209"
-  store <16 x float> %".210", ptr %"c3_0"
-  %".212" = load <16 x float>, ptr %"c4_0"
-  %".213" = mul i64 %"i0", 16
-  %".214" = mul i64 %"p", 16
-  %".215" = add i64 %".213", %".214"
-  %".216" = add i64 %".215", 64
-  %".217" = getelementptr inbounds float, ptr %"C", i64 %".216"
-  %".218" = load <16 x float>, ptr %".217", align 4
-  %".219" = fadd <16 x float> %".212", %".218"
-  store <16 x float> %".219", ptr %"c4_0"
-  %".221" = load <16 x float>, ptr %"c5_0"
-  %".222" = mul i64 %"i0", 16
-  %".223" = mul i64 %"p", 16
-  %".224" = add i64 %".222", %".223"
-  %".225" = add i64 %".224", 80
-  %".226" = getelementptr inbounds float, ptr %"C", i64 %".225"
-  %".227" = load <16 x float>, ptr %".226", align 4
-  %".228" = fadd <16 x float> %".221", %".227"
-  store <16 x float> %".228", ptr %"c5_0"
-  %".230" = load <16 x float>, ptr %"c6_0"
-  %".231" = mul i64 %"i0", 16
-  %".232" = mul i64 %"p", 16
-  %".233" = add i64 %".231", %".232"
-  %".234" = add i64 %".233", 96
-  %".235" = getelementptr inbounds float, ptr %"C", i64 %".234"
-  %".236" = load <16 x float>, ptr %".235", align 4
-  %".237" = fadd <16 x float> %".230", %".236"
-  store <16 x float> %".237", ptr %"c6_0"
-  %".239" = load <16 x float>, ptr %"c7_0"
-  %".240" = mul i64 %"i0", 16
-  %".241" = mul i64 %"p", 16
-  %".242" = add i64 %".240", %".241"
-  %".243" = add i64 %".242", 112
-  %".244" = getelementptr inbounds float, ptr %"C", i64 %".243"
-  %".245" = load <16 x float>, ptr %".244", align 4
-  %".246" = fadd <16 x float> %".239", %".245"
-  store <16 x float> %".246", ptr %"c7_0"
-  %".248" = load <16 x float>, ptr %"c0_0"
-  %".249" = mul i64 %"i0", 16
-  %".250" = mul i64 %"p", 16
-  %".251" = add i64 %".249", %".250"
-  %".252" = getelementptr inbounds float, ptr %"C", i64 %".251"
-  store <16 x float> %".248", ptr %".252", align 4
-  %".254" = load <16 x float>, ptr %"c1_0"
-  %".255" = mul i64 %"i0", 16
-  %".256" = mul i64 %"p", 16
-  %".257" = add i64 %".255", %".256"
-  %".258" = add i64 %".257", 16
-  %".259" = getelementptr inbounds float, ptr %"C", i64 %".258"
-  store <16 x float> %".254", ptr %".259", align 4
-  %".261" = load <16 x float>, ptr %"c2_0"
-  %".262" = mul i64 %"i0", 16
-  %".263" = mul i64 %"p", 16
-  %".264" = add i64 %".262", %".263"
-  %".265" = add i64 %".264", 32
-  %".266" = getelementptr inbounds float, ptr %"C", i64 %".265"
-  store <16 x float> %".261", ptr %".266", align 4
-  %".268" = load <16 x float>, ptr %"c3_0"
-  %".269" = mul i64 %"i0", 16
-  %".270" = mul i64 %"p", 16
-  %".271" = add i64 %".269", %".270"
-  %".272" = add i64 %".271", 48
-  %".273" = getelementptr inbounds float, ptr %"C", i64 %".272"
-  store <16 x float> %".268", ptr %".273", align 4
-  %".275" = load <16 x float>, ptr %"c4_0"
-  %".276" = mul i64 %"i0", 16
-  %".277" = mul i64 %"p", 16
-  %".278" = add i64 %".276", %".277"
-  %".279" = add i64 %".278", 64
-  %".280" = getelementptr inbounds float, ptr %"C", i64 %".279"
-  store <16 x float> %".275", ptr %".280", align 4
-  %".282" = load <16 x float>, ptr %"c5_0"
-  %".283" = mul i64 %"i0", 16
-  %".284" = mul i64 %"p", 16
-  %".285" = add i64 %".283", %".284"
-  %".286" = add i64 %".285", 80
-  %".287" = getelementptr inbounds float, ptr %"C", i64 %".286"
-  store <16 x float> %".282", ptr %".287", align 4
-  %".289" = load <16 x float>, ptr %"c6_0"
-  %".290" = mul i64 %"i0", 16
-  %".291" = mul i64 %"p", 16
-  %".292" = add i64 %".290", %".291"
-  %".293" = add i64 %".292", 96
-  %".294" = getelementptr inbounds float, ptr %"C", i64 %".293"
-  store <16 x float> %".289", ptr %".294", align 4
-  %".296" = load <16 x float>, ptr %"c7_0"
-  %".297" = mul i64 %"i0", 16
-  %".298" = mul i64 %"p", 16
-  %".299" = add i64 %".297", %".298"
-  %".300" = add i64 %".299", 112
-  %".301" = getelementptr inbounds float, ptr %"C", i64 %".300"
-  store <16 x float> %".296", ptr %".301", align 4
-  %".303" = add i64 %"p", 1
-  store i64 %".303", ptr %"p.slot"
-  br label %"p.head"
-p_1.head:
-  %"p_1" = load i64, ptr %"p_1.slot"
-  %".311" = icmp slt i64 %"p_1", 1
-  br i1 %".311", label %"p_1.body", label %"p_1.exit"
-p_1.body:
-  %".313" = mul i64 %"p_1", 16
-  %".314" = add i64 128, %".313"
-  %".315" = getelementptr inbounds float, ptr %"C", i64 %".314"
-  call void @"llvm.prefetch.p0"(ptr %".315", i32 1, i32 3, i32 1)
-  %".317" = mul i64 %"p_1", 16
-  %".318" = add i64 144, %".317"
-  %".319" = getelementptr inbounds float, ptr %"C", i64 %".318"
-  call void @"llvm.prefetch.p0"(ptr %".319", i32 1, i32 3, i32 1)
-  %".321" = mul i64 %"p_1", 16
-  %".322" = add i64 160, %".321"
-  %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
-  call void @"llvm.prefetch.p0"(ptr %".323", i32 1, i32 3, i32 1)
-  %".325" = mul i64 %"p_1", 16
-  %".326" = add i64 176, %".325"
-  %".327" = getelementptr inbounds float, ptr %"C", i64 %".326"
-  call void @"llvm.prefetch.p0"(ptr %".327", i32 1, i32 3, i32 1)
-  %".329" = mul i64 %"p_1", 16
-  %".330" = add i64 192, %".329"
+  %".291" = load <16 x float>, ptr %"c0_0"
+  %".292" = mul i64 %"i0", 16
+  %".293" = mul i64 %"p", 16
+  %".294" = add i64 %".292", %".293"
+  %".295" = getelementptr inbounds float, ptr %"C", i64 %".294"
+  %".296" = load <16 x float>, ptr %".295", align 4
+  %".297" = fadd <16 x float> %".291", %".296"
+  store <16 x float> %".297", ptr %"c0_0"
+  %".299" = load <16 x float>, ptr %"c1_0"
+  %".300" = mul i64 %"i0", 16
+  %".301" = mul i64 %"p", 16
+  %".302" = add i64 %".300", %".301"
+  %".303" = add i64 %".302", 16
+  %".304" = getelementptr inbounds float, ptr %"C", i64 %".303"
+  %".305" = load <16 x float>, ptr %".304", align 4
+  %".306" = fadd <16 x float> %".299", %".305"
+  store <16 x float> %".306", ptr %"c1_0"
+  %".308" = load <16 x float>, ptr %"c2_0"
+  %".309" = mul i64 %"i0", 16
+  %".310" = mul i64 %"p", 16
+  %".311" = add i64 %".309", %".310"
+  %".312" = add i64 %".311", 32
+  %".313" = getelementptr inbounds float, ptr %"C", i64 %".312"
+  %".314" = load <16 x float>, ptr %".313", align 4
+  %".315" = fadd <16 x float> %".308", %".314"
+  store <16 x float> %".315", ptr %"c2_0"
+  %".317" = load <16 x float>, ptr %"c3_0"
+  %".318" = mul i64 %"i0", 16
+  %".319" = mul i64 %"p", 16
+  %".320" = add i64 %".318", %".319"
+  %".321" = add i64 %".320", 48
+  %".322" = getelementptr inbounds float, ptr %"C", i64 %".321"
+  %".323" = load <16 x float>, ptr %".322", align 4
+  %".324" = fadd <16 x float> %".317", %".323"
+  store <16 x float> %".324", ptr %"c3_0"
+  %".326" = load <16 x float>, ptr %"c4_0"
+  %".327" = mul i64 %"i0", 16
+  %".328" = mul i64 %"p", 16
+  %".329" = add i64 %".327", %".328"
+  %".330" = add i64 %".329", 64
   %".331" = getelementptr inbounds float, ptr %"C", i64 %".330"
-  call void @"llvm.prefetch.p0"(ptr %".331", i32 1, i32 3, i32 1)
-  %".333" = mul i64 %"p_1", 16
-  %".334" = add i64 208, %".333"
-  %".335" = getelementptr inbounds float, ptr %"C", i64 %".334"
-  call void @"llvm.prefetch.p0"(ptr %".335", i32 1, i32 3, i32 1)
-  %".337" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".338" = shufflevector <16 x float> %".337", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".338", ptr %"c0_0_1"
-  %".340" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".341" = shufflevector <16 x float> %".340", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".341", ptr %"c1_0_1"
-  %".343" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".344" = shufflevector <16 x float> %".343", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".344", ptr %"c2_0_1"
-  %".346" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".347" = shufflevector <16 x float> %".346", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".347", ptr %"c3_0_1"
-  %".349" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".350" = shufflevector <16 x float> %".349", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".350", ptr %"c4_0_1"
-  %".352" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".353" = shufflevector <16 x float> %".352", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".353", ptr %"c5_0_1"
-  store i64 0, ptr %"k_1.slot"
-  br label %"k_1.head"
-p_1.exit:
-  ret void
-k_1.head:
-  %"k_1" = load i64, ptr %"k_1.slot"
-  %".357" = icmp slt i64 %"k_1", 8
-  br i1 %".357", label %"k_1.body", label %"k_1.exit"
-k_1.body:
-  %".359" = mul i64 %"k_1", 16
-  %".360" = mul i64 %"p_1", 16
-  %".361" = add i64 %".359", %".360"
-  %".362" = getelementptr inbounds float, ptr %"B", i64 %".361"
-  %"b0_1" = load <16 x float>, ptr %".362", align 4
-  %".364" = add i64 %"k_1", 1024
-  %".365" = getelementptr inbounds float, ptr %"A", i64 %".364"
-  %".366" = load float, ptr %".365", align 4
-  %".367" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".366", i32 0
-  %"a0_1" = shufflevector <16 x float> %".367", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".369" = load <16 x float>, ptr %"c0_0_1"
-  %".370" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".369")
-  store <16 x float> %".370", ptr %"c0_0_1"
-  %".372" = add i64 %"k_1", 1152
-  %".373" = getelementptr inbounds float, ptr %"A", i64 %".372"
-  %".374" = load float, ptr %".373", align 4
-  %".375" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".374", i32 0
-  %"a1_1" = shufflevector <16 x float> %".375", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".377" = load <16 x float>, ptr %"c1_0_1"
-  %".378" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".377")
-  store <16 x float> %".378", ptr %"c1_0_1"
-  %".380" = add i64 %"k_1", 1280
-  %".381" = getelementptr inbounds float, ptr %"A", i64 %".380"
-  %".382" = load float, ptr %".381", align 4
-  %".383" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".382", i32 0
-  %"a2_1" = shufflevector <16 x float> %".383", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".385" = load <16 x float>, ptr %"c2_0_1"
-  %".386" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".385")
-  store <16 x float> %".386", ptr %"c2_0_1"
-  %".388" = add i64 %"k_1", 1408
-  %".389" = getelementptr inbounds float, ptr %"A", i64 %".388"
-  %".390" = load float, ptr %".389", align 4
-  %".391" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".390", i32 0
-  %"a3_1" = shufflevector <16 x float> %".391", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".393" = load <16 x float>, ptr %"c3_0_1"
-  %".394" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".393")
-  store <16 x float> %".394", ptr %"c3_0_1"
-  %".396" = add i64 %"k_1", 1536
-  %".397" = getelementptr inbounds float, ptr %"A", i64 %".396"
-  %".398" = load float, ptr %".397", align 4
-  %".399" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".398", i32 0
-  %"a4_1" = shufflevector <16 x float> %".399", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".401" = load <16 x float>, ptr %"c4_0_1"
-  %".402" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".401")
-  store <16 x float> %".402", ptr %"c4_0_1"
-  %".404" = add i64 %"k_1", 1664
-  %".405" = getelementptr inbounds float, ptr %"A", i64 %".404"
-  %".406" = load float, ptr %".405", align 4
-  %".407" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".406", i32 0
-  %"a5_1" = shufflevector <16 x float> %".407", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".409" = load <16 x float>, ptr %"c5_0_1"
-  %".410" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".409")
-  store <16 x float> %".410", ptr %"c5_0_1"
-  %".412" = add i64 %"k_1", 1
-  store i64 %".412", ptr %"k_1.slot"
-  br label %"k_1.head"
-k_1.exit:
-  %".415" = load <16 x float>, ptr %"c0_0_1"
-  %".416" = mul i64 %"p_1", 16
-  %".417" = add i64 %".416", 128
-  %".418" = getelementptr inbounds float, ptr %"C", i64 %".417"
-  %".419" = load <16 x float>, ptr %".418", align 4
-  %".420" = fadd <16 x float> %".415", %".419"
-  store <16 x float> %".420", ptr %"c0_0_1"
-  %".422" = load <16 x float>, ptr %"c1_0_1"
-  %".423" = mul i64 %"p_1", 16
-  %".424" = add i64 %".423", 144
-  %".425" = getelementptr inbounds float, ptr %"C", i64 %".424"
-  %".426" = load <16 x float>, ptr %".425", align 4
-  %".427" = fadd <16 x float> %".422", %".426"
-  store <16 x float> %".427", ptr %"c1_0_1"
-  %".429" = load <16 x float>, ptr %"c2_0_1"
-  %".430" = mul i64 %"p_1", 16
-  %".431" = add i64 %".430", 160
-  %".432" = getelementptr inbounds float, ptr %"C", i64 %".431"
-  %".433" = load <16 x float>, ptr %".432", align 4
-  %".434" = fadd <16 x float> %".429", %".433"
-  store <16 x float> %".434", ptr %"c2_0_1"
-  %".436" = load <16 x float>, ptr %"c3_0_1"
-  %".437" = mul i64 %"p_1", 16
-  %".438" = add i64 %".437", 176
-  %".439" = getelementptr inbounds float, ptr %"C", i64 %".438"
-  %".440" = load <16 x float>, ptr %".439", align 4
-  %".441" = fadd <16 x float> %".436", %".440"
-  store <16 x float> %".441", ptr %"c3_0_1"
-  %".443" = load <16 x float>, ptr %"c4_0_1"
-  %".444" = mul i64 %"p_1", 16
-  %".445" = add i64 %".444", 192
-  %".446" = getelementptr inbounds float, ptr %"C", i64 %".445"
-  %".447" = load <16 x float>, ptr %".446", align 4
-  %".448" = fadd <16 x float> %".443", %".447"
-  store <16 x float> %".448", ptr %"c4_0_1"
-  %".450" = load <16 x float>, ptr %"c5_0_1"
-  %".451" = mul i64 %"p_1", 16
-  %".452" = add i64 %".451", 208
-  %".453" = getelementptr inbounds float, ptr %"C", i64 %".452"
-  %".454" = load <16 x float>, ptr %".453", align 4
-  %".455" = fadd <16 x float> %".450", %".454"
-  store <16 x float> %".455", ptr %"c5_0_1"
-  %".457" = load <16 x float>, ptr %"c0_0_1"
-  %".458" = mul i64 %"p_1", 16
-  %".459" = add i64 %".458", 128
-  %".460" = getelementptr inbounds float, ptr %"C", i64 %".459"
-  store <16 x float> %".457", ptr %".460", align 4
-  %".462" = load <16 x float>, ptr %"c1_0_1"
-  %".463" = mul i64 %"p_1", 16
-  %".464" = add i64 %".463", 144
-  %".465" = getelementptr inbounds float, ptr %"C", i64 %".464"
-  store <16 x float> %".462", ptr %".465", align 4
-  %".467" = load <16 x float>, ptr %"c2_0_1"
-  %".468" = mul i64 %"p_1", 16
-  %".469" = add i64 %".468", 160
-  %".470" = getelementptr inbounds float, ptr %"C", i64 %".469"
-  store <16 x float> %".467", ptr %".470", align 4
-  %".472" = load <16 x float>, ptr %"c3_0_1"
-  %".473" = mul i64 %"p_1", 16
-  %".474" = add i64 %".473", 176
-  %".475" = getelementptr inbounds float, ptr %"C", i64 %".474"
-  store <16 x float> %".472", ptr %".475", align 4
-  %".477" = load <16 x float>, ptr %"c4_0_1"
-  %".478" = mul i64 %"p_1", 16
-  %".479" = add i64 %".478", 192
-  %".480" = getelementptr inbounds float, ptr %"C", i64 %".479"
-  store <16 x float> %".477", ptr %".480", align 4
-  %".482" = load <16 x float>, ptr %"c5_0_1"
-  %".483" = mul i64 %"p_1", 16
-  %".484" = add i64 %".483", 208
-  %".485" = getelementptr inbounds float, ptr %"C", i64 %".484"
-  store <16 x float> %".482", ptr %".485", align 4
-  %".487" = add i64 %"p_1", 1
-  store i64 %".487", ptr %"p_1.slot"
-  br label %"p_1.head"
+  %".332" = load <16 x float>, ptr %".331", align 4
+  %".333" = fadd <16 x float> %".326", %".332"
+  store <16 x float> %".333", ptr %"c4_0"
+  %".335" = load <16 x float>, ptr %"c5_0"
+  %".336" = mul i64 %"i0", 16
+  %".337" = mul i64 %"p", 16
+  %".338" = add i64 %".336", %".337"
+  %".339" = add i64 %".338", 80
+  %".340" = getelementptr inbounds float, ptr %"C", i64 %".339"
+  %".341" = load <16 x float>, ptr %".340", align 4
+  %".342" = fadd <16 x float> %".335", %".341"
+  store <16 x float> %".342", ptr %"c5_0"
+  %".344" = load <16 x float>, ptr %"c6_0"
+  %".345" = mul i64 %"i0", 16
+  %".346" = mul i64 %"p", 16
+  %".347" = add i64 %".345", %".346"
+  %".348" = add i64 %".347", 96
+  %".349" = getelementptr inbounds float, ptr %"C", i64 %".348"
+  %".350" = load <16 x float>, ptr %".349", align 4
+  %".351" = fadd <16 x float> %".344", %".350"
+  store <16 x float> %".351", ptr %"c6_0"
+  %".353" = load <16 x float>, ptr %"c7_0"
+  %".354" = mul i64 %"i0", 16
+  %".355" = mul i64 %"p", 16
+  %".356" = add i64 %".354", %".355"
+  %".357" = add i64 %".356", 112
+  %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
+  %".359" = load <16 x float>, ptr %".358", align 4
+  %".360" = fadd <16 x float> %".353", %".359"
+  store <16 x float> %".360", ptr %"c7_0"
+  %".362" = load <16 x float>, ptr %"c8_0"
+  %".363" = mul i64 %"i0", 16
+  %".364" = mul i64 %"p", 16
+  %".365" = add i64 %".363", %".364"
+  %".366" = add i64 %".365", 128
+  %".367" = getelementptr inbounds float, ptr %"C", i64 %".366"
+  %".368" = load <16 x float>, ptr %".367", align 4
+  %".369" = fadd <16 x float> %".362", %".368"
+  store <16 x float> %".369", ptr %"c8_0"
+  %".371" = load <16 x float>, ptr %"c9_0"
+  %".372" = mul i64 %"i0", 16
+  %".373" = mul i64 %"p", 16
+  %".374" = add i64 %".372", %".373"
+  %".375" = add i64 %".374", 144
+  %".376" = getelementptr inbounds float, ptr %"C", i64 %".375"
+  %".377" = load <16 x float>, ptr %".376", align 4
+  %".378" = fadd <16 x float> %".371", %".377"
+  store <16 x float> %".378", ptr %"c9_0"
+  %".380" = load <16 x float>, ptr %"c10_0"
+  %".381" = mul i64 %"i0", 16
+  %".382" = mul i64 %"p", 16
+  %".383" = add i64 %".381", %".382"
+  %".384" = add i64 %".383", 160
+  %".385" = getelementptr inbounds float, ptr %"C", i64 %".384"
+  %".386" = load <16 x float>, ptr %".385", align 4
+  %".387" = fadd <16 x float> %".380", %".386"
+  store <16 x float> %".387", ptr %"c10_0"
+  %".389" = load <16 x float>, ptr %"c11_0"
+  %".390" = mul i64 %"i0", 16
+  %".391" = mul i64 %"p", 16
+  %".392" = add i64 %".390", %".391"
+  %".393" = add i64 %".392", 176
+  %".394" = getelementptr inbounds float, ptr %"C", i64 %".393"
+  %".395" = load <16 x float>, ptr %".394", align 4
+  %".396" = fadd <16 x float> %".389", %".395"
+  store <16 x float> %".396", ptr %"c11_0"
+  %".398" = load <16 x float>, ptr %"c12_0"
+  %".399" = mul i64 %"i0", 16
+  %".400" = mul i64 %"p", 16
+  %".401" = add i64 %".399", %".400"
+  %".402" = add i64 %".401", 192
+  %".403" = getelementptr inbounds float, ptr %"C", i64 %".402"
+  %".404" = load <16 x float>, ptr %".403", align 4
+  %".405" = fadd <16 x float> %".398", %".404"
+  store <16 x float> %".405", ptr %"c12_0"
+  %".407" = load <16 x float>, ptr %"c13_0"
+  %".408" = mul i64 %"i0", 16
+  %".409" = mul i64 %"p", 16
+  %".410" = add i64 %".408", %".409"
+  %".411" = add i64 %".410", 208
+  %".412" = getelementptr inbounds float, ptr %"C", i64 %".411"
+  %".413" = load <16 x float>, ptr %".412", align 4
+  %".414" = fadd <16 x float> %".407", %".413"
+  store <16 x float> %".414", ptr %"c13_0"
+  %".416" = load <16 x float>, ptr %"c0_0"
+  %".417" = mul i64 %"i0", 16
+  %".418" = mul i64 %"p", 16
+  %".419" = add i64 %".417", %".418"
+  %".420" = getelementptr inbounds float, ptr %"C", i64 %".419"
+  store <16 x float> %".416", ptr %".420", align 4
+  %".422" = load <16 x float>, ptr %"c1_0"
+  %".423" = mul i64 %"i0", 16
+  %".424" = mul i64 %"p", 16
+  %".425" = add i64 %".423", %".424"
+  %".426" = add i64 %".425", 16
+  %".427" = getelementptr inbounds float, ptr %"C", i64 %".426"
+  store <16 x float> %".422", ptr %".427", align 4
+  %".429" = load <16 x float>, ptr %"c2_0"
+  %".430" = mul i64 %"i0", 16
+  %".431" = mul i64 %"p", 16
+  %".432" = add i64 %".430", %".431"
+  %".433" = add i64 %".432", 32
+  %".434" = getelementptr inbounds float, ptr %"C", i64 %".433"
+  store <16 x float> %".429", ptr %".434", align 4
+  %".436" = load <16 x float>, ptr %"c3_0"
+  %".437" = mul i64 %"i0", 16
+  %".438" = mul i64 %"p", 16
+  %".439" = add i64 %".437", %".438"
+  %".440" = add i64 %".439", 48
+  %".441" = getelementptr inbounds float, ptr %"C", i64 %".440"
+  store <16 x float> %".436", ptr %".441", align 4
+  %".443" = load <16 x float>, ptr %"c4_0"
+  %".444" = mul i64 %"i0", 16
+  %".445" = mul i64 %"p", 16
+  %".446" = add i64 %".444", %".445"
+  %".447" = add i64 %".446", 64
+  %".448" = getelementptr inbounds float, ptr %"C", i64 %".447"
+  store <16 x float> %".443", ptr %".448", align 4
+  %".450" = load <16 x float>, ptr %"c5_0"
+  %".451" = mul i64 %"i0", 16
+  %".452" = mul i64 %"p", 16
+  %".453" = add i64 %".451", %".452"
+  %".454" = add i64 %".453", 80
+  %".455" = getelementptr inbounds float, ptr %"C", i64 %".454"
+  store <16 x float> %".450", ptr %".455", align 4
+  %".457" = load <16 x float>, ptr %"c6_0"
+  %".458" = mul i64 %"i0", 16
+  %".459" = mul i64 %"p", 16
+  %".460" = add i64 %".458", %".459"
+  %".461" = add i64 %".460", 96
+  %".462" = getelementptr inbounds float, ptr %"C", i64 %".461"
+  store <16 x float> %".457", ptr %".462", align 4
+  %".464" = load <16 x float>, ptr %"c7_0"
+  %".465" = mul i64 %"i0", 16
+  %".466" = mul i64 %"p", 16
+  %".467" = add i64 %".465", %".466"
+  %".468" = add i64 %".467", 112
+  %".469" = getelementptr inbounds float, ptr %"C", i64 %".468"
+  store <16 x float> %".464", ptr %".469", align 4
+  %".471" = load <16 x float>, ptr %"c8_0"
+  %".472" = mul i64 %"i0", 16
+  %".473" = mul i64 %"p", 16
+  %".474" = add i64 %".472", %".473"
+  %".475" = add i64 %".474", 128
+  %".476" = getelementptr inbounds float, ptr %"C", i64 %".475"
+  store <16 x float> %".471", ptr %".476", align 4
+  %".478" = load <16 x float>, ptr %"c9_0"
+  %".479" = mul i64 %"i0", 16
+  %".480" = mul i64 %"p", 16
+  %".481" = add i64 %".479", %".480"
+  %".482" = add i64 %".481", 144
+  %".483" = getelementptr inbounds float, ptr %"C", i64 %".482"
+  store <16 x float> %".478", ptr %".483", align 4
+  %".485" = load <16 x float>, ptr %"c10_0"
+  %".486" = mul i64 %"i0", 16
+  %".487" = mul i64 %"p", 16
+  %".488" = add i64 %".486", %".487"
+  %".489" = add i64 %".488", 160
+  %".490" = getelementptr inbounds float, ptr %"C", i64 %".489"
+  store <16 x float> %".485", ptr %".490", align 4
+  %".492" = load <16 x float>, ptr %"c11_0"
+  %".493" = mul i64 %"i0", 16
+  %".494" = mul i64 %"p", 16
+  %".495" = add i64 %".493", %".494"
+  %".496" = add i64 %".495", 176
+  %".497" = getelementptr inbounds float, ptr %"C", i64 %".496"
+  store <16 x float> %".492", ptr %".497", align 4
+  %".499" = load <16 x float>, ptr %"c12_0"
+  %".500" = mul i64 %"i0", 16
+  %".501" = mul i64 %"p", 16
+  %".502" = add i64 %".500", %".501"
+  %".503" = add i64 %".502", 192
+  %".504" = getelementptr inbounds float, ptr %"C", i64 %".503"
+  store <16 x float> %".499", ptr %".504", align 4
+  %".506" = load <16 x float>, ptr %"c13_0"
+  %".507" = mul i64 %"i0", 16
+  %".508" = mul i64 %"p", 16
+  %".509" = add i64 %".507", %".508"
+  %".510" = add i64 %".509", 208
+  %".511" = getelementptr inbounds float, ptr %"C", i64 %".510"
+  store <16 x float> %".506", ptr %".511", align 4
+  %".513" = add i64 %"p", 1
+  store i64 %".513", ptr %"p.slot"
+  br label %"p.head"
 }
 
 define internal void @"kernel_0"(ptr noalias %"X_I_1", ptr noalias %"X_I_2", ptr noalias %"X_I_0", ptr noalias %"X_T6") "prefer-vector-width"="512"
@@ -587,7 +606,7 @@ define internal void @"kernel_0.parallel.1"(ptr %".1") "prefer-vector-width"="51
 {
 entry:
   %"y.it.slot" = alloca i64
-  %"gemm_scratch" = alloca [128 x float], align 64
+  %"gemm_scratch" = alloca [1 x float], align 64
   %"X_01" = alloca [224 x float], align 64
   %"e1.slot" = alloca i64
   %"e3.slot" = alloca i64

@@ -5,973 +5,641 @@ target datalayout = ""
 define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch") "prefer-vector-width"="512"
 {
 entry:
-  %"apack" = alloca [384 x float], align 64
-  %"k_1.slot" = alloca i64
-  %"p.slot" = alloca i64
-  %"k_2.slot" = alloca i64
-  %"j.slot" = alloca i64
-  %"j_1.slot" = alloca i64
   %"i0.slot" = alloca i64
-  %"kb.slot" = alloca i64
-  %"p_1.slot" = alloca i64
+  %"p.slot" = alloca i64
   %"c0_0" = alloca <16 x float>
   %"c0_1" = alloca <16 x float>
+  %"c0_2" = alloca <16 x float>
+  %"c0_3" = alloca <16 x float>
+  %"c0_4" = alloca <16 x float>
   %"c1_0" = alloca <16 x float>
   %"c1_1" = alloca <16 x float>
+  %"c1_2" = alloca <16 x float>
+  %"c1_3" = alloca <16 x float>
+  %"c1_4" = alloca <16 x float>
   %"c2_0" = alloca <16 x float>
   %"c2_1" = alloca <16 x float>
+  %"c2_2" = alloca <16 x float>
+  %"c2_3" = alloca <16 x float>
+  %"c2_4" = alloca <16 x float>
   %"c3_0" = alloca <16 x float>
   %"c3_1" = alloca <16 x float>
+  %"c3_2" = alloca <16 x float>
+  %"c3_3" = alloca <16 x float>
+  %"c3_4" = alloca <16 x float>
   %"c4_0" = alloca <16 x float>
   %"c4_1" = alloca <16 x float>
-  %"c5_0" = alloca <16 x float>
-  %"c5_1" = alloca <16 x float>
-  %"c6_0" = alloca <16 x float>
-  %"c6_1" = alloca <16 x float>
-  %"c7_0" = alloca <16 x float>
-  %"c7_1" = alloca <16 x float>
-  %"k_5.slot" = alloca i64
-  %"ctile" = alloca [256 x float], align 64
+  %"c4_2" = alloca <16 x float>
+  %"c4_3" = alloca <16 x float>
+  %"c4_4" = alloca <16 x float>
+  %"k_1.slot" = alloca i64
+  %"p_1.slot" = alloca i64
   %"c0_0_1" = alloca <16 x float>
   %"c0_1_1" = alloca <16 x float>
+  %"c0_2_1" = alloca <16 x float>
+  %"c0_3_1" = alloca <16 x float>
+  %"c0_4_1" = alloca <16 x float>
   %"c1_0_1" = alloca <16 x float>
   %"c1_1_1" = alloca <16 x float>
-  %"c2_0_1" = alloca <16 x float>
-  %"c2_1_1" = alloca <16 x float>
-  %"c3_0_1" = alloca <16 x float>
-  %"c3_1_1" = alloca <16 x float>
-  %"c4_0_1" = alloca <16 x float>
-  %"c4_1_1" = alloca <16 x float>
-  %"c5_0_1" = alloca <16 x float>
-  %"c5_1_1" = alloca <16 x float>
-  %"c6_0_1" = alloca <16 x float>
-  %"c6_1_1" = alloca <16 x float>
-  %"c7_0_1" = alloca <16 x float>
-  %"c7_1_1" = alloca <16 x float>
-  %"k_6.slot" = alloca i64
-  %"j_2.slot" = alloca i64
-  %"j_3.slot" = alloca i64
-  %"j_4.slot" = alloca i64
-  %"j_5.slot" = alloca i64
-  %"j_6.slot" = alloca i64
-  %"j_7.slot" = alloca i64
-  %"j_8.slot" = alloca i64
-  %"j_9.slot" = alloca i64
+  %"c1_2_1" = alloca <16 x float>
+  %"c1_3_1" = alloca <16 x float>
+  %"c1_4_1" = alloca <16 x float>
+  %"k_2.slot" = alloca i64
   br label %"start"
 start:
-  ; micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 8x32 register block
-  store i64 0, ptr %"k_1.slot"
-  br label %"k_1.head"
-k_1.head:
-  %"k_1" = load i64, ptr %"k_1.slot"
-  %".9" = icmp slt i64 %"k_1", 48
-  br i1 %".9", label %"k_1.body", label %"k_1.exit"
-k_1.body:
-  store i64 0, ptr %"p.slot"
-  br label %"p.head"
-k_1.exit:
-  store i64 0, ptr %"k_2.slot"
-  br label %"k_2.head"
-p.head:
-  %"p" = load i64, ptr %"p.slot"
-  %".13" = icmp slt i64 %"p", 2
-  br i1 %".13", label %"p.body", label %"p.exit"
-p.body:
-  %".15" = mul i64 %"k_1", 80
-  %".16" = mul i64 %"p", 32
-  %".17" = add i64 %".15", %".16"
-  %".18" = getelementptr inbounds float, ptr %"B", i64 %".17"
-  %".19" = load <16 x float>, ptr %".18", align 4
-  %".20" = mul i64 %"k_1", 32
-  %".21" = mul i64 %"p", 1536
-  %".22" = add i64 %".20", %".21"
-  %".23" = getelementptr inbounds float, ptr %"scratch", i64 %".22"
-  store <16 x float> %".19", ptr %".23", align 4
-  %".25" = mul i64 %"k_1", 80
-  %".26" = mul i64 %"p", 32
-  %".27" = add i64 %".25", %".26"
-  %".28" = add i64 %".27", 16
-  %".29" = getelementptr inbounds float, ptr %"B", i64 %".28"
-  %".30" = load <16 x float>, ptr %".29", align 4
-  %".31" = mul i64 %"k_1", 32
-  %".32" = mul i64 %"p", 1536
-  %".33" = add i64 %".31", %".32"
-  %".34" = add i64 %".33", 16
-  %".35" = getelementptr inbounds float, ptr %"scratch", i64 %".34"
-  store <16 x float> %".30", ptr %".35", align 4
-  %".37" = add i64 %"p", 1
-  store i64 %".37", ptr %"p.slot"
-  br label %"p.head"
-p.exit:
-  %".40" = add i64 %"k_1", 1
-  store i64 %".40", ptr %"k_1.slot"
-  br label %"k_1.head"
-k_2.head:
-  %"k_2" = load i64, ptr %"k_2.slot"
-  %".45" = icmp slt i64 %"k_2", 48
-  br i1 %".45", label %"k_2.body", label %"k_2.exit"
-k_2.body:
-  store i64 0, ptr %"j.slot"
-  br label %"j.head"
-k_2.exit:
+  ; micro-kernel C = A B: 32x80x48 fp32, A strides (48, 1), B strides (80, 1), C row stride 80; 5x80 register block
   store i64 0, ptr %"i0.slot"
   br label %"i0.head"
-j.head:
-  %"j" = load i64, ptr %"j.slot"
-  %".49" = icmp slt i64 %"j", 16
-  br i1 %".49", label %"j.body", label %"j.exit"
-j.body:
-  %".51" = mul i64 %"k_2", 80
-  %".52" = add i64 %"j", %".51"
-  %".53" = add i64 %".52", 64
-  %".54" = getelementptr inbounds float, ptr %"B", i64 %".53"
-  %".55" = load float, ptr %".54", align 4
-  %".56" = mul i64 %"k_2", 32
-  %".57" = add i64 %"j", %".56"
-  %".58" = add i64 %".57", 3072
-  %".59" = getelementptr inbounds float, ptr %"scratch", i64 %".58"
-  store float %".55", ptr %".59", align 4
-  %".61" = add i64 %"j", 1
-  store i64 %".61", ptr %"j.slot"
-  br label %"j.head", !llvm.loop !2
-j.exit:
-  store i64 16, ptr %"j_1.slot"
-  br label %"j_1.head"
-j_1.head:
-  %"j_1" = load i64, ptr %"j_1.slot"
-  %".66" = icmp slt i64 %"j_1", 32
-  br i1 %".66", label %"j_1.body", label %"j_1.exit"
-j_1.body:
-  %".68" = mul i64 %"k_2", 32
-  %".69" = add i64 %"j_1", %".68"
-  %".70" = add i64 %".69", 3072
-  %".71" = getelementptr inbounds float, ptr %"scratch", i64 %".70"
-  store float              0x0, ptr %".71", align 4
-  %".73" = add i64 %"j_1", 1
-  store i64 %".73", ptr %"j_1.slot"
-  br label %"j_1.head", !llvm.loop !3
-j_1.exit:
-  %".76" = add i64 %"k_2", 1
-  store i64 %".76", ptr %"k_2.slot"
-  br label %"k_2.head"
 i0.head:
   %"i0" = load i64, ptr %"i0.slot"
-  %".81" = icmp slt i64 %"i0", 32
-  br i1 %".81", label %"i0.body", label %"i0.exit"
+  %".9" = icmp slt i64 %"i0", 30
+  br i1 %".9", label %"i0.body", label %"i0.exit"
 i0.body:
-  store i64 0, ptr %"kb.slot"
-  br label %"kb.head"
+  store i64 0, ptr %"p.slot"
+  br label %"p.head"
 i0.exit:
-  ret void
-kb.head:
-  %"kb" = load i64, ptr %"kb.slot"
-  %".85" = icmp slt i64 %"kb", 3
-  br i1 %".85", label %"kb.body", label %"kb.exit"
-kb.body:
-  %".87" = mul i64 %"i0", 48
-  %".88" = mul i64 %"kb", 16
-  %".89" = add i64 %".87", %".88"
-  %".90" = getelementptr inbounds float, ptr %"A", i64 %".89"
-  %".91" = load <16 x float>, ptr %".90", align 4
-  %".92" = mul i64 %"i0", 48
-  %".93" = mul i64 %"kb", 16
-  %".94" = add i64 %".92", %".93"
-  %".95" = add i64 %".94", 192
-  %".96" = getelementptr inbounds float, ptr %"A", i64 %".95"
-  %".97" = load <16 x float>, ptr %".96", align 4
-  %"t" = shufflevector <16 x float> %".91", <16 x float> %".97", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %".99" = mul i64 %"i0", 48
-  %".100" = mul i64 %"kb", 16
-  %".101" = add i64 %".99", %".100"
-  %".102" = getelementptr inbounds float, ptr %"A", i64 %".101"
-  %".103" = load <16 x float>, ptr %".102", align 4
-  %".104" = mul i64 %"i0", 48
-  %".105" = mul i64 %"kb", 16
-  %".106" = add i64 %".104", %".105"
-  %".107" = add i64 %".106", 192
-  %".108" = getelementptr inbounds float, ptr %"A", i64 %".107"
-  %".109" = load <16 x float>, ptr %".108", align 4
-  %"t_1" = shufflevector <16 x float> %".103", <16 x float> %".109", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %".111" = mul i64 %"i0", 48
-  %".112" = mul i64 %"kb", 16
-  %".113" = add i64 %".111", %".112"
-  %".114" = add i64 %".113", 48
-  %".115" = getelementptr inbounds float, ptr %"A", i64 %".114"
-  %".116" = load <16 x float>, ptr %".115", align 4
-  %".117" = mul i64 %"i0", 48
-  %".118" = mul i64 %"kb", 16
-  %".119" = add i64 %".117", %".118"
-  %".120" = add i64 %".119", 240
-  %".121" = getelementptr inbounds float, ptr %"A", i64 %".120"
-  %".122" = load <16 x float>, ptr %".121", align 4
-  %"t_2" = shufflevector <16 x float> %".116", <16 x float> %".122", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %".124" = mul i64 %"i0", 48
-  %".125" = mul i64 %"kb", 16
-  %".126" = add i64 %".124", %".125"
-  %".127" = add i64 %".126", 48
-  %".128" = getelementptr inbounds float, ptr %"A", i64 %".127"
-  %".129" = load <16 x float>, ptr %".128", align 4
-  %".130" = mul i64 %"i0", 48
-  %".131" = mul i64 %"kb", 16
-  %".132" = add i64 %".130", %".131"
-  %".133" = add i64 %".132", 240
-  %".134" = getelementptr inbounds float, ptr %"A", i64 %".133"
-  %".135" = load <16 x float>, ptr %".134", align 4
-  %"t_3" = shufflevector <16 x float> %".129", <16 x float> %".135", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %".137" = mul i64 %"i0", 48
-  %".138" = mul i64 %"kb", 16
-  %".139" = add i64 %".137", %".138"
-  %".140" = add i64 %".139", 96
-  %".141" = getelementptr inbounds float, ptr %"A", i64 %".140"
-  %".142" = load <16 x float>, ptr %".141", align 4
-  %".143" = mul i64 %"i0", 48
-  %".144" = mul i64 %"kb", 16
-  %".145" = add i64 %".143", %".144"
-  %".146" = add i64 %".145", 288
-  %".147" = getelementptr inbounds float, ptr %"A", i64 %".146"
-  %".148" = load <16 x float>, ptr %".147", align 4
-  %"t_4" = shufflevector <16 x float> %".142", <16 x float> %".148", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %".150" = mul i64 %"i0", 48
-  %".151" = mul i64 %"kb", 16
-  %".152" = add i64 %".150", %".151"
-  %".153" = add i64 %".152", 96
-  %".154" = getelementptr inbounds float, ptr %"A", i64 %".153"
-  %".155" = load <16 x float>, ptr %".154", align 4
-  %".156" = mul i64 %"i0", 48
-  %".157" = mul i64 %"kb", 16
-  %".158" = add i64 %".156", %".157"
-  %".159" = add i64 %".158", 288
-  %".160" = getelementptr inbounds float, ptr %"A", i64 %".159"
-  %".161" = load <16 x float>, ptr %".160", align 4
-  %"t_5" = shufflevector <16 x float> %".155", <16 x float> %".161", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %".163" = mul i64 %"i0", 48
-  %".164" = mul i64 %"kb", 16
-  %".165" = add i64 %".163", %".164"
-  %".166" = add i64 %".165", 144
-  %".167" = getelementptr inbounds float, ptr %"A", i64 %".166"
-  %".168" = load <16 x float>, ptr %".167", align 4
-  %".169" = mul i64 %"i0", 48
-  %".170" = mul i64 %"kb", 16
-  %".171" = add i64 %".169", %".170"
-  %".172" = add i64 %".171", 336
-  %".173" = getelementptr inbounds float, ptr %"A", i64 %".172"
-  %".174" = load <16 x float>, ptr %".173", align 4
-  %"t_6" = shufflevector <16 x float> %".168", <16 x float> %".174", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %".176" = mul i64 %"i0", 48
-  %".177" = mul i64 %"kb", 16
-  %".178" = add i64 %".176", %".177"
-  %".179" = add i64 %".178", 144
-  %".180" = getelementptr inbounds float, ptr %"A", i64 %".179"
-  %".181" = load <16 x float>, ptr %".180", align 4
-  %".182" = mul i64 %"i0", 48
-  %".183" = mul i64 %"kb", 16
-  %".184" = add i64 %".182", %".183"
-  %".185" = add i64 %".184", 336
-  %".186" = getelementptr inbounds float, ptr %"A", i64 %".185"
-  %".187" = load <16 x float>, ptr %".186", align 4
-  %"t_7" = shufflevector <16 x float> %".181", <16 x float> %".187", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_8" = shufflevector <16 x float> %"t", <16 x float> %"t_4", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_9" = shufflevector <16 x float> %"t", <16 x float> %"t_4", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_10" = shufflevector <16 x float> %"t_1", <16 x float> %"t_5", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_11" = shufflevector <16 x float> %"t_1", <16 x float> %"t_5", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_12" = shufflevector <16 x float> %"t_2", <16 x float> %"t_6", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_13" = shufflevector <16 x float> %"t_2", <16 x float> %"t_6", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_14" = shufflevector <16 x float> %"t_3", <16 x float> %"t_7", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_15" = shufflevector <16 x float> %"t_3", <16 x float> %"t_7", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_16" = shufflevector <16 x float> %"t_8", <16 x float> %"t_12", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_17" = shufflevector <16 x float> %"t_8", <16 x float> %"t_12", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_18" = shufflevector <16 x float> %"t_9", <16 x float> %"t_13", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_19" = shufflevector <16 x float> %"t_9", <16 x float> %"t_13", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_20" = shufflevector <16 x float> %"t_10", <16 x float> %"t_14", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_21" = shufflevector <16 x float> %"t_10", <16 x float> %"t_14", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %"t_22" = shufflevector <16 x float> %"t_11", <16 x float> %"t_15", <16 x i32> <i32 0, i32 16, i32 1, i32 17, i32 2, i32 18, i32 3, i32 19, i32 4, i32 20, i32 5, i32 21, i32 6, i32 22, i32 7, i32 23>
-  %"t_23" = shufflevector <16 x float> %"t_11", <16 x float> %"t_15", <16 x i32> <i32 8, i32 24, i32 9, i32 25, i32 10, i32 26, i32 11, i32 27, i32 12, i32 28, i32 13, i32 29, i32 14, i32 30, i32 15, i32 31>
-  %".205" = mul i64 %"kb", 128
-  %".206" = getelementptr inbounds float, ptr %"apack", i64 %".205"
-  store <16 x float> %"t_16", ptr %".206", align 4
-  %".208" = mul i64 %"kb", 128
-  %".209" = add i64 %".208", 16
-  %".210" = getelementptr inbounds float, ptr %"apack", i64 %".209"
-  store <16 x float> %"t_17", ptr %".210", align 4
-  %".212" = mul i64 %"kb", 128
-  %".213" = add i64 %".212", 32
-  %".214" = getelementptr inbounds float, ptr %"apack", i64 %".213"
-  store <16 x float> %"t_18", ptr %".214", align 4
-  %".216" = mul i64 %"kb", 128
-  %".217" = add i64 %".216", 48
-  %".218" = getelementptr inbounds float, ptr %"apack", i64 %".217"
-  store <16 x float> %"t_19", ptr %".218", align 4
-  %".220" = mul i64 %"kb", 128
-  %".221" = add i64 %".220", 64
-  %".222" = getelementptr inbounds float, ptr %"apack", i64 %".221"
-  store <16 x float> %"t_20", ptr %".222", align 4
-  %".224" = mul i64 %"kb", 128
-  %".225" = add i64 %".224", 80
-  %".226" = getelementptr inbounds float, ptr %"apack", i64 %".225"
-  store <16 x float> %"t_21", ptr %".226", align 4
-  %".228" = mul i64 %"kb", 128
-  %".229" = add i64 %".228", 96
-  %".230" = getelementptr inbounds float, ptr %"apack", i64 %".229"
-  store <16 x float> %"t_22", ptr %".230", align 4
-  %".232" = mul i64 %"kb", 128
-  %".233" = add i64 %".232", 112
-  %".234" = getelementptr inbounds float, ptr %"apack", i64 %".233"
-  store <16 x float> %"t_23", ptr %".234", align 4
-  %".236" = add i64 %"kb", 1
-  store i64 %".236", ptr %"kb.slot"
-  br label %"kb.head"
-kb.exit:
   store i64 0, ptr %"p_1.slot"
   br label %"p_1.head"
+p.head:
+  %"p" = load i64, ptr %"p.slot"
+  %".13" = icmp slt i64 %"p", 1
+  br i1 %".13", label %"p.body", label %"p.exit"
+p.body:
+  %".15" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".16" = shufflevector <16 x float> %".15", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".16", ptr %"c0_0"
+  %".18" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".19" = shufflevector <16 x float> %".18", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".19", ptr %"c0_1"
+  %".21" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".22" = shufflevector <16 x float> %".21", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".22", ptr %"c0_2"
+  %".24" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".25" = shufflevector <16 x float> %".24", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".25", ptr %"c0_3"
+  %".27" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".28" = shufflevector <16 x float> %".27", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".28", ptr %"c0_4"
+  %".30" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".31" = shufflevector <16 x float> %".30", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".31", ptr %"c1_0"
+  %".33" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".34" = shufflevector <16 x float> %".33", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".34", ptr %"c1_1"
+  %".36" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".37" = shufflevector <16 x float> %".36", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".37", ptr %"c1_2"
+  %".39" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".40" = shufflevector <16 x float> %".39", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".40", ptr %"c1_3"
+  %".42" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".43" = shufflevector <16 x float> %".42", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".43", ptr %"c1_4"
+  %".45" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".46" = shufflevector <16 x float> %".45", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".46", ptr %"c2_0"
+  %".48" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".49" = shufflevector <16 x float> %".48", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".49", ptr %"c2_1"
+  %".51" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".52" = shufflevector <16 x float> %".51", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".52", ptr %"c2_2"
+  %".54" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".55" = shufflevector <16 x float> %".54", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".55", ptr %"c2_3"
+  %".57" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".58" = shufflevector <16 x float> %".57", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".58", ptr %"c2_4"
+  %".60" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".61" = shufflevector <16 x float> %".60", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".61", ptr %"c3_0"
+  %".63" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".64" = shufflevector <16 x float> %".63", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".64", ptr %"c3_1"
+  %".66" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".67" = shufflevector <16 x float> %".66", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".67", ptr %"c3_2"
+  %".69" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".70" = shufflevector <16 x float> %".69", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".70", ptr %"c3_3"
+  %".72" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".73" = shufflevector <16 x float> %".72", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".73", ptr %"c3_4"
+  %".75" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".76" = shufflevector <16 x float> %".75", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".76", ptr %"c4_0"
+  %".78" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".79" = shufflevector <16 x float> %".78", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".79", ptr %"c4_1"
+  %".81" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".82" = shufflevector <16 x float> %".81", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".82", ptr %"c4_2"
+  %".84" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".85" = shufflevector <16 x float> %".84", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".85", ptr %"c4_3"
+  %".87" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".88" = shufflevector <16 x float> %".87", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".88", ptr %"c4_4"
+  store i64 0, ptr %"k_1.slot"
+  br label %"k_1.head"
+p.exit:
+  %".412" = add i64 %"i0", 5
+  store i64 %".412", ptr %"i0.slot"
+  br label %"i0.head"
+k_1.head:
+  %"k_1" = load i64, ptr %"k_1.slot"
+  %".92" = icmp slt i64 %"k_1", 48
+  br i1 %".92", label %"k_1.body", label %"k_1.exit"
+k_1.body:
+  %".94" = mul i64 %"k_1", 80
+  %".95" = mul i64 %"p", 80
+  %".96" = add i64 %".94", %".95"
+  %".97" = getelementptr inbounds float, ptr %"B", i64 %".96"
+  %"b0" = load <16 x float>, ptr %".97", align 4
+  %".99" = mul i64 %"k_1", 80
+  %".100" = mul i64 %"p", 80
+  %".101" = add i64 %".99", %".100"
+  %".102" = add i64 %".101", 16
+  %".103" = getelementptr inbounds float, ptr %"B", i64 %".102"
+  %"b1" = load <16 x float>, ptr %".103", align 4
+  %".105" = mul i64 %"k_1", 80
+  %".106" = mul i64 %"p", 80
+  %".107" = add i64 %".105", %".106"
+  %".108" = add i64 %".107", 32
+  %".109" = getelementptr inbounds float, ptr %"B", i64 %".108"
+  %"b2" = load <16 x float>, ptr %".109", align 4
+  %".111" = mul i64 %"k_1", 80
+  %".112" = mul i64 %"p", 80
+  %".113" = add i64 %".111", %".112"
+  %".114" = add i64 %".113", 48
+  %".115" = getelementptr inbounds float, ptr %"B", i64 %".114"
+  %"b3" = load <16 x float>, ptr %".115", align 4
+  %".117" = mul i64 %"k_1", 80
+  %".118" = mul i64 %"p", 80
+  %".119" = add i64 %".117", %".118"
+  %".120" = add i64 %".119", 64
+  %".121" = getelementptr inbounds float, ptr %"B", i64 %".120"
+  %"b4" = load <16 x float>, ptr %".121", align 4
+  %".123" = mul i64 %"i0", 48
+  %".124" = add i64 %".123", %"k_1"
+  %".125" = getelementptr inbounds float, ptr %"A", i64 %".124"
+  %".126" = load float, ptr %".125", align 4
+  %".127" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".126", i32 0
+  %"a0" = shufflevector <16 x float> %".127", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".129" = load <16 x float>, ptr %"c0_0"
+  %".130" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".129")
+  store <16 x float> %".130", ptr %"c0_0"
+  %".132" = load <16 x float>, ptr %"c0_1"
+  %".133" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b1", <16 x float> %".132")
+  store <16 x float> %".133", ptr %"c0_1"
+  %".135" = load <16 x float>, ptr %"c0_2"
+  %".136" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b2", <16 x float> %".135")
+  store <16 x float> %".136", ptr %"c0_2"
+  %".138" = load <16 x float>, ptr %"c0_3"
+  %".139" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b3", <16 x float> %".138")
+  store <16 x float> %".139", ptr %"c0_3"
+  %".141" = load <16 x float>, ptr %"c0_4"
+  %".142" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b4", <16 x float> %".141")
+  store <16 x float> %".142", ptr %"c0_4"
+  %".144" = mul i64 %"i0", 48
+  %".145" = add i64 %".144", %"k_1"
+  %".146" = add i64 %".145", 48
+  %".147" = getelementptr inbounds float, ptr %"A", i64 %".146"
+  %".148" = load float, ptr %".147", align 4
+  %".149" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".148", i32 0
+  %"a1" = shufflevector <16 x float> %".149", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".151" = load <16 x float>, ptr %"c1_0"
+  %".152" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".151")
+  store <16 x float> %".152", ptr %"c1_0"
+  %".154" = load <16 x float>, ptr %"c1_1"
+  %".155" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b1", <16 x float> %".154")
+  store <16 x float> %".155", ptr %"c1_1"
+  %".157" = load <16 x float>, ptr %"c1_2"
+  %".158" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b2", <16 x float> %".157")
+  store <16 x float> %".158", ptr %"c1_2"
+  %".160" = load <16 x float>, ptr %"c1_3"
+  %".161" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b3", <16 x float> %".160")
+  store <16 x float> %".161", ptr %"c1_3"
+  %".163" = load <16 x float>, ptr %"c1_4"
+  %".164" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b4", <16 x float> %".163")
+  store <16 x float> %".164", ptr %"c1_4"
+  %".166" = mul i64 %"i0", 48
+  %".167" = add i64 %".166", %"k_1"
+  %".168" = add i64 %".167", 96
+  %".169" = getelementptr inbounds float, ptr %"A", i64 %".168"
+  %".170" = load float, ptr %".169", align 4
+  %".171" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".170", i32 0
+  %"a2" = shufflevector <16 x float> %".171", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".173" = load <16 x float>, ptr %"c2_0"
+  %".174" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".173")
+  store <16 x float> %".174", ptr %"c2_0"
+  %".176" = load <16 x float>, ptr %"c2_1"
+  %".177" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b1", <16 x float> %".176")
+  store <16 x float> %".177", ptr %"c2_1"
+  %".179" = load <16 x float>, ptr %"c2_2"
+  %".180" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b2", <16 x float> %".179")
+  store <16 x float> %".180", ptr %"c2_2"
+  %".182" = load <16 x float>, ptr %"c2_3"
+  %".183" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b3", <16 x float> %".182")
+  store <16 x float> %".183", ptr %"c2_3"
+  %".185" = load <16 x float>, ptr %"c2_4"
+  %".186" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b4", <16 x float> %".185")
+  store <16 x float> %".186", ptr %"c2_4"
+  %".188" = mul i64 %"i0", 48
+  %".189" = add i64 %".188", %"k_1"
+  %".190" = add i64 %".189", 144
+  %".191" = getelementptr inbounds float, ptr %"A", i64 %".190"
+  %".192" = load float, ptr %".191", align 4
+  %".193" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".192", i32 0
+  %"a3" = shufflevector <16 x float> %".193", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".195" = load <16 x float>, ptr %"c3_0"
+  %".196" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".195")
+  store <16 x float> %".196", ptr %"c3_0"
+  %".198" = load <16 x float>, ptr %"c3_1"
+  %".199" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b1", <16 x float> %".198")
+  store <16 x float> %".199", ptr %"c3_1"
+  %".201" = load <16 x float>, ptr %"c3_2"
+  %".202" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b2", <16 x float> %".201")
+  store <16 x float> %".202", ptr %"c3_2"
+  %".204" = load <16 x float>, ptr %"c3_3"
+  %".205" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b3", <16 x float> %".204")
+  store <16 x float> %".205", ptr %"c3_3"
+  %".207" = load <16 x float>, ptr %"c3_4"
+  %".208" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b4", <16 x float> %".207")
+  store <16 x float> %".208", ptr %"c3_4"
+  %".210" = mul i64 %"i0", 48
+  %".211" = add i64 %".210", %"k_1"
+  %".212" = add i64 %".211", 192
+  %".213" = getelementptr inbounds float, ptr %"A", i64 %".212"
+  %".214" = load float, ptr %".213", align 4
+  %".215" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".214", i32 0
+  %"a4" = shufflevector <16 x float> %".215", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".217" = load <16 x float>, ptr %"c4_0"
+  %".218" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".217")
+  store <16 x float> %".218", ptr %"c4_0"
+  %".220" = load <16 x float>, ptr %"c4_1"
+  %".221" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b1", <16 x float> %".220")
+  store <16 x float> %".221", ptr %"c4_1"
+  %".223" = load <16 x float>, ptr %"c4_2"
+  %".224" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b2", <16 x float> %".223")
+  store <16 x float> %".224", ptr %"c4_2"
+  %".226" = load <16 x float>, ptr %"c4_3"
+  %".227" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b3", <16 x float> %".226")
+  store <16 x float> %".227", ptr %"c4_3"
+  %".229" = load <16 x float>, ptr %"c4_4"
+  %".230" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b4", <16 x float> %".229")
+  store <16 x float> %".230", ptr %"c4_4"
+  %".232" = add i64 %"k_1", 1
+  store i64 %".232", ptr %"k_1.slot"
+  br label %"k_1.head"
+k_1.exit:
+  %".235" = load <16 x float>, ptr %"c0_0"
+  %".236" = mul i64 %"i0", 80
+  %".237" = mul i64 %"p", 80
+  %".238" = add i64 %".236", %".237"
+  %".239" = getelementptr inbounds float, ptr %"C", i64 %".238"
+  store <16 x float> %".235", ptr %".239", align 4
+  %".241" = load <16 x float>, ptr %"c0_1"
+  %".242" = mul i64 %"i0", 80
+  %".243" = mul i64 %"p", 80
+  %".244" = add i64 %".242", %".243"
+  %".245" = add i64 %".244", 16
+  %".246" = getelementptr inbounds float, ptr %"C", i64 %".245"
+  store <16 x float> %".241", ptr %".246", align 4
+  %".248" = load <16 x float>, ptr %"c0_2"
+  %".249" = mul i64 %"i0", 80
+  %".250" = mul i64 %"p", 80
+  %".251" = add i64 %".249", %".250"
+  %".252" = add i64 %".251", 32
+  %".253" = getelementptr inbounds float, ptr %"C", i64 %".252"
+  store <16 x float> %".248", ptr %".253", align 4
+  %".255" = load <16 x float>, ptr %"c0_3"
+  %".256" = mul i64 %"i0", 80
+  %".257" = mul i64 %"p", 80
+  %".258" = add i64 %".256", %".257"
+  %".259" = add i64 %".258", 48
+  %".260" = getelementptr inbounds float, ptr %"C", i64 %".259"
+  store <16 x float> %".255", ptr %".260", align 4
+  %".262" = load <16 x float>, ptr %"c0_4"
+  %".263" = mul i64 %"i0", 80
+  %".264" = mul i64 %"p", 80
+  %".265" = add i64 %".263", %".264"
+  %".266" = add i64 %".265", 64
+  %".267" = getelementptr inbounds float, ptr %"C", i64 %".266"
+  store <16 x float> %".262", ptr %".267", align 4
+  %".269" = load <16 x float>, ptr %"c1_0"
+  %".270" = mul i64 %"i0", 80
+  %".271" = mul i64 %"p", 80
+  %".272" = add i64 %".270", %".271"
+  %".273" = add i64 %".272", 80
+  %".274" = getelementptr inbounds float, ptr %"C", i64 %".273"
+  store <16 x float> %".269", ptr %".274", align 4
+  %".276" = load <16 x float>, ptr %"c1_1"
+  %".277" = mul i64 %"i0", 80
+  %".278" = mul i64 %"p", 80
+  %".279" = add i64 %".277", %".278"
+  %".280" = add i64 %".279", 96
+  %".281" = getelementptr inbounds float, ptr %"C", i64 %".280"
+  store <16 x float> %".276", ptr %".281", align 4
+  %".283" = load <16 x float>, ptr %"c1_2"
+  %".284" = mul i64 %"i0", 80
+  %".285" = mul i64 %"p", 80
+  %".286" = add i64 %".284", %".285"
+  %".287" = add i64 %".286", 112
+  %".288" = getelementptr inbounds float, ptr %"C", i64 %".287"
+  store <16 x float> %".283", ptr %".288", align 4
+  %".290" = load <16 x float>, ptr %"c1_3"
+  %".291" = mul i64 %"i0", 80
+  %".292" = mul i64 %"p", 80
+  %".293" = add i64 %".291", %".292"
+  %".294" = add i64 %".293", 128
+  %".295" = getelementptr inbounds float, ptr %"C", i64 %".294"
+  store <16 x float> %".290", ptr %".295", align 4
+  %".297" = load <16 x float>, ptr %"c1_4"
+  %".298" = mul i64 %"i0", 80
+  %".299" = mul i64 %"p", 80
+  %".300" = add i64 %".298", %".299"
+  %".301" = add i64 %".300", 144
+  %".302" = getelementptr inbounds float, ptr %"C", i64 %".301"
+  store <16 x float> %".297", ptr %".302", align 4
+  %".304" = load <16 x float>, ptr %"c2_0"
+  %".305" = mul i64 %"i0", 80
+  %".306" = mul i64 %"p", 80
+  %".307" = add i64 %".305", %".306"
+  %".308" = add i64 %".307", 160
+  %".309" = getelementptr inbounds float, ptr %"C", i64 %".308"
+  store <16 x float> %".304", ptr %".309", align 4
+  %".311" = load <16 x float>, ptr %"c2_1"
+  %".312" = mul i64 %"i0", 80
+  %".313" = mul i64 %"p", 80
+  %".314" = add i64 %".312", %".313"
+  %".315" = add i64 %".314", 176
+  %".316" = getelementptr inbounds float, ptr %"C", i64 %".315"
+  store <16 x float> %".311", ptr %".316", align 4
+  %".318" = load <16 x float>, ptr %"c2_2"
+  %".319" = mul i64 %"i0", 80
+  %".320" = mul i64 %"p", 80
+  %".321" = add i64 %".319", %".320"
+  %".322" = add i64 %".321", 192
+  %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
+  store <16 x float> %".318", ptr %".323", align 4
+  %".325" = load <16 x float>, ptr %"c2_3"
+  %".326" = mul i64 %"i0", 80
+  %".327" = mul i64 %"p", 80
+  %".328" = add i64 %".326", %".327"
+  %".329" = add i64 %".328", 208
+  %".330" = getelementptr inbounds float, ptr %"C", i64 %".329"
+  store <16 x float> %".325", ptr %".330", align 4
+  %".332" = load <16 x float>, ptr %"c2_4"
+  %".333" = mul i64 %"i0", 80
+  %".334" = mul i64 %"p", 80
+  %".335" = add i64 %".333", %".334"
+  %".336" = add i64 %".335", 224
+  %".337" = getelementptr inbounds float, ptr %"C", i64 %".336"
+  store <16 x float> %".332", ptr %".337", align 4
+  %".339" = load <16 x float>, ptr %"c3_0"
+  %".340" = mul i64 %"i0", 80
+  %".341" = mul i64 %"p", 80
+  %".342" = add i64 %".340", %".341"
+  %".343" = add i64 %".342", 240
+  %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
+  store <16 x float> %".339", ptr %".344", align 4
+  %".346" = load <16 x float>, ptr %"c3_1"
+  %".347" = mul i64 %"i0", 80
+  %".348" = mul i64 %"p", 80
+  %".349" = add i64 %".347", %".348"
+  %".350" = add i64 %".349", 256
+  %".351" = getelementptr inbounds float, ptr %"C", i64 %".350"
+  store <16 x float> %".346", ptr %".351", align 4
+  %".353" = load <16 x float>, ptr %"c3_2"
+  %".354" = mul i64 %"i0", 80
+  %".355" = mul i64 %"p", 80
+  %".356" = add i64 %".354", %".355"
+  %".357" = add i64 %".356", 272
+  %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
+  store <16 x float> %".353", ptr %".358", align 4
+  %".360" = load <16 x float>, ptr %"c3_3"
+  %".361" = mul i64 %"i0", 80
+  %".362" = mul i64 %"p", 80
+  %".363" = add i64 %".361", %".362"
+  %".364" = add i64 %".363", 288
+  %".365" = getelementptr inbounds float, ptr %"C", i64 %".364"
+  store <16 x float> %".360", ptr %".365", align 4
+  %".367" = load <16 x float>, ptr %"c3_4"
+  %".368" = mul i64 %"i0", 80
+  %".369" = mul i64 %"p", 80
+  %".370" = add i64 %".368", %".369"
+  %".371" = add i64 %".370", 304
+  %".372" = getelementptr inbounds float, ptr %"C", i64 %".371"
+  store <16 x float> %".367", ptr %".372", align 4
+  %".374" = load <16 x float>, ptr %"c4_0"
+  %".375" = mul i64 %"i0", 80
+  %".376" = mul i64 %"p", 80
+  %".377" = add i64 %".375", %".376"
+  %".378" = add i64 %".377", 320
+  %".379" = getelementptr inbounds float, ptr %"C", i64 %".378"
+  store <16 x float> %".374", ptr %".379", align 4
+  %".381" = load <16 x float>, ptr %"c4_1"
+  %".382" = mul i64 %"i0", 80
+  %".383" = mul i64 %"p", 80
+  %".384" = add i64 %".382", %".383"
+  %".385" = add i64 %".384", 336
+  %".386" = getelementptr inbounds float, ptr %"C", i64 %".385"
+  store <16 x float> %".381", ptr %".386", align 4
+  %".388" = load <16 x float>, ptr %"c4_2"
+  %".389" = mul i64 %"i0", 80
+  %".390" = mul i64 %"p", 80
+  %".391" = add i64 %".389", %".390"
+  %".392" = add i64 %".391", 352
+  %".393" = getelementptr inbounds float, ptr %"C", i64 %".392"
+  store <16 x float> %".388", ptr %".393", align 4
+  %".395" = load <16 x float>, ptr %"c4_3"
+  %".396" = mul i64 %"i0", 80
+  %".397" = mul i64 %"p", 80
+  %".398" = add i64 %".396", %".397"
+  %".399" = add i64 %".398", 368
+  %".400" = getelementptr inbounds float, ptr %"C", i64 %".399"
+  store <16 x float> %".395", ptr %".400", align 4
+  %".402" = load <16 x float>, ptr %"c4_4"
+  %".403" = mul i64 %"i0", 80
+  %".404" = mul i64 %"p", 80
+  %".405" = add i64 %".403", %".404"
+  %".406" = add i64 %".405", 384
+  %".407" = getelementptr inbounds float, ptr %"C", i64 %".406"
+  store <16 x float> %".402", ptr %".407", align 4
+  %".409" = add i64 %"p", 1
+  store i64 %".409", ptr %"p.slot"
+  br label %"p.head"
 p_1.head:
   %"p_1" = load i64, ptr %"p_1.slot"
-  %".241" = icmp slt i64 %"p_1", 2
-  br i1 %".241", label %"p_1.body", label %"p_1.exit"
+  %".417" = icmp slt i64 %"p_1", 1
+  br i1 %".417", label %"p_1.body", label %"p_1.exit"
 p_1.body:
-  %".243" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".244" = shufflevector <16 x float> %".243", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".244", ptr %"c0_0"
-  %".246" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".247" = shufflevector <16 x float> %".246", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".247", ptr %"c0_1"
-  %".249" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".250" = shufflevector <16 x float> %".249", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".250", ptr %"c1_0"
-  %".252" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".253" = shufflevector <16 x float> %".252", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".253", ptr %"c1_1"
-  %".255" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".256" = shufflevector <16 x float> %".255", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".256", ptr %"c2_0"
-  %".258" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".259" = shufflevector <16 x float> %".258", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".259", ptr %"c2_1"
-  %".261" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".262" = shufflevector <16 x float> %".261", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".262", ptr %"c3_0"
-  %".264" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".265" = shufflevector <16 x float> %".264", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".265", ptr %"c3_1"
-  %".267" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".268" = shufflevector <16 x float> %".267", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".268", ptr %"c4_0"
-  %".270" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".271" = shufflevector <16 x float> %".270", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".271", ptr %"c4_1"
-  %".273" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".274" = shufflevector <16 x float> %".273", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".274", ptr %"c5_0"
-  %".276" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".277" = shufflevector <16 x float> %".276", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".277", ptr %"c5_1"
-  %".279" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".280" = shufflevector <16 x float> %".279", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".280", ptr %"c6_0"
-  %".282" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".283" = shufflevector <16 x float> %".282", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".283", ptr %"c6_1"
-  %".285" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".286" = shufflevector <16 x float> %".285", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".286", ptr %"c7_0"
-  %".288" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".289" = shufflevector <16 x float> %".288", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".289", ptr %"c7_1"
-  store i64 0, ptr %"k_5.slot"
-  br label %"k_5.head"
+  %".419" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".420" = shufflevector <16 x float> %".419", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".420", ptr %"c0_0_1"
+  %".422" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".423" = shufflevector <16 x float> %".422", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".423", ptr %"c0_1_1"
+  %".425" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".426" = shufflevector <16 x float> %".425", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".426", ptr %"c0_2_1"
+  %".428" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".429" = shufflevector <16 x float> %".428", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".429", ptr %"c0_3_1"
+  %".431" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".432" = shufflevector <16 x float> %".431", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".432", ptr %"c0_4_1"
+  %".434" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".435" = shufflevector <16 x float> %".434", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".435", ptr %"c1_0_1"
+  %".437" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".438" = shufflevector <16 x float> %".437", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".438", ptr %"c1_1_1"
+  %".440" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".441" = shufflevector <16 x float> %".440", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".441", ptr %"c1_2_1"
+  %".443" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".444" = shufflevector <16 x float> %".443", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".444", ptr %"c1_3_1"
+  %".446" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".447" = shufflevector <16 x float> %".446", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".447", ptr %"c1_4_1"
+  store i64 0, ptr %"k_2.slot"
+  br label %"k_2.head"
 p_1.exit:
-  %".518" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".519" = shufflevector <16 x float> %".518", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".519", ptr %"c0_0_1"
-  %".521" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".522" = shufflevector <16 x float> %".521", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".522", ptr %"c0_1_1"
-  %".524" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".525" = shufflevector <16 x float> %".524", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".525", ptr %"c1_0_1"
-  %".527" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".528" = shufflevector <16 x float> %".527", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".528", ptr %"c1_1_1"
-  %".530" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".531" = shufflevector <16 x float> %".530", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".531", ptr %"c2_0_1"
-  %".533" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".534" = shufflevector <16 x float> %".533", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".534", ptr %"c2_1_1"
-  %".536" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".537" = shufflevector <16 x float> %".536", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".537", ptr %"c3_0_1"
-  %".539" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".540" = shufflevector <16 x float> %".539", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".540", ptr %"c3_1_1"
-  %".542" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".543" = shufflevector <16 x float> %".542", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".543", ptr %"c4_0_1"
-  %".545" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".546" = shufflevector <16 x float> %".545", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".546", ptr %"c4_1_1"
-  %".548" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".549" = shufflevector <16 x float> %".548", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".549", ptr %"c5_0_1"
-  %".551" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".552" = shufflevector <16 x float> %".551", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".552", ptr %"c5_1_1"
-  %".554" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".555" = shufflevector <16 x float> %".554", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".555", ptr %"c6_0_1"
-  %".557" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".558" = shufflevector <16 x float> %".557", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".558", ptr %"c6_1_1"
-  %".560" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".561" = shufflevector <16 x float> %".560", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".561", ptr %"c7_0_1"
-  %".563" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".564" = shufflevector <16 x float> %".563", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".564", ptr %"c7_1_1"
-  store i64 0, ptr %"k_6.slot"
-  br label %"k_6.head"
-k_5.head:
-  %"k_5" = load i64, ptr %"k_5.slot"
-  %".293" = icmp slt i64 %"k_5", 48
-  br i1 %".293", label %"k_5.body", label %"k_5.exit"
-k_5.body:
-  %".295" = mul i64 %"k_5", 32
-  %".296" = mul i64 %"p_1", 1536
-  %".297" = add i64 %".295", %".296"
-  %".298" = getelementptr inbounds float, ptr %"scratch", i64 %".297"
-  %"b0" = load <16 x float>, ptr %".298", align 4
-  %".300" = mul i64 %"k_5", 32
-  %".301" = mul i64 %"p_1", 1536
-  %".302" = add i64 %".300", %".301"
-  %".303" = add i64 %".302", 16
-  %".304" = getelementptr inbounds float, ptr %"scratch", i64 %".303"
-  %"b1" = load <16 x float>, ptr %".304", align 4
-  %".306" = mul i64 %"k_5", 8
-  %".307" = getelementptr inbounds float, ptr %"apack", i64 %".306"
-  %".308" = load float, ptr %".307", align 4
-  %".309" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".308", i32 0
-  %"a0" = shufflevector <16 x float> %".309", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".311" = load <16 x float>, ptr %"c0_0"
-  %".312" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".311")
-  store <16 x float> %".312", ptr %"c0_0"
-  %".314" = load <16 x float>, ptr %"c0_1"
-  %".315" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b1", <16 x float> %".314")
-  store <16 x float> %".315", ptr %"c0_1"
-  %".317" = mul i64 %"k_5", 8
-  %".318" = add i64 %".317", 1
-  %".319" = getelementptr inbounds float, ptr %"apack", i64 %".318"
-  %".320" = load float, ptr %".319", align 4
-  %".321" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".320", i32 0
-  %"a1" = shufflevector <16 x float> %".321", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".323" = load <16 x float>, ptr %"c1_0"
-  %".324" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".323")
-  store <16 x float> %".324", ptr %"c1_0"
-  %".326" = load <16 x float>, ptr %"c1_1"
-  %".327" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b1", <16 x float> %".326")
-  store <16 x float> %".327", ptr %"c1_1"
-  %".329" = mul i64 %"k_5", 8
-  %".330" = add i64 %".329", 2
-  %".331" = getelementptr inbounds float, ptr %"apack", i64 %".330"
-  %".332" = load float, ptr %".331", align 4
-  %".333" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".332", i32 0
-  %"a2" = shufflevector <16 x float> %".333", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".335" = load <16 x float>, ptr %"c2_0"
-  %".336" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".335")
-  store <16 x float> %".336", ptr %"c2_0"
-  %".338" = load <16 x float>, ptr %"c2_1"
-  %".339" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b1", <16 x float> %".338")
-  store <16 x float> %".339", ptr %"c2_1"
-  %".341" = mul i64 %"k_5", 8
-  %".342" = add i64 %".341", 3
-  %".343" = getelementptr inbounds float, ptr %"apack", i64 %".342"
-  %".344" = load float, ptr %".343", align 4
-  %".345" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".344", i32 0
-  %"a3" = shufflevector <16 x float> %".345", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".347" = load <16 x float>, ptr %"c3_0"
-  %".348" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".347")
-  store <16 x float> %".348", ptr %"c3_0"
-  %".350" = load <16 x float>, ptr %"c3_1"
-  %".351" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b1", <16 x float> %".350")
-  store <16 x float> %".351", ptr %"c3_1"
-  %".353" = mul i64 %"k_5", 8
-  %".354" = add i64 %".353", 4
-  %".355" = getelementptr inbounds float, ptr %"apack", i64 %".354"
-  %".356" = load float, ptr %".355", align 4
-  %".357" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".356", i32 0
-  %"a4" = shufflevector <16 x float> %".357", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".359" = load <16 x float>, ptr %"c4_0"
-  %".360" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".359")
-  store <16 x float> %".360", ptr %"c4_0"
-  %".362" = load <16 x float>, ptr %"c4_1"
-  %".363" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b1", <16 x float> %".362")
-  store <16 x float> %".363", ptr %"c4_1"
-  %".365" = mul i64 %"k_5", 8
-  %".366" = add i64 %".365", 5
-  %".367" = getelementptr inbounds float, ptr %"apack", i64 %".366"
-  %".368" = load float, ptr %".367", align 4
-  %".369" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".368", i32 0
-  %"a5" = shufflevector <16 x float> %".369", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".371" = load <16 x float>, ptr %"c5_0"
-  %".372" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".371")
-  store <16 x float> %".372", ptr %"c5_0"
-  %".374" = load <16 x float>, ptr %"c5_1"
-  %".375" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b1", <16 x float> %".374")
-  store <16 x float> %".375", ptr %"c5_1"
-  %".377" = mul i64 %"k_5", 8
-  %".378" = add i64 %".377", 6
-  %".379" = getelementptr inbounds float, ptr %"apack", i64 %".378"
-  %".380" = load float, ptr %".379", align 4
-  %".381" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".380", i32 0
-  %"a6" = shufflevector <16 x float> %".381", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".383" = load <16 x float>, ptr %"c6_0"
-  %".384" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".383")
-  store <16 x float> %".384", ptr %"c6_0"
-  %".386" = load <16 x float>, ptr %"c6_1"
-  %".387" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b1", <16 x float> %".386")
-  store <16 x float> %".387", ptr %"c6_1"
-  %".389" = mul i64 %"k_5", 8
-  %".390" = add i64 %".389", 7
-  %".391" = getelementptr inbounds float, ptr %"apack", i64 %".390"
-  %".392" = load float, ptr %".391", align 4
-  %".393" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".392", i32 0
-  %"a7" = shufflevector <16 x float> %".393", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".395" = load <16 x float>, ptr %"c7_0"
-  %".396" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".395")
-  store <16 x float> %".396", ptr %"c7_0"
-  %".398" = load <16 x float>, ptr %"c7_1"
-  %".399" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b1", <16 x float> %".398")
-  store <16 x float> %".399", ptr %"c7_1"
-  %".401" = add i64 %"k_5", 1
-  store i64 %".401", ptr %"k_5.slot"
-  br label %"k_5.head"
-k_5.exit:
-  %".404" = load <16 x float>, ptr %"c0_0"
-  %".405" = mul i64 %"i0", 80
-  %".406" = mul i64 %"p_1", 32
-  %".407" = add i64 %".405", %".406"
-  %".408" = getelementptr inbounds float, ptr %"C", i64 %".407"
-  store <16 x float> %".404", ptr %".408", align 4
-  %".410" = load <16 x float>, ptr %"c0_1"
-  %".411" = mul i64 %"i0", 80
-  %".412" = mul i64 %"p_1", 32
-  %".413" = add i64 %".411", %".412"
-  %".414" = add i64 %".413", 16
-  %".415" = getelementptr inbounds float, ptr %"C", i64 %".414"
-  store <16 x float> %".410", ptr %".415", align 4
-  %".417" = load <16 x float>, ptr %"c1_0"
-  %".418" = mul i64 %"i0", 80
-  %".419" = mul i64 %"p_1", 32
-  %".420" = add i64 %".418", %".419"
-  %".421" = add i64 %".420", 80
-  %".422" = getelementptr inbounds float, ptr %"C", i64 %".421"
-  store <16 x float> %".417", ptr %".422", align 4
-  %".424" = load <16 x float>, ptr %"c1_1"
-  %".425" = mul i64 %"i0", 80
-  %".426" = mul i64 %"p_1", 32
-  %".427" = add i64 %".425", %".426"
-  %".428" = add i64 %".427", 96
-  %".429" = getelementptr inbounds float, ptr %"C", i64 %".428"
-  store <16 x float> %".424", ptr %".429", align 4
-  %".431" = load <16 x float>, ptr %"c2_0"
-  %".432" = mul i64 %"i0", 80
-  %".433" = mul i64 %"p_1", 32
-  %".434" = add i64 %".432", %".433"
-  %".435" = add i64 %".434", 160
-  %".436" = getelementptr inbounds float, ptr %"C", i64 %".435"
-  store <16 x float> %".431", ptr %".436", align 4
-  %".438" = load <16 x float>, ptr %"c2_1"
-  %".439" = mul i64 %"i0", 80
-  %".440" = mul i64 %"p_1", 32
-  %".441" = add i64 %".439", %".440"
-  %".442" = add i64 %".441", 176
-  %".443" = getelementptr inbounds float, ptr %"C", i64 %".442"
-  store <16 x float> %".438", ptr %".443", align 4
-  %".445" = load <16 x float>, ptr %"c3_0"
-  %".446" = mul i64 %"i0", 80
-  %".447" = mul i64 %"p_1", 32
-  %".448" = add i64 %".446", %".447"
-  %".449" = add i64 %".448", 240
-  %".450" = getelementptr inbounds float, ptr %"C", i64 %".449"
-  store <16 x float> %".445", ptr %".450", align 4
-  %".452" = load <16 x float>, ptr %"c3_1"
-  %".453" = mul i64 %"i0", 80
-  %".454" = mul i64 %"p_1", 32
+  ret void
+k_2.head:
+  %"k_2" = load i64, ptr %"k_2.slot"
+  %".451" = icmp slt i64 %"k_2", 48
+  br i1 %".451", label %"k_2.body", label %"k_2.exit"
+k_2.body:
+  %".453" = mul i64 %"k_2", 80
+  %".454" = mul i64 %"p_1", 80
   %".455" = add i64 %".453", %".454"
-  %".456" = add i64 %".455", 256
-  %".457" = getelementptr inbounds float, ptr %"C", i64 %".456"
-  store <16 x float> %".452", ptr %".457", align 4
-  %".459" = load <16 x float>, ptr %"c4_0"
-  %".460" = mul i64 %"i0", 80
-  %".461" = mul i64 %"p_1", 32
-  %".462" = add i64 %".460", %".461"
-  %".463" = add i64 %".462", 320
-  %".464" = getelementptr inbounds float, ptr %"C", i64 %".463"
-  store <16 x float> %".459", ptr %".464", align 4
-  %".466" = load <16 x float>, ptr %"c4_1"
-  %".467" = mul i64 %"i0", 80
-  %".468" = mul i64 %"p_1", 32
-  %".469" = add i64 %".467", %".468"
-  %".470" = add i64 %".469", 336
-  %".471" = getelementptr inbounds float, ptr %"C", i64 %".470"
-  store <16 x float> %".466", ptr %".471", align 4
-  %".473" = load <16 x float>, ptr %"c5_0"
-  %".474" = mul i64 %"i0", 80
-  %".475" = mul i64 %"p_1", 32
-  %".476" = add i64 %".474", %".475"
-  %".477" = add i64 %".476", 400
-  %".478" = getelementptr inbounds float, ptr %"C", i64 %".477"
-  store <16 x float> %".473", ptr %".478", align 4
-  %".480" = load <16 x float>, ptr %"c5_1"
-  %".481" = mul i64 %"i0", 80
-  %".482" = mul i64 %"p_1", 32
-  %".483" = add i64 %".481", %".482"
-  %".484" = add i64 %".483", 416
-  %".485" = getelementptr inbounds float, ptr %"C", i64 %".484"
-  store <16 x float> %".480", ptr %".485", align 4
-  %".487" = load <16 x float>, ptr %"c6_0"
-  %".488" = mul i64 %"i0", 80
-  %".489" = mul i64 %"p_1", 32
-  %".490" = add i64 %".488", %".489"
-  %".491" = add i64 %".490", 480
-  %".492" = getelementptr inbounds float, ptr %"C", i64 %".491"
-  store <16 x float> %".487", ptr %".492", align 4
-  %".494" = load <16 x float>, ptr %"c6_1"
-  %".495" = mul i64 %"i0", 80
-  %".496" = mul i64 %"p_1", 32
-  %".497" = add i64 %".495", %".496"
-  %".498" = add i64 %".497", 496
-  %".499" = getelementptr inbounds float, ptr %"C", i64 %".498"
-  store <16 x float> %".494", ptr %".499", align 4
-  %".501" = load <16 x float>, ptr %"c7_0"
-  %".502" = mul i64 %"i0", 80
-  %".503" = mul i64 %"p_1", 32
-  %".504" = add i64 %".502", %".503"
-  %".505" = add i64 %".504", 560
-  %".506" = getelementptr inbounds float, ptr %"C", i64 %".505"
-  store <16 x float> %".501", ptr %".506", align 4
-  %".508" = load <16 x float>, ptr %"c7_1"
-  %".509" = mul i64 %"i0", 80
-  %".510" = mul i64 %"p_1", 32
-  %".511" = add i64 %".509", %".510"
-  %".512" = add i64 %".511", 576
-  %".513" = getelementptr inbounds float, ptr %"C", i64 %".512"
-  store <16 x float> %".508", ptr %".513", align 4
-  %".515" = add i64 %"p_1", 1
-  store i64 %".515", ptr %"p_1.slot"
+  %".456" = getelementptr inbounds float, ptr %"B", i64 %".455"
+  %"b0_1" = load <16 x float>, ptr %".456", align 4
+  %".458" = mul i64 %"k_2", 80
+  %".459" = mul i64 %"p_1", 80
+  %".460" = add i64 %".458", %".459"
+  %".461" = add i64 %".460", 16
+  %".462" = getelementptr inbounds float, ptr %"B", i64 %".461"
+  %"b1_1" = load <16 x float>, ptr %".462", align 4
+  %".464" = mul i64 %"k_2", 80
+  %".465" = mul i64 %"p_1", 80
+  %".466" = add i64 %".464", %".465"
+  %".467" = add i64 %".466", 32
+  %".468" = getelementptr inbounds float, ptr %"B", i64 %".467"
+  %"b2_1" = load <16 x float>, ptr %".468", align 4
+  %".470" = mul i64 %"k_2", 80
+  %".471" = mul i64 %"p_1", 80
+  %".472" = add i64 %".470", %".471"
+  %".473" = add i64 %".472", 48
+  %".474" = getelementptr inbounds float, ptr %"B", i64 %".473"
+  %"b3_1" = load <16 x float>, ptr %".474", align 4
+  %".476" = mul i64 %"k_2", 80
+  %".477" = mul i64 %"p_1", 80
+  %".478" = add i64 %".476", %".477"
+  %".479" = add i64 %".478", 64
+  %".480" = getelementptr inbounds float, ptr %"B", i64 %".479"
+  %"b4_1" = load <16 x float>, ptr %".480", align 4
+  %".482" = add i64 %"k_2", 1440
+  %".483" = getelementptr inbounds float, ptr %"A", i64 %".482"
+  %".484" = load float, ptr %".483", align 4
+  %".485" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".484", i32 0
+  %"a0_1" = shufflevector <16 x float> %".485", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".487" = load <16 x float>, ptr %"c0_0_1"
+  %".488" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".487")
+  store <16 x float> %".488", ptr %"c0_0_1"
+  %".490" = load <16 x float>, ptr %"c0_1_1"
+  %".491" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b1_1", <16 x float> %".490")
+  store <16 x float> %".491", ptr %"c0_1_1"
+  %".493" = load <16 x float>, ptr %"c0_2_1"
+  %".494" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b2_1", <16 x float> %".493")
+  store <16 x float> %".494", ptr %"c0_2_1"
+  %".496" = load <16 x float>, ptr %"c0_3_1"
+  %".497" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b3_1", <16 x float> %".496")
+  store <16 x float> %".497", ptr %"c0_3_1"
+  %".499" = load <16 x float>, ptr %"c0_4_1"
+  %".500" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b4_1", <16 x float> %".499")
+  store <16 x float> %".500", ptr %"c0_4_1"
+  %".502" = add i64 %"k_2", 1488
+  %".503" = getelementptr inbounds float, ptr %"A", i64 %".502"
+  %".504" = load float, ptr %".503", align 4
+  %".505" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".504", i32 0
+  %"a1_1" = shufflevector <16 x float> %".505", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".507" = load <16 x float>, ptr %"c1_0_1"
+  %".508" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".507")
+  store <16 x float> %".508", ptr %"c1_0_1"
+  %".510" = load <16 x float>, ptr %"c1_1_1"
+  %".511" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b1_1", <16 x float> %".510")
+  store <16 x float> %".511", ptr %"c1_1_1"
+  %".513" = load <16 x float>, ptr %"c1_2_1"
+  %".514" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b2_1", <16 x float> %".513")
+  store <16 x float> %".514", ptr %"c1_2_1"
+  %".516" = load <16 x float>, ptr %"c1_3_1"
+  %".517" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b3_1", <16 x float> %".516")
+  store <16 x float> %".517", ptr %"c1_3_1"
+  %".519" = load <16 x float>, ptr %"c1_4_1"
+  %".520" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b4_1", <16 x float> %".519")
+  store <16 x float> %".520", ptr %"c1_4_1"
+  %".522" = add i64 %"k_2", 1
+  store i64 %".522", ptr %"k_2.slot"
+  br label %"k_2.head"
+k_2.exit:
+  %".525" = load <16 x float>, ptr %"c0_0_1"
+  %".526" = mul i64 %"p_1", 80
+  %".527" = add i64 %".526", 2400
+  %".528" = getelementptr inbounds float, ptr %"C", i64 %".527"
+  store <16 x float> %".525", ptr %".528", align 4
+  %".530" = load <16 x float>, ptr %"c0_1_1"
+  %".531" = mul i64 %"p_1", 80
+  %".532" = add i64 %".531", 2416
+  %".533" = getelementptr inbounds float, ptr %"C", i64 %".532"
+  store <16 x float> %".530", ptr %".533", align 4
+  %".535" = load <16 x float>, ptr %"c0_2_1"
+  %".536" = mul i64 %"p_1", 80
+  %".537" = add i64 %".536", 2432
+  %".538" = getelementptr inbounds float, ptr %"C", i64 %".537"
+  store <16 x float> %".535", ptr %".538", align 4
+  %".540" = load <16 x float>, ptr %"c0_3_1"
+  %".541" = mul i64 %"p_1", 80
+  %".542" = add i64 %".541", 2448
+  %".543" = getelementptr inbounds float, ptr %"C", i64 %".542"
+  store <16 x float> %".540", ptr %".543", align 4
+  %".545" = load <16 x float>, ptr %"c0_4_1"
+  %".546" = mul i64 %"p_1", 80
+  %".547" = add i64 %".546", 2464
+  %".548" = getelementptr inbounds float, ptr %"C", i64 %".547"
+  store <16 x float> %".545", ptr %".548", align 4
+  %".550" = load <16 x float>, ptr %"c1_0_1"
+  %".551" = mul i64 %"p_1", 80
+  %".552" = add i64 %".551", 2480
+  %".553" = getelementptr inbounds float, ptr %"C", i64 %".552"
+  store <16 x float> %".550", ptr %".553", align 4
+  %".555" = load <16 x float>, ptr %"c1_1_1"
+  %".556" = mul i64 %"p_1", 80
+  %".557" = add i64 %".556", 2496
+  %".558" = getelementptr inbounds float, ptr %"C", i64 %".557"
+  store <16 x float> %".555", ptr %".558", align 4
+  %".560" = load <16 x float>, ptr %"c1_2_1"
+  %".561" = mul i64 %"p_1", 80
+  %".562" = add i64 %".561", 2512
+  %".563" = getelementptr inbounds float, ptr %"C", i64 %".562"
+  store <16 x float> %".560", ptr %".563", align 4
+  %".565" = load <16 x float>, ptr %"c1_3_1"
+  %".566" = mul i64 %"p_1", 80
+  %".567" = add i64 %".566", 2528
+  %".568" = getelementptr inbounds float, ptr %"C", i64 %".567"
+  store <16 x float> %".565", ptr %".568", align 4
+  %".570" = load <16 x float>, ptr %"c1_4_1"
+  %".571" = mul i64 %"p_1", 80
+  %".572" = add i64 %".571", 2544
+  %".573" = getelementptr inbounds float, ptr %"C", i64 %".572"
+  store <16 x float> %".570", ptr %".573", align 4
+  %".575" = add i64 %"p_1", 1
+  store i64 %".575", ptr %"p_1.slot"
   br label %"p_1.head"
-k_6.head:
-  %"k_6" = load i64, ptr %"k_6.slot"
-  %".568" = icmp slt i64 %"k_6", 48
-  br i1 %".568", label %"k_6.body", label %"k_6.exit"
-k_6.body:
-  %".570" = mul i64 %"k_6", 32
-  %".571" = add i64 %".570", 3072
-  %".572" = getelementptr inbounds float, ptr %"scratch", i64 %".571"
-  %"b0_1" = load <16 x float>, ptr %".572", align 4
-  %".574" = mul i64 %"k_6", 32
-  %".575" = add i64 %".574", 3088
-  %".576" = getelementptr inbounds float, ptr %"scratch", i64 %".575"
-  %"b1_1" = load <16 x float>, ptr %".576", align 4
-  %".578" = mul i64 %"k_6", 8
-  %".579" = getelementptr inbounds float, ptr %"apack", i64 %".578"
-  %".580" = load float, ptr %".579", align 4
-  %".581" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".580", i32 0
-  %"a0_1" = shufflevector <16 x float> %".581", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".583" = load <16 x float>, ptr %"c0_0_1"
-  %".584" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b0_1", <16 x float> %".583")
-  store <16 x float> %".584", ptr %"c0_0_1"
-  %".586" = load <16 x float>, ptr %"c0_1_1"
-  %".587" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0_1", <16 x float> %"b1_1", <16 x float> %".586")
-  store <16 x float> %".587", ptr %"c0_1_1"
-  %".589" = mul i64 %"k_6", 8
-  %".590" = add i64 %".589", 1
-  %".591" = getelementptr inbounds float, ptr %"apack", i64 %".590"
-  %".592" = load float, ptr %".591", align 4
-  %".593" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".592", i32 0
-  %"a1_1" = shufflevector <16 x float> %".593", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".595" = load <16 x float>, ptr %"c1_0_1"
-  %".596" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b0_1", <16 x float> %".595")
-  store <16 x float> %".596", ptr %"c1_0_1"
-  %".598" = load <16 x float>, ptr %"c1_1_1"
-  %".599" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1_1", <16 x float> %"b1_1", <16 x float> %".598")
-  store <16 x float> %".599", ptr %"c1_1_1"
-  %".601" = mul i64 %"k_6", 8
-  %".602" = add i64 %".601", 2
-  %".603" = getelementptr inbounds float, ptr %"apack", i64 %".602"
-  %".604" = load float, ptr %".603", align 4
-  %".605" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".604", i32 0
-  %"a2_1" = shufflevector <16 x float> %".605", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".607" = load <16 x float>, ptr %"c2_0_1"
-  %".608" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b0_1", <16 x float> %".607")
-  store <16 x float> %".608", ptr %"c2_0_1"
-  %".610" = load <16 x float>, ptr %"c2_1_1"
-  %".611" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2_1", <16 x float> %"b1_1", <16 x float> %".610")
-  store <16 x float> %".611", ptr %"c2_1_1"
-  %".613" = mul i64 %"k_6", 8
-  %".614" = add i64 %".613", 3
-  %".615" = getelementptr inbounds float, ptr %"apack", i64 %".614"
-  %".616" = load float, ptr %".615", align 4
-  %".617" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".616", i32 0
-  %"a3_1" = shufflevector <16 x float> %".617", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".619" = load <16 x float>, ptr %"c3_0_1"
-  %".620" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b0_1", <16 x float> %".619")
-  store <16 x float> %".620", ptr %"c3_0_1"
-  %".622" = load <16 x float>, ptr %"c3_1_1"
-  %".623" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3_1", <16 x float> %"b1_1", <16 x float> %".622")
-  store <16 x float> %".623", ptr %"c3_1_1"
-  %".625" = mul i64 %"k_6", 8
-  %".626" = add i64 %".625", 4
-  %".627" = getelementptr inbounds float, ptr %"apack", i64 %".626"
-  %".628" = load float, ptr %".627", align 4
-  %".629" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".628", i32 0
-  %"a4_1" = shufflevector <16 x float> %".629", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".631" = load <16 x float>, ptr %"c4_0_1"
-  %".632" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b0_1", <16 x float> %".631")
-  store <16 x float> %".632", ptr %"c4_0_1"
-  %".634" = load <16 x float>, ptr %"c4_1_1"
-  %".635" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4_1", <16 x float> %"b1_1", <16 x float> %".634")
-  store <16 x float> %".635", ptr %"c4_1_1"
-  %".637" = mul i64 %"k_6", 8
-  %".638" = add i64 %".637", 5
-  %".639" = getelementptr inbounds float, ptr %"apack", i64 %".638"
-  %".640" = load float, ptr %".639", align 4
-  %".641" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".640", i32 0
-  %"a5_1" = shufflevector <16 x float> %".641", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".643" = load <16 x float>, ptr %"c5_0_1"
-  %".644" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b0_1", <16 x float> %".643")
-  store <16 x float> %".644", ptr %"c5_0_1"
-  %".646" = load <16 x float>, ptr %"c5_1_1"
-  %".647" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5_1", <16 x float> %"b1_1", <16 x float> %".646")
-  store <16 x float> %".647", ptr %"c5_1_1"
-  %".649" = mul i64 %"k_6", 8
-  %".650" = add i64 %".649", 6
-  %".651" = getelementptr inbounds float, ptr %"apack", i64 %".650"
-  %".652" = load float, ptr %".651", align 4
-  %".653" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".652", i32 0
-  %"a6_1" = shufflevector <16 x float> %".653", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".655" = load <16 x float>, ptr %"c6_0_1"
-  %".656" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6_1", <16 x float> %"b0_1", <16 x float> %".655")
-  store <16 x float> %".656", ptr %"c6_0_1"
-  %".658" = load <16 x float>, ptr %"c6_1_1"
-  %".659" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6_1", <16 x float> %"b1_1", <16 x float> %".658")
-  store <16 x float> %".659", ptr %"c6_1_1"
-  %".661" = mul i64 %"k_6", 8
-  %".662" = add i64 %".661", 7
-  %".663" = getelementptr inbounds float, ptr %"apack", i64 %".662"
-  %".664" = load float, ptr %".663", align 4
-  %".665" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".664", i32 0
-  %"a7_1" = shufflevector <16 x float> %".665", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".667" = load <16 x float>, ptr %"c7_0_1"
-  %".668" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7_1", <16 x float> %"b0_1", <16 x float> %".667")
-  store <16 x float> %".668", ptr %"c7_0_1"
-  %".670" = load <16 x float>, ptr %"c7_1_1"
-  %".671" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7_1", <16 x float> %"b1_1", <16 x float> %".670")
-  store <16 x float> %".671", ptr %"c7_1_1"
-  %".673" = add i64 %"k_6", 1
-  store i64 %".673", ptr %"k_6.slot"
-  br label %"k_6.head"
-k_6.exit:
-  %".676" = load <16 x float>, ptr %"c0_0_1"
-  %".677" = getelementptr inbounds float, ptr %"ctile", i64 0
-  store <16 x float> %".676", ptr %".677", align 4
-  %".679" = load <16 x float>, ptr %"c0_1_1"
-  %".680" = getelementptr inbounds float, ptr %"ctile", i64 16
-  store <16 x float> %".679", ptr %".680", align 4
-  %".682" = load <16 x float>, ptr %"c1_0_1"
-  %".683" = getelementptr inbounds float, ptr %"ctile", i64 32
-  store <16 x float> %".682", ptr %".683", align 4
-  %".685" = load <16 x float>, ptr %"c1_1_1"
-  %".686" = getelementptr inbounds float, ptr %"ctile", i64 48
-  store <16 x float> %".685", ptr %".686", align 4
-  %".688" = load <16 x float>, ptr %"c2_0_1"
-  %".689" = getelementptr inbounds float, ptr %"ctile", i64 64
-  store <16 x float> %".688", ptr %".689", align 4
-  %".691" = load <16 x float>, ptr %"c2_1_1"
-  %".692" = getelementptr inbounds float, ptr %"ctile", i64 80
-  store <16 x float> %".691", ptr %".692", align 4
-  %".694" = load <16 x float>, ptr %"c3_0_1"
-  %".695" = getelementptr inbounds float, ptr %"ctile", i64 96
-  store <16 x float> %".694", ptr %".695", align 4
-  %".697" = load <16 x float>, ptr %"c3_1_1"
-  %".698" = getelementptr inbounds float, ptr %"ctile", i64 112
-  store <16 x float> %".697", ptr %".698", align 4
-  %".700" = load <16 x float>, ptr %"c4_0_1"
-  %".701" = getelementptr inbounds float, ptr %"ctile", i64 128
-  store <16 x float> %".700", ptr %".701", align 4
-  %".703" = load <16 x float>, ptr %"c4_1_1"
-  %".704" = getelementptr inbounds float, ptr %"ctile", i64 144
-  store <16 x float> %".703", ptr %".704", align 4
-  %".706" = load <16 x float>, ptr %"c5_0_1"
-  %".707" = getelementptr inbounds float, ptr %"ctile", i64 160
-  store <16 x float> %".706", ptr %".707", align 4
-  %".709" = load <16 x float>, ptr %"c5_1_1"
-  %".710" = getelementptr inbounds float, ptr %"ctile", i64 176
-  store <16 x float> %".709", ptr %".710", align 4
-  %".712" = load <16 x float>, ptr %"c6_0_1"
-  %".713" = getelementptr inbounds float, ptr %"ctile", i64 192
-  store <16 x float> %".712", ptr %".713", align 4
-  %".715" = load <16 x float>, ptr %"c6_1_1"
-  %".716" = getelementptr inbounds float, ptr %"ctile", i64 208
-  store <16 x float> %".715", ptr %".716", align 4
-  %".718" = load <16 x float>, ptr %"c7_0_1"
-  %".719" = getelementptr inbounds float, ptr %"ctile", i64 224
-  store <16 x float> %".718", ptr %".719", align 4
-  %".721" = load <16 x float>, ptr %"c7_1_1"
-  %".722" = getelementptr inbounds float, ptr %"ctile", i64 240
-  store <16 x float> %".721", ptr %".722", align 4
-  store i64 0, ptr %"j_2.slot"
-  br label %"j_2.head"
-j_2.head:
-  %"j_2" = load i64, ptr %"j_2.slot"
-  %".726" = icmp slt i64 %"j_2", 16
-  br i1 %".726", label %"j_2.body", label %"j_2.exit"
-j_2.body:
-  %".728" = getelementptr inbounds float, ptr %"ctile", i64 %"j_2"
-  %".729" = load float, ptr %".728", align 4
-  %".730" = mul i64 %"i0", 80
-  %".731" = add i64 %".730", %"j_2"
-  %".732" = add i64 %".731", 64
-  %".733" = getelementptr inbounds float, ptr %"C", i64 %".732"
-  store float %".729", ptr %".733", align 4
-  %".735" = add i64 %"j_2", 1
-  store i64 %".735", ptr %"j_2.slot"
-  br label %"j_2.head", !llvm.loop !4
-j_2.exit:
-  store i64 0, ptr %"j_3.slot"
-  br label %"j_3.head"
-j_3.head:
-  %"j_3" = load i64, ptr %"j_3.slot"
-  %".740" = icmp slt i64 %"j_3", 16
-  br i1 %".740", label %"j_3.body", label %"j_3.exit"
-j_3.body:
-  %".742" = add i64 %"j_3", 32
-  %".743" = getelementptr inbounds float, ptr %"ctile", i64 %".742"
-  %".744" = load float, ptr %".743", align 4
-  %".745" = mul i64 %"i0", 80
-  %".746" = add i64 %".745", %"j_3"
-  %".747" = add i64 %".746", 144
-  %".748" = getelementptr inbounds float, ptr %"C", i64 %".747"
-  store float %".744", ptr %".748", align 4
-  %".750" = add i64 %"j_3", 1
-  store i64 %".750", ptr %"j_3.slot"
-  br label %"j_3.head", !llvm.loop !5
-j_3.exit:
-  store i64 0, ptr %"j_4.slot"
-  br label %"j_4.head"
-j_4.head:
-  %"j_4" = load i64, ptr %"j_4.slot"
-  %".755" = icmp slt i64 %"j_4", 16
-  br i1 %".755", label %"j_4.body", label %"j_4.exit"
-j_4.body:
-  %".757" = add i64 %"j_4", 64
-  %".758" = getelementptr inbounds float, ptr %"ctile", i64 %".757"
-  %".759" = load float, ptr %".758", align 4
-  %".760" = mul i64 %"i0", 80
-  %".761" = add i64 %".760", %"j_4"
-  %".762" = add i64 %".761", 224
-  %".763" = getelementptr inbounds float, ptr %"C", i64 %".762"
-  store float %".759", ptr %".763", align 4
-  %".765" = add i64 %"j_4", 1
-  store i64 %".765", ptr %"j_4.slot"
-  br label %"j_4.head", !llvm.loop !6
-j_4.exit:
-  store i64 0, ptr %"j_5.slot"
-  br label %"j_5.head"
-j_5.head:
-  %"j_5" = load i64, ptr %"j_5.slot"
-  %".770" = icmp slt i64 %"j_5", 16
-  br i1 %".770", label %"j_5.body", label %"j_5.exit"
-j_5.body:
-  %".772" = add i64 %"j_5", 96
-  %".773" = getelementptr inbounds float, ptr %"ctile", i64 %".772"
-  %".774" = load float, ptr %".773", align 4
-  %".775" = mul i64 %"i0", 80
-  %".776" = add i64 %".775", %"j_5"
-  %".777" = add i64 %".776", 304
-  %".778" = getelementptr inbounds float, ptr %"C", i64 %".777"
-  store float %".774", ptr %".778", align 4
-  %".780" = add i64 %"j_5", 1
-  store i64 %".780", ptr %"j_5.slot"
-  br label %"j_5.head", !llvm.loop !7
-j_5.exit:
-  store i64 0, ptr %"j_6.slot"
-  br label %"j_6.head"
-j_6.head:
-  %"j_6" = load i64, ptr %"j_6.slot"
-  %".785" = icmp slt i64 %"j_6", 16
-  br i1 %".785", label %"j_6.body", label %"j_6.exit"
-j_6.body:
-  %".787" = add i64 %"j_6", 128
-  %".788" = getelementptr inbounds float, ptr %"ctile", i64 %".787"
-  %".789" = load float, ptr %".788", align 4
-  %".790" = mul i64 %"i0", 80
-  %".791" = add i64 %".790", %"j_6"
-  %".792" = add i64 %".791", 384
-  %".793" = getelementptr inbounds float, ptr %"C", i64 %".792"
-  store float %".789", ptr %".793", align 4
-  %".795" = add i64 %"j_6", 1
-  store i64 %".795", ptr %"j_6.slot"
-  br label %"j_6.head", !llvm.loop !8
-j_6.exit:
-  store i64 0, ptr %"j_7.slot"
-  br label %"j_7.head"
-j_7.head:
-  %"j_7" = load i64, ptr %"j_7.slot"
-  %".800" = icmp slt i64 %"j_7", 16
-  br i1 %".800", label %"j_7.body", label %"j_7.exit"
-j_7.body:
-  %".802" = add i64 %"j_7", 160
-  %".803" = getelementptr inbounds float, ptr %"ctile", i64 %".802"
-  %".804" = load float, ptr %".803", align 4
-  %".805" = mul i64 %"i0", 80
-  %".806" = add i64 %".805", %"j_7"
-  %".807" = add i64 %".806", 464
-  %".808" = getelementptr inbounds float, ptr %"C", i64 %".807"
-  store float %".804", ptr %".808", align 4
-  %".810" = add i64 %"j_7", 1
-  store i64 %".810", ptr %"j_7.slot"
-  br label %"j_7.head", !llvm.loop !9
-j_7.exit:
-  store i64 0, ptr %"j_8.slot"
-  br label %"j_8.head"
-j_8.head:
-  %"j_8" = load i64, ptr %"j_8.slot"
-  %".815" = icmp slt i64 %"j_8", 16
-  br i1 %".815", label %"j_8.body", label %"j_8.exit"
-j_8.body:
-  %".817" = add i64 %"j_8", 192
-  %".818" = getelementptr inbounds float, ptr %"ctile", i64 %".817"
-  %".819" = load float, ptr %".818", align 4
-  %".820" = mul i64 %"i0", 80
-  %".821" = add i64 %".820", %"j_8"
-  %".822" = add i64 %".821", 544
-  %".823" = getelementptr inbounds float, ptr %"C", i64 %".822"
-  store float %".819", ptr %".823", align 4
-  %".825" = add i64 %"j_8", 1
-  store i64 %".825", ptr %"j_8.slot"
-  br label %"j_8.head", !llvm.loop !10
-j_8.exit:
-  store i64 0, ptr %"j_9.slot"
-  br label %"j_9.head"
-j_9.head:
-  %"j_9" = load i64, ptr %"j_9.slot"
-  %".830" = icmp slt i64 %"j_9", 16
-  br i1 %".830", label %"j_9.body", label %"j_9.exit"
-j_9.body:
-  %".832" = add i64 %"j_9", 224
-  %".833" = getelementptr inbounds float, ptr %"ctile", i64 %".832"
-  %".834" = load float, ptr %".833", align 4
-  %".835" = mul i64 %"i0", 80
-  %".836" = add i64 %".835", %"j_9"
-  %".837" = add i64 %".836", 624
-  %".838" = getelementptr inbounds float, ptr %"C", i64 %".837"
-  store float %".834", ptr %".838", align 4
-  %".840" = add i64 %"j_9", 1
-  store i64 %".840", ptr %"j_9.slot"
-  br label %"j_9.head", !llvm.loop !11
-j_9.exit:
-  %".843" = add i64 %"i0", 8
-  store i64 %".843", ptr %"i0.slot"
-  br label %"i0.head"
 }
 
 define internal void @"kernel_0"(ptr noalias %"X_I_0", ptr noalias %"X_I_1", ptr noalias %"X_T2") "prefer-vector-width"="512"
@@ -1024,7 +692,7 @@ define internal void @"kernel_0.parallel.1"(ptr %".1") "prefer-vector-width"="51
 {
 entry:
   %"m.it.slot" = alloca i64
-  %"gemm_scratch" = alloca [4608 x float], align 64
+  %"gemm_scratch" = alloca [3840 x float], align 64
   br label %"start"
 start:
   %".3" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 0
@@ -1194,16 +862,3 @@ entry:
   call void @"plaidc_main"(ptr %".4", ptr %".6", ptr %".8", ptr %".10")
   ret void
 }
-
-!0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
-!1 = !{ !"llvm.loop.unroll.disable" }
-!2 = distinct !{ !2, !0, !1 }
-!3 = distinct !{ !3, !0, !1 }
-!4 = distinct !{ !4, !0, !1 }
-!5 = distinct !{ !5, !0, !1 }
-!6 = distinct !{ !6, !0, !1 }
-!7 = distinct !{ !7, !0, !1 }
-!8 = distinct !{ !8, !0, !1 }
-!9 = distinct !{ !9, !0, !1 }
-!10 = distinct !{ !10, !0, !1 }
-!11 = distinct !{ !11, !0, !1 }

@@ -107,6 +107,9 @@ class GemmCall:
     guards: tuple[Affine, ...] = ()
     # indices run as loops around the kernel call, outermost first
     outer: tuple[OuterLoop, ...] = ()
+    # the outermost of them runs on threads (each thread its own calls, one parallel region)
+    # instead of each call's kernel
+    outer_threads: bool = False
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,14 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     w = written[c_name]
     opts = lowering.options
     threads = bool(opts.parallel_tags) and not lowering.in_parallel and opts.threads > 1
+    parallel = threads and work(block) >= opts.parallel_min_work
+    apart = _calls_apart(lowering, row_dims, outer, fa, fc, ranges, j)
+    # A batch loop of at least 2 calls per thread whose calls write disjoint boxes of C runs
+    # on threads, the kernel on one: a threaded kernel per call (a batch of 40 small GEMMs
+    # in one tile) opened a parallel region per call.
+    outer_threads = (
+        parallel and apart and bool(loop_order) and ranges[loop_order[0]] >= 2 * opts.threads
+    )
     m_dim = row_dims[0] if len(row_dims) == 1 else None
     k_dim = k_dims[0] if len(k_dims) == 1 else None
     shape = GemmShape(
@@ -285,11 +296,11 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         b_j=fb[j],
         c_row=m_dim.other if m_dim else 0,
         # a tile cut short writes less than its box, and calls whose boxes of C overlap
-        # add to each other's sums: the generic initialisation runs
-        overwrite=w.init
-        and not constraints
-        and _calls_apart(lowering, row_dims, outer, fa, fc, ranges, j),
-        parallel=threads and work(block) >= opts.parallel_min_work,
+        # add to each other's sums: the generic initialisation runs. Constraints on the
+        # loops around the call alone (tbmm's last batch tile, `499 - b - bo >= 0`) leave
+        # every call's box whole: the calls write exactly the footprint.
+        overwrite=w.init and not _cuts_tile(bounds, guards) and apart,
+        parallel=parallel and not outer_threads,
         row_dims=tuple((d.range, d.a, d.other) for d in row_dims) if len(row_dims) > 1 else (),
         k_dims=tuple((d.range, d.a, d.other) for d in k_dims) if len(k_dims) > 1 else (),
     )
@@ -313,7 +324,14 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
             )
             for name in loop_order
         ),
+        outer_threads,
     )
+
+
+def _cuts_tile(bounds: dict[str, TileBounds], guards: tuple[Affine, ...]) -> bool:
+    """Whether the constraints may cut a call's box of C short or skip the whole tile: a
+    guard, or a bound of the kernel's rows, columns or reduction (not of an outer loop)."""
+    return bool(guards) or any(not role.startswith(_OFFSET) for role in bounds)
 
 
 def _coupled(constraints: tuple[Constraint, ...], moving: set[str]) -> set[str]:
@@ -617,18 +635,19 @@ def lower_gemm(lowering: Lowering, call: GemmCall, epilogue: Epilogue | None = N
         # the roles' extents may depend on the loops' values: computed per call
         body = [*pre, *body]
         pre = []
-    for var_name, lo, hi in reversed(loops):
+    threaded = loops[0] if call.outer_threads else None
+    for var_name, lo, hi in reversed(loops[1:] if threaded else loops):
         body = [Loop(var_name, lo, hi, tuple(body))]
     size = scratch_size(lowering, kernel, layout(lowering, kernel))
+    nbytes = max(size, 1) * shape.dtype.byte_size
+    heap = nbytes > lowering.options.stack_bytes
+    if threaded is not None:
+        # each thread's calls use its own scratch
+        body = [Alloc(scratch, shape.dtype, max(size, 1), tuple(body), heap=heap, scratch=True)]
+        body = [Loop(*threaded, tuple(body), parallel=True)]
     if call.guards:
         body = [If(_all([ICmp(">=", affine_expr(g), IConst(0)) for g in call.guards]), tuple(body))]
-    nbytes = max(size, 1) * shape.dtype.byte_size
-    alloc = Alloc(
-        scratch,
-        shape.dtype,
-        max(size, 1),
-        tuple(body),
-        heap=nbytes > lowering.options.stack_bytes,
-        scratch=True,
-    )
+    if threaded is not None:
+        return [*pre, *body]
+    alloc = Alloc(scratch, shape.dtype, max(size, 1), tuple(body), heap=heap, scratch=True)
     return [*pre, alloc]

@@ -36,7 +36,9 @@ from plaidc.backends.loopnest.gemm_shape import (
     Layout,
     block_size,
     blocking,
+    column,
     needs_b_bound,
+    overlaps,
     pack_b_size,
     reads_b_in_place,
 )
@@ -120,6 +122,11 @@ def _even_step(dims: tuple[tuple[int, int], ...] | list[tuple[int, int]], step: 
     return inner
 
 
+def _at_least(value: IntExpr, bound: int) -> bool:
+    """Whether `value` is a constant of at least `bound`."""
+    return isinstance(value, IConst) and value.value >= bound
+
+
 def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
     """`body` if `count > 0` (decided now for constants)."""
     if isinstance(count, IConst):
@@ -152,6 +159,9 @@ class Kernel:
         # a full panel is read in place; a partial one when the call's vectors fit (`build`)
         full_in_place = reads_b_in_place(shape, lay) and not needs_b_bound(shape, lay)
         self.pack_b = pack_b_size(shape, lay) > 0 and not full_in_place
+        # the last vector of columns overlaps the one before it (`overlaps`)
+        self.overlap = overlaps(shape, lay)
+        self.columns = [column(shape, lay, v) for v in range(lay.nv)]
         self.b_avail = IVar(names.fresh("b_avail")) if shape.b_bound else None
         # A row blocks are packed when several panels reuse them, and always when rows span
         # several indices or A does not step evenly over a reduction of several indices (the
@@ -412,18 +422,46 @@ class Kernel:
         width = _sub(n, imul(full, lay.nr))
         if _is(width, 0):
             return out
+        if self.overlap and self._transposes(s.b_k, lay.lanes) and _at_least(self.kb, lay.lanes):
+            return out + self._pack_b_overlapping()
         k0 = self.fresh("k") if not s.k_dims else None
         j, pad = IVar(self.fresh("j")), IVar(self.fresh("j"))
 
         def last(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
             copy = Store(self.scratch, dst(full, k, j), SLoad(self.b, src(full, b_off, j), self.t))
             zero = Store(self.scratch, dst(full, k, pad), SConst(0.0, self.t))
-            return [
-                Loop(j.name, IConst(0), width, (copy,), vector=s.b_j == 1),
-                Loop(pad.name, width, IConst(lay.nr), (zero,), vector=True),
-            ]
+            copies = Loop(j.name, IConst(0), width, (copy,), vector=s.b_j == 1)
+            if self.overlap:  # no vector reads the columns past `n`
+                return [copies]
+            return [copies, Loop(pad.name, width, IConst(lay.nr), (zero,), vector=True)]
 
         return out + self._tail_panel(_when_positive(width, self._k_nest(last, k0)))
+
+    def _pack_b_overlapping(self) -> list[Stmt]:
+        """The one panel of an overlapping kernel's B whose reduction is contiguous (`b_k` 1,
+        `lanes <= n`, `lanes <= kb`): blocks of `lanes` columns by `lanes` rows of k, the last
+        block of each starting `lanes` before the end (overlapping the one before it, whose
+        elements it stores again), each `lanes` vector loads along k, transposed, stored as
+        `lanes` rows of the panel. No element copies for the remainders, no read past B."""
+        s, lay = self.s, self.lay
+        lanes = lay.lanes
+        g, kv = IVar(self.fresh("g")), IVar(self.fresh("kb"))
+        first = IBin("min", imul(g, lanes), IConst(s.n - lanes))
+        k = IBin("min", imul(kv, lanes), _sub(self.kb, IConst(lanes)))
+        at = IVar(self.fresh("k"))
+        body: list[Stmt] = [LetInt(at.name, k)]
+        loads: list[SExpr] = [
+            SLoad(self.b, iadd(iadd(at, self.k0), imul(iadd(first, IConst(c)), s.b_j)), self.vt)
+            for c in range(lanes)
+        ]
+        shuffles, rows = transposed(self.lw.names, loads, self.vt)
+        body += shuffles
+        for q, row in enumerate(rows):
+            dst = iadd(self._packed_b(IConst(0), iadd(at, IConst(q))), first)
+            body.append(Store(self.scratch, iadd(self.b_base, dst), row))
+        k_blocks = _pdiv(iadd(self.kb, IConst(lanes - 1)), lanes)
+        groups = IConst(math.ceil(s.n / lanes))
+        return [Loop(g.name, IConst(0), groups, (Loop(kv.name, IConst(0), k_blocks, tuple(body)),))]
 
     def _transposes(self, k_step: int, rows: int) -> bool:
         """Whether an operand that steps by `k_step` over a simple reduction packs blocks of
@@ -632,7 +670,8 @@ class Kernel:
         vectors cannot stop early. A's rows come from `apack`, else from `a_starts` (where
         each row starts in A), else from A's even steps."""
         s, lay, vt = self.s, self.lay, self.vt
-        tile = self.fresh("ctile") if valid is not None or not _is(width, lay.nr) else None
+        direct = _is(width, lay.nr) or (self.overlap and _is(width, s.n))
+        tile = self.fresh("ctile") if valid is not None or not direct else None
 
         def c_element(r: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(iadd(self._row_offset(iadd(i0, r), 2), imul(p, lay.nr)), j)
@@ -680,7 +719,7 @@ class Kernel:
             for r in range(rows):
                 for v in range(lay.nv):
                     acc = SVar(accs[r][v], vt)
-                    load = SLoad(self.c, c_element(IConst(r), IConst(v * lay.lanes)), vt)
+                    load = SLoad(self.c, c_element(IConst(r), IConst(self.columns[v])), vt)
                     adds.append(AssignVar(accs[r][v], SBinary("add", acc, load, vt)))
             if isinstance(self.fresh_c, ICmp):
                 body.append(If(ICmp("!=", self.fresh_c.a, self.fresh_c.b), tuple(adds)))
@@ -712,8 +751,9 @@ class Kernel:
                 if tile is not None:
                     body.append(Store(tile, tile_element(IConst(r), lane), value))
                 else:
-                    value = self._epilogue(value, iadd(imul(p, lay.nr), lane), vt)
-                    body.append(Store(self.c, c_element(IConst(r), lane), value))
+                    column = IConst(self.columns[v])
+                    value = self._epilogue(value, iadd(imul(p, lay.nr), column), vt)
+                    body.append(Store(self.c, c_element(IConst(r), column), value))
         if tile is None:
             return body
         body += copy_rows(tile, self.c)
@@ -734,7 +774,7 @@ class Kernel:
         out: list[Stmt] = []
         for r in range(rows):
             for v in range(self.lay.nv):
-                at = c_element(IConst(r), IConst(v * self.lay.lanes))
+                at = c_element(IConst(r), IConst(self.columns[v]))
                 out.append(Prefetch(self.c, at, writes=True))
         return out
 
@@ -757,7 +797,7 @@ class Kernel:
             bvals = []
             for v in range(lay.nv):
                 name = self.fresh(f"b{v}")
-                lane = IConst(v * lay.lanes)
+                lane = IConst(self.columns[v])
                 if self.pack_b:
                     at = iadd(self.b_base, iadd(self._packed_b(p, k), lane))
                     load = SLoad(self.scratch, at, vt)

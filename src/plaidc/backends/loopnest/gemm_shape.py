@@ -44,6 +44,10 @@ class GemmShape:
     b_bound: bool = False
 
 
+# Kernels of at most this many row blocks of the most rows the registers hold get even blocks.
+_FEW_ROW_BLOCKS = 4
+
+
 @dataclass(frozen=True)
 class Layout:
     """The register tile: `mr` rows by `nv` vectors of `lanes` elements."""
@@ -65,11 +69,53 @@ def layout(lowering: Lowering, shape: GemmShape) -> Layout:
     opts = lowering.options
     lanes = max(opts.vector_bytes // shape.dtype.byte_size, 1)
     regs = opts.vector_registers
-    nv = max(1, min(opts.gemm_vectors, math.ceil(shape.n / lanes), (regs - 1) // 2))
-    if shape.row_dims or shape.k_dims:
+    vectors = math.ceil(shape.n / lanes)
+    nv = max(1, min(opts.gemm_vectors, vectors, (regs - 1) // 2))
+    one_panel = vectors * lanes * shape.k * shape.dtype.byte_size
+    implicit = bool(shape.row_dims or shape.k_dims)
+    if implicit:
         nv = _conv_vectors(shape.n, lanes, nv, opts.gemm_rows, regs)
-    mr = max(1, min(opts.gemm_rows, shape.m, (regs - nv - 1) // nv))
+    elif (
+        shape.n % (nv * lanes)
+        and vectors <= (regs - 1) // 5
+        and not shape.parallel
+        and "n" not in shape.runtime
+        and (opts.gemm_block_bytes <= 0 or one_panel <= opts.gemm_block_bytes)
+    ):
+        # a small kernel (on one thread, its B in one block: `blocking` would leave it
+        # whole) takes all of a constant `n` in one panel, as long as the registers still
+        # hold blocks of 4 rows: 48 columns as 3 vectors, not a panel of 32 and one of 16
+        # padded to 32 that goes through a C tile (a partial vector overlaps: `overlaps`)
+        nv = vectors
+    most = max(1, (regs - nv - 1) // nv)
+    mr = max(1, min(opts.gemm_rows, shape.m, most))
+    blocks = math.ceil(shape.m / most)
+    if shape.m % mr and blocks <= _FEW_ROW_BLOCKS and not shape.runtime and not implicit:
+        # a small kernel's rows in even blocks, as many as the registers allow: a short last
+        # block (26 = 3 x 8 + 2) runs a k loop bound by its few accumulators' FMA latency
+        mr = max(mr, math.ceil(shape.m / blocks))
     return Layout(lanes, nv, mr)
+
+
+def overlaps(shape: GemmShape, lay: Layout) -> bool:
+    """Whether the kernel's last vector of columns overlaps the one before it instead of
+    running past `n`: one panel of a constant `n` between `lanes` and `NR` that is no
+    multiple of `lanes` (tbmm's 26 columns: vectors at 0 and 10, not 0 and 16). The
+    overlapped columns are computed twice from the same operands in the same order, so both
+    stores write the same values; C and B are then read and written as whole vectors within
+    their rows (no C tile, no padded B columns, B in place without a bound)."""
+    return (
+        lay.lanes < shape.n <= lay.nr
+        and shape.n % lay.lanes != 0
+        and not {"m", "n"} & set(shape.runtime)
+    )
+
+
+def column(shape: GemmShape, lay: Layout, vector: int) -> int:
+    """The first column of the register tile's vector `vector` (see `overlaps`)."""
+    if overlaps(shape, lay):
+        return min(vector * lay.lanes, shape.n - lay.lanes)
+    return vector * lay.lanes
 
 
 def _conv_vectors(n: int, lanes: int, nv: int, rows: int, regs: int) -> int:
@@ -114,8 +160,9 @@ def reads_b_in_place(shape: GemmShape, lay: Layout) -> bool:
 
 def needs_b_bound(shape: GemmShape, lay: Layout) -> bool:
     """Whether reading B in place needs B's buffer end (`b_bound`): a partial panel's padded
-    vectors may run past it, a full panel's never do (they read B's own columns)."""
-    return reads_b_in_place(shape, lay) and shape.n % lay.nr != 0
+    vectors may run past it, a full panel's never do (they read B's own columns), nor do
+    overlapping ones (`overlaps`)."""
+    return reads_b_in_place(shape, lay) and shape.n % lay.nr != 0 and not overlaps(shape, lay)
 
 
 @dataclass(frozen=True)
