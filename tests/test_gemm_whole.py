@@ -98,11 +98,14 @@ def test_small_inputs_batches_and_windows_are_tiled(backend: str) -> None:
 
 
 def test_the_threshold_follows_the_config_l2() -> None:
-    """The same 1024x256x1024 product (1 MiB inputs) is whole with a 2 MiB L2 and tiled with
-    a 4 MiB one: the threshold is the config's, not a constant."""
+    """The same 1024x256x1024 product (1 MiB inputs) is whole with a 2 MiB L2 (whole_gemm)
+    and a 4 MiB one (whole_gemm_mid: inputs of 128 KiB to 2 MiB) and tiled with a 64 MiB one
+    (under L2/32): the thresholds are the config's, not constants."""
     mm = program("matmul", dict(M=1024, K=256, N=1024))
-    assert inner_tiles(optimise("c", mm, 2 << 20)) == [{"m": 1024, "k": 256, "n": 1024}]
-    assert inner_tiles(optimise("c", mm, 4 << 20)) == []
+    whole = [{"m": 1024, "k": 256, "n": 1024}]
+    assert inner_tiles(optimise("c", mm, 2 << 20)) == whole
+    assert inner_tiles(optimise("c", mm, 4 << 20)) == whole
+    assert inner_tiles(optimise("c", mm, 64 << 20)) == []
 
 
 def kernel(prog: Block) -> Block:

@@ -34,8 +34,8 @@ from plaidc.passes.autotile_cost import (
     Candidate,
     SearchResult,
     autotile_candidates,
+    input_bytes,
     search_tiles,
-    smallest_input_bytes,
 )
 from plaidc.passes.registry import register
 from plaidc.passes.selection import map_sub_blocks, matches
@@ -64,7 +64,9 @@ def _walk(
             return block
         if not opts.batches and has_batch(block):
             return block
-        if opts.min_each_input_size > 0 and _small_input(block, opts):
+        if (opts.min_each_input_size > 0 or opts.max_whole_input_size > 0) and not _input_sizes_fit(
+            block, opts
+        ):
             return block
         return autotile_block(block, opts, ancestors, searches)
     chain = (*ancestors, block)
@@ -80,28 +82,35 @@ def has_batch(block: Block) -> bool:
     )
 
 
-def _small_input(block: Block, opts: AutotileOptions) -> bool:
-    """Whether an input of `block` spans fewer than `min_each_input_size` bytes over the whole
-    block (one that cannot be measured counts as small: the block is left as it is)."""
+def _input_sizes_fit(block: Block, opts: AutotileOptions) -> bool:
+    """Whether every input of `block` spans at least `min_each_input_size` and at most
+    `max_whole_input_size` bytes over the whole block (0: no bound). One that cannot be measured
+    does not fit (the block is left as it is), nor does a block without inputs."""
     try:
-        smallest = smallest_input_bytes(block, opts)
+        sizes = input_bytes(block, opts)
     except AnalysisError:
-        return True
-    return smallest is None or smallest < opts.min_each_input_size
+        return False
+    if not sizes or min(sizes) < opts.min_each_input_size:
+        return False
+    return opts.max_whole_input_size == 0 or max(sizes) <= opts.max_whole_input_size
 
 
 def slides_window(block: Block) -> bool:
     """Whether an input access dimension combines an output index with an accumulation index
     (`I[2*x + k - 1]`: a pooling or convolution window), so neighbouring outputs read
-    overlapping inputs; a row reduction (`X[i, j]` summed over `j`) reads each once."""
+    overlapping inputs; a row reduction (`X[i, j]` summed over `j`) reads each once. An index
+    of range 1 takes one value and slides nothing: a 1x1 convolution's `I[n, x0 + k0, ...]`
+    (`k0 : 1`) is a GEMM's operand."""
+    single = {idx.name for idx in block.idxs if idx.range == 1}
     written = {
         name for ref in block.refs if ref.dir.writes for a in ref.access for name, _ in a.terms
     }
+    written -= single
     for ref in block.refs:
         if ref.dir.writes:
             continue
         for dim in ref.access:
-            names = {name for name, _ in dim.terms}
+            names = {name for name, _ in dim.terms} - single
             if names & written and names - written:
                 return True
     return False

@@ -100,7 +100,8 @@ class AutotileOptions:
     windows: bool = option(
         True,
         "tile blocks whose input slides a window (a pooling: an output index and an "
-        "accumulation index in one access dimension); false: leave them to later steps",
+        "accumulation index of range > 1 in one access dimension; a 1x1 convolution's slides "
+        "none); false: leave them to later steps",
     )
     out_idxs: bool = option(
         True, "split indices an output access uses; false: split only the reduction (GEMM K steps)"
@@ -141,6 +142,12 @@ class AutotileOptions:
         0,
         "match only blocks each of whose inputs the whole block reads at least this many "
         "bytes of (0: any); a block with a smaller input is left to later steps",
+        min=0,
+    )
+    max_whole_input_size: int = option(
+        0,
+        "match only blocks none of whose inputs the whole block reads more than this many "
+        "bytes of (0: any); a block with a larger input is left to later steps",
         min=0,
     )
     footprint: Literal["view", "iterations"] = option(
@@ -621,12 +628,11 @@ class _Model:
         return ineff * (1.0 + io) / max(size, 1) + opts.split_factor * math.log2(tiles)
 
 
-def smallest_input_bytes(block: Block, opts: AutotileOptions) -> int | None:
-    """Bytes of the smallest view an input of `block` has over the whole block (None: no
-    input counts). Raises AnalysisError when a refinement's extent cannot be derived."""
+def input_bytes(block: Block, opts: AutotileOptions) -> list[int]:
+    """Bytes of the view each input of `block` has over the whole block. Raises AnalysisError
+    when a refinement's extent cannot be derived."""
     model = _Model(block, opts)
-    sizes = [model.whole_bytes(m) for m in model.refs if m.reads]
-    return min(sizes) if sizes else None
+    return [model.whole_bytes(m) for m in model.refs if m.reads]
 
 
 def search_tiles(block: Block, opts: AutotileOptions, *, detail: bool = False) -> SearchResult:

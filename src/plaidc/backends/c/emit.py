@@ -245,10 +245,7 @@ class CEmitter:
         if isinstance(s, p.Alloc):
             return self._alloc(s)
         if isinstance(s, p.Prefetch):
-            pointer = self._pointer(s.buffer, s.offset)
-            rw = c.Literal("1" if s.writes else "0")
-            call = c.CallExpr("__builtin_prefetch", (pointer, rw, c.Literal("3")))
-            return [c.ExprStmt(call)]
+            return self.prefetch(s)
         if isinstance(s, p.Call):
             args: list[c.Expr] = []
             for arg in s.args:
@@ -258,6 +255,12 @@ class CEmitter:
                     args.append(self.int_expr(arg))
             return [c.ExprStmt(c.CallExpr(s.function, tuple(args)))]
         raise TypeError(f"not a plan statement: {s!r}")
+
+    def prefetch(self, s: p.Prefetch) -> list[c.Stmt]:
+        """A cache hint: GCC's and clang's `__builtin_prefetch(address, rw, locality 3)`."""
+        pointer = self._pointer(s.buffer, s.offset)
+        rw = c.Literal("1" if s.writes else "0")
+        return [c.ExprStmt(c.CallExpr("__builtin_prefetch", (pointer, rw, c.Literal("3"))))]
 
     def _pointer(self, buffer: str, offset: p.IntExpr) -> c.Expr:
         """`buffer + offset` (just `buffer` at offset 0)."""

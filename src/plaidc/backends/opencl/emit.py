@@ -106,6 +106,13 @@ class OpenCLEmitter(CEmitter):
     # Vector load/store helpers by (load or store, vector type, address space).
     vector_access: dict[tuple[str, p.ScalarType, str], str] = field(default_factory=dict)
 
+    def prefetch(self, s: p.Prefetch) -> list[c.Stmt]:
+        """Nothing: a cache hint, and OpenCL C has no `__builtin_prefetch` (NVIDIA's compiler
+        rejects it on a `__generic` pointer: every kernel with the GEMM's C prefetch failed to
+        build on an H100); OpenCL's own `prefetch` takes `__global` pointers only and is a
+        no-op on GPUs."""
+        return []
+
     # ---- types and literals -----------------------------------------------------------------
 
     def type_name(self, t: p.ScalarType) -> str:
