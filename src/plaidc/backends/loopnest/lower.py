@@ -25,6 +25,7 @@ from plaidc.backends.loopnest.aggregation import (
     init_elements,
     written_refs,
 )
+from plaidc.backends.loopnest.depth import allow_nesting, nesting_depth
 from plaidc.backends.loopnest.gemm import detect as detect_gemm
 from plaidc.backends.loopnest.gemm import lower_gemm
 from plaidc.backends.loopnest.gemm_epilogue import detect as detect_epilogue
@@ -141,8 +142,10 @@ class Lowering:
             BufferParam(b.name, self.buffer_types[b.name], b.is_output) for b in buffers
         ]
         params.append(BufferParam(STATUS, DType.I32, True))
+        allow_nesting(nesting_depth(tuple(body)))  # hoist_scratch recurses as deep
         main = hoist_scratch(tuple(body))
         self.functions.append(Function(entry, tuple(params), main, "the whole program"))
+        allow_nesting(max(nesting_depth(f.body) for f in self.functions))
         functions = tuple(replace(f, body=simplify(f.body)) for f in self.functions)
         threads = self.options.threads if self.options.pin_threads else 0
         slots = self.options.threads + 1 if self.options.keep_scratch else 0
@@ -314,6 +317,7 @@ class Lowering:
         for var in free.ints:
             params.append(IntParam(var))
             args.append(IVar(var))
+        allow_nesting(nesting_depth(tuple(stmts)))
         body = hoist_scratch(tuple(stmts))
         self.functions.append(Function(fname, tuple(params), body, name))
         return [Call(fname, tuple(args))]

@@ -14,6 +14,7 @@ Stripe `DType` (never bf16, whose values live in float32) optionally widened to 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Union
@@ -556,14 +557,19 @@ class Plan:
 
 
 def walk_stmts(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
-    """Every statement of a statement list, nested ones included (pre-order)."""
-    for stmt in stmts:
+    """Every statement of a statement list, nested ones included (pre-order). Iterative: a
+    model's plan nests one `Alloc` per intermediate tensor, hundreds deep."""
+    stack: list[Iterator[Stmt]] = [iter(stmts)]
+    while stack:
+        stmt = next(stack[-1], None)
+        if stmt is None:
+            stack.pop()
+            continue
         yield stmt
         if isinstance(stmt, (Loop, Alloc)):
-            yield from walk_stmts(stmt.body)
+            stack.append(iter(stmt.body))
         elif isinstance(stmt, If):
-            yield from walk_stmts(stmt.then)
-            yield from walk_stmts(stmt.orelse)
+            stack.append(itertools.chain(stmt.then, stmt.orelse))
 
 
 def scalar_children(expr: SExpr) -> tuple[SExpr, ...]:

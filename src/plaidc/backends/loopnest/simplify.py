@@ -182,15 +182,18 @@ def _used_names(stmts: tuple[Stmt, ...]) -> set[str]:
     return used
 
 
-def _drop_unused(stmts: tuple[Stmt, ...], used: set[str]) -> tuple[Stmt, ...]:
+def _drop_unused(stmts: tuple[Stmt, ...], used: set[str], dropped: list[str]) -> tuple[Stmt, ...]:
+    """`stmts` without the bindings `used` lacks; their names go to `dropped`."""
     out: list[Stmt] = []
     for s in stmts:
         if isinstance(s, (LetInt, LetScalar)) and s.name not in used:
+            dropped.append(s.name)
             continue
         if isinstance(s, (Loop, Alloc)):
-            s = replace(s, body=_drop_unused(s.body, used))
+            s = replace(s, body=_drop_unused(s.body, used, dropped))
         elif isinstance(s, If):
-            s = replace(s, then=_drop_unused(s.then, used), orelse=_drop_unused(s.orelse, used))
+            then = _drop_unused(s.then, used, dropped)
+            s = replace(s, then=then, orelse=_drop_unused(s.orelse, used, dropped))
         out.append(s)
     return tuple(out)
 
@@ -199,10 +202,12 @@ def simplify(stmts: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
     """Fold constant integer bindings and drop bindings nothing uses."""
     folded = _fold_stmts(stmts, {})
     while True:
-        pruned = _drop_unused(folded, _used_names(folded))
-        if pruned == folded:
-            return pruned
-        folded = pruned
+        # done when a round drops nothing (comparing the trees instead recurses as deep as
+        # the plan nests: one level per allocation of a block, hundreds in a DenseNet)
+        dropped: list[str] = []
+        folded = _drop_unused(folded, _used_names(folded), dropped)
+        if not dropped:
+            return folded
 
 
 __all__ = ["fold", "simplify"]
