@@ -181,24 +181,19 @@ def test_pipeline_matmul_blocked(backend: str, size: tuple[int, int, int]) -> No
     np.testing.assert_allclose(got["C"], a @ b, rtol=1e-4, atol=1e-4)
 
 
-PREFETCH_C = re.compile(r"__builtin_prefetch\(C|call void @\"llvm\.prefetch\.p0\"\(")
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_c_is_prefetched_and_added_after_the_k_loop(backend: str) -> None:
+def test_blocks_that_read_c_add_to_it(backend: str) -> None:
     """A block that reads C (a later k block of a blocked kernel: 64 x 64 x 100 in blocks of
-    10 rows, and the k-split tiles of a tiling) asks for C's lines for a store before its k
-    loop, sums from zero and adds C after it; the first k block of an overwriting kernel
-    neither reads C nor prefetches it. A sum that added C twice, or dropped it, or read a
+    10 rows, and the k-split tiles of a tiling) starts from C's values; the first k block of
+    an overwriting kernel does not read C. A sum that added C twice, or dropped it, or read a
     stale C, would differ from numpy and the interpreter (both compared in run_blocked)."""
     _, source = run_blocked(
         backend, whole(64, 64, 100), seed=11, gemm_block_bytes=64 * 4 * 10, threads=1
     )
     assert blockings(source) == [(10, 1, 8, "row blocks")]
-    assert len(PREFETCH_C.findall(source)) == 8 * 2  # one per vector of the 8 x 2 block
     _, source = run_blocked(
         backend, tiled(64, 64, 96, (64, 64, 48)), seed=12, gemm_block_bytes=0, threads=1
     )
-    assert "C += A B" in source and PREFETCH_C.search(source)
+    assert "C += A B" in source
     _, source = run_blocked(backend, whole(64, 64, 32), seed=13, gemm_block_bytes=0, threads=1)
-    assert "C = A B" in source and not PREFETCH_C.search(source)
+    assert "C = A B" in source

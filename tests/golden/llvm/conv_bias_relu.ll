@@ -45,510 +45,357 @@ p.body:
   %".16" = mul i64 %"p", 16
   %".17" = add i64 %".15", %".16"
   %".18" = getelementptr inbounds float, ptr %"C", i64 %".17"
-  call void @"llvm.prefetch.p0"(ptr %".18", i32 1, i32 3, i32 1)
-  %".20" = add i64 %"i0", 1
-  %".21" = mul i64 %".20", 16
+  %".19" = load <16 x float>, ptr %".18", align 4
+  store <16 x float> %".19", ptr %"c0_0"
+  %".21" = mul i64 %"i0", 16
   %".22" = mul i64 %"p", 16
   %".23" = add i64 %".21", %".22"
-  %".24" = getelementptr inbounds float, ptr %"C", i64 %".23"
-  call void @"llvm.prefetch.p0"(ptr %".24", i32 1, i32 3, i32 1)
-  %".26" = add i64 %"i0", 2
-  %".27" = mul i64 %".26", 16
-  %".28" = mul i64 %"p", 16
-  %".29" = add i64 %".27", %".28"
-  %".30" = getelementptr inbounds float, ptr %"C", i64 %".29"
-  call void @"llvm.prefetch.p0"(ptr %".30", i32 1, i32 3, i32 1)
-  %".32" = add i64 %"i0", 3
-  %".33" = mul i64 %".32", 16
-  %".34" = mul i64 %"p", 16
-  %".35" = add i64 %".33", %".34"
-  %".36" = getelementptr inbounds float, ptr %"C", i64 %".35"
-  call void @"llvm.prefetch.p0"(ptr %".36", i32 1, i32 3, i32 1)
-  %".38" = add i64 %"i0", 4
-  %".39" = mul i64 %".38", 16
-  %".40" = mul i64 %"p", 16
-  %".41" = add i64 %".39", %".40"
-  %".42" = getelementptr inbounds float, ptr %"C", i64 %".41"
-  call void @"llvm.prefetch.p0"(ptr %".42", i32 1, i32 3, i32 1)
-  %".44" = add i64 %"i0", 5
-  %".45" = mul i64 %".44", 16
-  %".46" = mul i64 %"p", 16
-  %".47" = add i64 %".45", %".46"
-  %".48" = getelementptr inbounds float, ptr %"C", i64 %".47"
-  call void @"llvm.prefetch.p0"(ptr %".48", i32 1, i32 3, i32 1)
-  %".50" = add i64 %"i0", 6
-  %".51" = mul i64 %".50", 16
-  %".52" = mul i64 %"p", 16
-  %".53" = add i64 %".51", %".52"
-  %".54" = getelementptr inbounds float, ptr %"C", i64 %".53"
-  call void @"llvm.prefetch.p0"(ptr %".54", i32 1, i32 3, i32 1)
-  %".56" = add i64 %"i0", 7
-  %".57" = mul i64 %".56", 16
-  %".58" = mul i64 %"p", 16
-  %".59" = add i64 %".57", %".58"
+  %".24" = add i64 %".23", 16
+  %".25" = getelementptr inbounds float, ptr %"C", i64 %".24"
+  %".26" = load <16 x float>, ptr %".25", align 4
+  store <16 x float> %".26", ptr %"c1_0"
+  %".28" = mul i64 %"i0", 16
+  %".29" = mul i64 %"p", 16
+  %".30" = add i64 %".28", %".29"
+  %".31" = add i64 %".30", 32
+  %".32" = getelementptr inbounds float, ptr %"C", i64 %".31"
+  %".33" = load <16 x float>, ptr %".32", align 4
+  store <16 x float> %".33", ptr %"c2_0"
+  %".35" = mul i64 %"i0", 16
+  %".36" = mul i64 %"p", 16
+  %".37" = add i64 %".35", %".36"
+  %".38" = add i64 %".37", 48
+  %".39" = getelementptr inbounds float, ptr %"C", i64 %".38"
+  %".40" = load <16 x float>, ptr %".39", align 4
+  store <16 x float> %".40", ptr %"c3_0"
+  %".42" = mul i64 %"i0", 16
+  %".43" = mul i64 %"p", 16
+  %".44" = add i64 %".42", %".43"
+  %".45" = add i64 %".44", 64
+  %".46" = getelementptr inbounds float, ptr %"C", i64 %".45"
+  %".47" = load <16 x float>, ptr %".46", align 4
+  store <16 x float> %".47", ptr %"c4_0"
+  %".49" = mul i64 %"i0", 16
+  %".50" = mul i64 %"p", 16
+  %".51" = add i64 %".49", %".50"
+  %".52" = add i64 %".51", 80
+  %".53" = getelementptr inbounds float, ptr %"C", i64 %".52"
+  %".54" = load <16 x float>, ptr %".53", align 4
+  store <16 x float> %".54", ptr %"c5_0"
+  %".56" = mul i64 %"i0", 16
+  %".57" = mul i64 %"p", 16
+  %".58" = add i64 %".56", %".57"
+  %".59" = add i64 %".58", 96
   %".60" = getelementptr inbounds float, ptr %"C", i64 %".59"
-  call void @"llvm.prefetch.p0"(ptr %".60", i32 1, i32 3, i32 1)
-  %".62" = add i64 %"i0", 8
-  %".63" = mul i64 %".62", 16
+  %".61" = load <16 x float>, ptr %".60", align 4
+  store <16 x float> %".61", ptr %"c6_0"
+  %".63" = mul i64 %"i0", 16
   %".64" = mul i64 %"p", 16
   %".65" = add i64 %".63", %".64"
-  %".66" = getelementptr inbounds float, ptr %"C", i64 %".65"
-  call void @"llvm.prefetch.p0"(ptr %".66", i32 1, i32 3, i32 1)
-  %".68" = add i64 %"i0", 9
-  %".69" = mul i64 %".68", 16
-  %".70" = mul i64 %"p", 16
-  %".71" = add i64 %".69", %".70"
-  %".72" = getelementptr inbounds float, ptr %"C", i64 %".71"
-  call void @"llvm.prefetch.p0"(ptr %".72", i32 1, i32 3, i32 1)
-  %".74" = add i64 %"i0", 10
-  %".75" = mul i64 %".74", 16
-  %".76" = mul i64 %"p", 16
-  %".77" = add i64 %".75", %".76"
-  %".78" = getelementptr inbounds float, ptr %"C", i64 %".77"
-  call void @"llvm.prefetch.p0"(ptr %".78", i32 1, i32 3, i32 1)
-  %".80" = add i64 %"i0", 11
-  %".81" = mul i64 %".80", 16
-  %".82" = mul i64 %"p", 16
-  %".83" = add i64 %".81", %".82"
-  %".84" = getelementptr inbounds float, ptr %"C", i64 %".83"
-  call void @"llvm.prefetch.p0"(ptr %".84", i32 1, i32 3, i32 1)
-  %".86" = add i64 %"i0", 12
-  %".87" = mul i64 %".86", 16
-  %".88" = mul i64 %"p", 16
-  %".89" = add i64 %".87", %".88"
-  %".90" = getelementptr inbounds float, ptr %"C", i64 %".89"
-  call void @"llvm.prefetch.p0"(ptr %".90", i32 1, i32 3, i32 1)
-  %".92" = add i64 %"i0", 13
-  %".93" = mul i64 %".92", 16
-  %".94" = mul i64 %"p", 16
-  %".95" = add i64 %".93", %".94"
-  %".96" = getelementptr inbounds float, ptr %"C", i64 %".95"
-  call void @"llvm.prefetch.p0"(ptr %".96", i32 1, i32 3, i32 1)
-  %".98" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".99" = shufflevector <16 x float> %".98", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".99", ptr %"c0_0"
-  %".101" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".102" = shufflevector <16 x float> %".101", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".102", ptr %"c1_0"
-  %".104" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".105" = shufflevector <16 x float> %".104", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".105", ptr %"c2_0"
-  %".107" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".108" = shufflevector <16 x float> %".107", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".108", ptr %"c3_0"
-  %".110" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".111" = shufflevector <16 x float> %".110", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".111", ptr %"c4_0"
-  %".113" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".114" = shufflevector <16 x float> %".113", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".114", ptr %"c5_0"
-  %".116" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".117" = shufflevector <16 x float> %".116", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".117", ptr %"c6_0"
-  %".119" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".120" = shufflevector <16 x float> %".119", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".120", ptr %"c7_0"
-  %".122" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".123" = shufflevector <16 x float> %".122", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".123", ptr %"c8_0"
-  %".125" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".126" = shufflevector <16 x float> %".125", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".126", ptr %"c9_0"
-  %".128" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".129" = shufflevector <16 x float> %".128", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".129", ptr %"c10_0"
-  %".131" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".132" = shufflevector <16 x float> %".131", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".132", ptr %"c11_0"
-  %".134" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".135" = shufflevector <16 x float> %".134", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".135", ptr %"c12_0"
-  %".137" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".138" = shufflevector <16 x float> %".137", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".138", ptr %"c13_0"
+  %".66" = add i64 %".65", 112
+  %".67" = getelementptr inbounds float, ptr %"C", i64 %".66"
+  %".68" = load <16 x float>, ptr %".67", align 4
+  store <16 x float> %".68", ptr %"c7_0"
+  %".70" = mul i64 %"i0", 16
+  %".71" = mul i64 %"p", 16
+  %".72" = add i64 %".70", %".71"
+  %".73" = add i64 %".72", 128
+  %".74" = getelementptr inbounds float, ptr %"C", i64 %".73"
+  %".75" = load <16 x float>, ptr %".74", align 4
+  store <16 x float> %".75", ptr %"c8_0"
+  %".77" = mul i64 %"i0", 16
+  %".78" = mul i64 %"p", 16
+  %".79" = add i64 %".77", %".78"
+  %".80" = add i64 %".79", 144
+  %".81" = getelementptr inbounds float, ptr %"C", i64 %".80"
+  %".82" = load <16 x float>, ptr %".81", align 4
+  store <16 x float> %".82", ptr %"c9_0"
+  %".84" = mul i64 %"i0", 16
+  %".85" = mul i64 %"p", 16
+  %".86" = add i64 %".84", %".85"
+  %".87" = add i64 %".86", 160
+  %".88" = getelementptr inbounds float, ptr %"C", i64 %".87"
+  %".89" = load <16 x float>, ptr %".88", align 4
+  store <16 x float> %".89", ptr %"c10_0"
+  %".91" = mul i64 %"i0", 16
+  %".92" = mul i64 %"p", 16
+  %".93" = add i64 %".91", %".92"
+  %".94" = add i64 %".93", 176
+  %".95" = getelementptr inbounds float, ptr %"C", i64 %".94"
+  %".96" = load <16 x float>, ptr %".95", align 4
+  store <16 x float> %".96", ptr %"c11_0"
+  %".98" = mul i64 %"i0", 16
+  %".99" = mul i64 %"p", 16
+  %".100" = add i64 %".98", %".99"
+  %".101" = add i64 %".100", 192
+  %".102" = getelementptr inbounds float, ptr %"C", i64 %".101"
+  %".103" = load <16 x float>, ptr %".102", align 4
+  store <16 x float> %".103", ptr %"c12_0"
+  %".105" = mul i64 %"i0", 16
+  %".106" = mul i64 %"p", 16
+  %".107" = add i64 %".105", %".106"
+  %".108" = add i64 %".107", 208
+  %".109" = getelementptr inbounds float, ptr %"C", i64 %".108"
+  %".110" = load <16 x float>, ptr %".109", align 4
+  store <16 x float> %".110", ptr %"c13_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
-  %".516" = add i64 %"i0", 14
-  store i64 %".516", ptr %"i0.slot"
+  %".363" = add i64 %"i0", 14
+  store i64 %".363", ptr %"i0.slot"
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".142" = icmp slt i64 %"k", 8
-  br i1 %".142", label %"k.body", label %"k.exit"
+  %".114" = icmp slt i64 %"k", 8
+  br i1 %".114", label %"k.body", label %"k.exit"
 k.body:
-  %".144" = mul i64 %"k", 16
-  %".145" = mul i64 %"p", 16
-  %".146" = add i64 %".144", %".145"
-  %".147" = getelementptr inbounds float, ptr %"B", i64 %".146"
-  %"b0" = load <16 x float>, ptr %".147", align 4
-  %".149" = mul i64 %"i0", 128
-  %".150" = add i64 %".149", %"k"
-  %".151" = getelementptr inbounds float, ptr %"A", i64 %".150"
-  %".152" = load float, ptr %".151", align 4
-  %".153" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".152", i32 0
-  %"a0" = shufflevector <16 x float> %".153", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".155" = load <16 x float>, ptr %"c0_0"
-  %".156" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".155")
-  store <16 x float> %".156", ptr %"c0_0"
-  %".158" = mul i64 %"i0", 128
-  %".159" = add i64 %".158", %"k"
-  %".160" = add i64 %".159", 128
-  %".161" = getelementptr inbounds float, ptr %"A", i64 %".160"
-  %".162" = load float, ptr %".161", align 4
-  %".163" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".162", i32 0
-  %"a1" = shufflevector <16 x float> %".163", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".165" = load <16 x float>, ptr %"c1_0"
-  %".166" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".165")
-  store <16 x float> %".166", ptr %"c1_0"
-  %".168" = mul i64 %"i0", 128
-  %".169" = add i64 %".168", %"k"
-  %".170" = add i64 %".169", 256
-  %".171" = getelementptr inbounds float, ptr %"A", i64 %".170"
-  %".172" = load float, ptr %".171", align 4
-  %".173" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".172", i32 0
-  %"a2" = shufflevector <16 x float> %".173", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".175" = load <16 x float>, ptr %"c2_0"
-  %".176" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".175")
-  store <16 x float> %".176", ptr %"c2_0"
-  %".178" = mul i64 %"i0", 128
-  %".179" = add i64 %".178", %"k"
-  %".180" = add i64 %".179", 384
-  %".181" = getelementptr inbounds float, ptr %"A", i64 %".180"
-  %".182" = load float, ptr %".181", align 4
-  %".183" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".182", i32 0
-  %"a3" = shufflevector <16 x float> %".183", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".185" = load <16 x float>, ptr %"c3_0"
-  %".186" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".185")
-  store <16 x float> %".186", ptr %"c3_0"
-  %".188" = mul i64 %"i0", 128
-  %".189" = add i64 %".188", %"k"
-  %".190" = add i64 %".189", 512
-  %".191" = getelementptr inbounds float, ptr %"A", i64 %".190"
-  %".192" = load float, ptr %".191", align 4
-  %".193" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".192", i32 0
-  %"a4" = shufflevector <16 x float> %".193", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".195" = load <16 x float>, ptr %"c4_0"
-  %".196" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".195")
-  store <16 x float> %".196", ptr %"c4_0"
-  %".198" = mul i64 %"i0", 128
-  %".199" = add i64 %".198", %"k"
-  %".200" = add i64 %".199", 640
-  %".201" = getelementptr inbounds float, ptr %"A", i64 %".200"
-  %".202" = load float, ptr %".201", align 4
-  %".203" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".202", i32 0
-  %"a5" = shufflevector <16 x float> %".203", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".205" = load <16 x float>, ptr %"c5_0"
-  %".206" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".205")
-  store <16 x float> %".206", ptr %"c5_0"
-  %".208" = mul i64 %"i0", 128
-  %".209" = add i64 %".208", %"k"
-  %".210" = add i64 %".209", 768
-  %".211" = getelementptr inbounds float, ptr %"A", i64 %".210"
-  %".212" = load float, ptr %".211", align 4
-  %".213" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".212", i32 0
-  %"a6" = shufflevector <16 x float> %".213", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".215" = load <16 x float>, ptr %"c6_0"
-  %".216" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".215")
-  store <16 x float> %".216", ptr %"c6_0"
-  %".218" = mul i64 %"i0", 128
-  %".219" = add i64 %".218", %"k"
-  %".220" = add i64 %".219", 896
-  %".221" = getelementptr inbounds float, ptr %"A", i64 %".220"
-  %".222" = load float, ptr %".221", align 4
-  %".223" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".222", i32 0
-  %"a7" = shufflevector <16 x float> %".223", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".225" = load <16 x float>, ptr %"c7_0"
-  %".226" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".225")
-  store <16 x float> %".226", ptr %"c7_0"
-  %".228" = mul i64 %"i0", 128
-  %".229" = add i64 %".228", %"k"
-  %".230" = add i64 %".229", 1024
-  %".231" = getelementptr inbounds float, ptr %"A", i64 %".230"
-  %".232" = load float, ptr %".231", align 4
-  %".233" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".232", i32 0
-  %"a8" = shufflevector <16 x float> %".233", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".235" = load <16 x float>, ptr %"c8_0"
-  %".236" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".235")
-  store <16 x float> %".236", ptr %"c8_0"
-  %".238" = mul i64 %"i0", 128
-  %".239" = add i64 %".238", %"k"
-  %".240" = add i64 %".239", 1152
-  %".241" = getelementptr inbounds float, ptr %"A", i64 %".240"
-  %".242" = load float, ptr %".241", align 4
-  %".243" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".242", i32 0
-  %"a9" = shufflevector <16 x float> %".243", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".245" = load <16 x float>, ptr %"c9_0"
-  %".246" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".245")
-  store <16 x float> %".246", ptr %"c9_0"
-  %".248" = mul i64 %"i0", 128
-  %".249" = add i64 %".248", %"k"
-  %".250" = add i64 %".249", 1280
-  %".251" = getelementptr inbounds float, ptr %"A", i64 %".250"
-  %".252" = load float, ptr %".251", align 4
-  %".253" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".252", i32 0
-  %"a10" = shufflevector <16 x float> %".253", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".255" = load <16 x float>, ptr %"c10_0"
-  %".256" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".255")
-  store <16 x float> %".256", ptr %"c10_0"
-  %".258" = mul i64 %"i0", 128
-  %".259" = add i64 %".258", %"k"
-  %".260" = add i64 %".259", 1408
-  %".261" = getelementptr inbounds float, ptr %"A", i64 %".260"
-  %".262" = load float, ptr %".261", align 4
-  %".263" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".262", i32 0
-  %"a11" = shufflevector <16 x float> %".263", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".265" = load <16 x float>, ptr %"c11_0"
-  %".266" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".265")
-  store <16 x float> %".266", ptr %"c11_0"
-  %".268" = mul i64 %"i0", 128
-  %".269" = add i64 %".268", %"k"
-  %".270" = add i64 %".269", 1536
-  %".271" = getelementptr inbounds float, ptr %"A", i64 %".270"
-  %".272" = load float, ptr %".271", align 4
-  %".273" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".272", i32 0
-  %"a12" = shufflevector <16 x float> %".273", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".275" = load <16 x float>, ptr %"c12_0"
-  %".276" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".275")
-  store <16 x float> %".276", ptr %"c12_0"
-  %".278" = mul i64 %"i0", 128
-  %".279" = add i64 %".278", %"k"
-  %".280" = add i64 %".279", 1664
-  %".281" = getelementptr inbounds float, ptr %"A", i64 %".280"
-  %".282" = load float, ptr %".281", align 4
-  %".283" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".282", i32 0
-  %"a13" = shufflevector <16 x float> %".283", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".285" = load <16 x float>, ptr %"c13_0"
-  %".286" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".285")
-  store <16 x float> %".286", ptr %"c13_0"
-  %".288" = add i64 %"k", 1
-  store i64 %".288", ptr %"k.slot"
+  %".116" = mul i64 %"k", 16
+  %".117" = mul i64 %"p", 16
+  %".118" = add i64 %".116", %".117"
+  %".119" = getelementptr inbounds float, ptr %"B", i64 %".118"
+  %"b0" = load <16 x float>, ptr %".119", align 4
+  %".121" = mul i64 %"i0", 128
+  %".122" = add i64 %".121", %"k"
+  %".123" = getelementptr inbounds float, ptr %"A", i64 %".122"
+  %".124" = load float, ptr %".123", align 4
+  %".125" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".124", i32 0
+  %"a0" = shufflevector <16 x float> %".125", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".127" = load <16 x float>, ptr %"c0_0"
+  %".128" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".127")
+  store <16 x float> %".128", ptr %"c0_0"
+  %".130" = mul i64 %"i0", 128
+  %".131" = add i64 %".130", %"k"
+  %".132" = add i64 %".131", 128
+  %".133" = getelementptr inbounds float, ptr %"A", i64 %".132"
+  %".134" = load float, ptr %".133", align 4
+  %".135" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".134", i32 0
+  %"a1" = shufflevector <16 x float> %".135", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".137" = load <16 x float>, ptr %"c1_0"
+  %".138" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".137")
+  store <16 x float> %".138", ptr %"c1_0"
+  %".140" = mul i64 %"i0", 128
+  %".141" = add i64 %".140", %"k"
+  %".142" = add i64 %".141", 256
+  %".143" = getelementptr inbounds float, ptr %"A", i64 %".142"
+  %".144" = load float, ptr %".143", align 4
+  %".145" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".144", i32 0
+  %"a2" = shufflevector <16 x float> %".145", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".147" = load <16 x float>, ptr %"c2_0"
+  %".148" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".147")
+  store <16 x float> %".148", ptr %"c2_0"
+  %".150" = mul i64 %"i0", 128
+  %".151" = add i64 %".150", %"k"
+  %".152" = add i64 %".151", 384
+  %".153" = getelementptr inbounds float, ptr %"A", i64 %".152"
+  %".154" = load float, ptr %".153", align 4
+  %".155" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".154", i32 0
+  %"a3" = shufflevector <16 x float> %".155", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".157" = load <16 x float>, ptr %"c3_0"
+  %".158" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".157")
+  store <16 x float> %".158", ptr %"c3_0"
+  %".160" = mul i64 %"i0", 128
+  %".161" = add i64 %".160", %"k"
+  %".162" = add i64 %".161", 512
+  %".163" = getelementptr inbounds float, ptr %"A", i64 %".162"
+  %".164" = load float, ptr %".163", align 4
+  %".165" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".164", i32 0
+  %"a4" = shufflevector <16 x float> %".165", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".167" = load <16 x float>, ptr %"c4_0"
+  %".168" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".167")
+  store <16 x float> %".168", ptr %"c4_0"
+  %".170" = mul i64 %"i0", 128
+  %".171" = add i64 %".170", %"k"
+  %".172" = add i64 %".171", 640
+  %".173" = getelementptr inbounds float, ptr %"A", i64 %".172"
+  %".174" = load float, ptr %".173", align 4
+  %".175" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".174", i32 0
+  %"a5" = shufflevector <16 x float> %".175", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".177" = load <16 x float>, ptr %"c5_0"
+  %".178" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".177")
+  store <16 x float> %".178", ptr %"c5_0"
+  %".180" = mul i64 %"i0", 128
+  %".181" = add i64 %".180", %"k"
+  %".182" = add i64 %".181", 768
+  %".183" = getelementptr inbounds float, ptr %"A", i64 %".182"
+  %".184" = load float, ptr %".183", align 4
+  %".185" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".184", i32 0
+  %"a6" = shufflevector <16 x float> %".185", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".187" = load <16 x float>, ptr %"c6_0"
+  %".188" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".187")
+  store <16 x float> %".188", ptr %"c6_0"
+  %".190" = mul i64 %"i0", 128
+  %".191" = add i64 %".190", %"k"
+  %".192" = add i64 %".191", 896
+  %".193" = getelementptr inbounds float, ptr %"A", i64 %".192"
+  %".194" = load float, ptr %".193", align 4
+  %".195" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".194", i32 0
+  %"a7" = shufflevector <16 x float> %".195", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".197" = load <16 x float>, ptr %"c7_0"
+  %".198" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".197")
+  store <16 x float> %".198", ptr %"c7_0"
+  %".200" = mul i64 %"i0", 128
+  %".201" = add i64 %".200", %"k"
+  %".202" = add i64 %".201", 1024
+  %".203" = getelementptr inbounds float, ptr %"A", i64 %".202"
+  %".204" = load float, ptr %".203", align 4
+  %".205" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".204", i32 0
+  %"a8" = shufflevector <16 x float> %".205", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".207" = load <16 x float>, ptr %"c8_0"
+  %".208" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".207")
+  store <16 x float> %".208", ptr %"c8_0"
+  %".210" = mul i64 %"i0", 128
+  %".211" = add i64 %".210", %"k"
+  %".212" = add i64 %".211", 1152
+  %".213" = getelementptr inbounds float, ptr %"A", i64 %".212"
+  %".214" = load float, ptr %".213", align 4
+  %".215" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".214", i32 0
+  %"a9" = shufflevector <16 x float> %".215", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".217" = load <16 x float>, ptr %"c9_0"
+  %".218" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".217")
+  store <16 x float> %".218", ptr %"c9_0"
+  %".220" = mul i64 %"i0", 128
+  %".221" = add i64 %".220", %"k"
+  %".222" = add i64 %".221", 1280
+  %".223" = getelementptr inbounds float, ptr %"A", i64 %".222"
+  %".224" = load float, ptr %".223", align 4
+  %".225" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".224", i32 0
+  %"a10" = shufflevector <16 x float> %".225", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".227" = load <16 x float>, ptr %"c10_0"
+  %".228" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".227")
+  store <16 x float> %".228", ptr %"c10_0"
+  %".230" = mul i64 %"i0", 128
+  %".231" = add i64 %".230", %"k"
+  %".232" = add i64 %".231", 1408
+  %".233" = getelementptr inbounds float, ptr %"A", i64 %".232"
+  %".234" = load float, ptr %".233", align 4
+  %".235" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".234", i32 0
+  %"a11" = shufflevector <16 x float> %".235", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".237" = load <16 x float>, ptr %"c11_0"
+  %".238" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".237")
+  store <16 x float> %".238", ptr %"c11_0"
+  %".240" = mul i64 %"i0", 128
+  %".241" = add i64 %".240", %"k"
+  %".242" = add i64 %".241", 1536
+  %".243" = getelementptr inbounds float, ptr %"A", i64 %".242"
+  %".244" = load float, ptr %".243", align 4
+  %".245" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".244", i32 0
+  %"a12" = shufflevector <16 x float> %".245", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".247" = load <16 x float>, ptr %"c12_0"
+  %".248" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".247")
+  store <16 x float> %".248", ptr %"c12_0"
+  %".250" = mul i64 %"i0", 128
+  %".251" = add i64 %".250", %"k"
+  %".252" = add i64 %".251", 1664
+  %".253" = getelementptr inbounds float, ptr %"A", i64 %".252"
+  %".254" = load float, ptr %".253", align 4
+  %".255" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".254", i32 0
+  %"a13" = shufflevector <16 x float> %".255", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".257" = load <16 x float>, ptr %"c13_0"
+  %".258" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".257")
+  store <16 x float> %".258", ptr %"c13_0"
+  %".260" = add i64 %"k", 1
+  store i64 %".260", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".291" = load <16 x float>, ptr %"c0_0"
-  %".292" = mul i64 %"i0", 16
-  %".293" = mul i64 %"p", 16
-  %".294" = add i64 %".292", %".293"
+  %".263" = load <16 x float>, ptr %"c0_0"
+  %".264" = mul i64 %"i0", 16
+  %".265" = mul i64 %"p", 16
+  %".266" = add i64 %".264", %".265"
+  %".267" = getelementptr inbounds float, ptr %"C", i64 %".266"
+  store <16 x float> %".263", ptr %".267", align 4
+  %".269" = load <16 x float>, ptr %"c1_0"
+  %".270" = mul i64 %"i0", 16
+  %".271" = mul i64 %"p", 16
+  %".272" = add i64 %".270", %".271"
+  %".273" = add i64 %".272", 16
+  %".274" = getelementptr inbounds float, ptr %"C", i64 %".273"
+  store <16 x float> %".269", ptr %".274", align 4
+  %".276" = load <16 x float>, ptr %"c2_0"
+  %".277" = mul i64 %"i0", 16
+  %".278" = mul i64 %"p", 16
+  %".279" = add i64 %".277", %".278"
+  %".280" = add i64 %".279", 32
+  %".281" = getelementptr inbounds float, ptr %"C", i64 %".280"
+  store <16 x float> %".276", ptr %".281", align 4
+  %".283" = load <16 x float>, ptr %"c3_0"
+  %".284" = mul i64 %"i0", 16
+  %".285" = mul i64 %"p", 16
+  %".286" = add i64 %".284", %".285"
+  %".287" = add i64 %".286", 48
+  %".288" = getelementptr inbounds float, ptr %"C", i64 %".287"
+  store <16 x float> %".283", ptr %".288", align 4
+  %".290" = load <16 x float>, ptr %"c4_0"
+  %".291" = mul i64 %"i0", 16
+  %".292" = mul i64 %"p", 16
+  %".293" = add i64 %".291", %".292"
+  %".294" = add i64 %".293", 64
   %".295" = getelementptr inbounds float, ptr %"C", i64 %".294"
-  %".296" = load <16 x float>, ptr %".295", align 4
-  %".297" = fadd <16 x float> %".291", %".296"
-  store <16 x float> %".297", ptr %"c0_0"
-  %".299" = load <16 x float>, ptr %"c1_0"
-  %".300" = mul i64 %"i0", 16
-  %".301" = mul i64 %"p", 16
-  %".302" = add i64 %".300", %".301"
-  %".303" = add i64 %".302", 16
-  %".304" = getelementptr inbounds float, ptr %"C", i64 %".303"
-  %".305" = load <16 x float>, ptr %".304", align 4
-  %".306" = fadd <16 x float> %".299", %".305"
-  store <16 x float> %".306", ptr %"c1_0"
-  %".308" = load <16 x float>, ptr %"c2_0"
-  %".309" = mul i64 %"i0", 16
-  %".310" = mul i64 %"p", 16
-  %".311" = add i64 %".309", %".310"
-  %".312" = add i64 %".311", 32
-  %".313" = getelementptr inbounds float, ptr %"C", i64 %".312"
-  %".314" = load <16 x float>, ptr %".313", align 4
-  %".315" = fadd <16 x float> %".308", %".314"
-  store <16 x float> %".315", ptr %"c2_0"
-  %".317" = load <16 x float>, ptr %"c3_0"
-  %".318" = mul i64 %"i0", 16
-  %".319" = mul i64 %"p", 16
-  %".320" = add i64 %".318", %".319"
-  %".321" = add i64 %".320", 48
-  %".322" = getelementptr inbounds float, ptr %"C", i64 %".321"
-  %".323" = load <16 x float>, ptr %".322", align 4
-  %".324" = fadd <16 x float> %".317", %".323"
-  store <16 x float> %".324", ptr %"c3_0"
-  %".326" = load <16 x float>, ptr %"c4_0"
-  %".327" = mul i64 %"i0", 16
-  %".328" = mul i64 %"p", 16
-  %".329" = add i64 %".327", %".328"
-  %".330" = add i64 %".329", 64
-  %".331" = getelementptr inbounds float, ptr %"C", i64 %".330"
-  %".332" = load <16 x float>, ptr %".331", align 4
-  %".333" = fadd <16 x float> %".326", %".332"
-  store <16 x float> %".333", ptr %"c4_0"
-  %".335" = load <16 x float>, ptr %"c5_0"
-  %".336" = mul i64 %"i0", 16
-  %".337" = mul i64 %"p", 16
-  %".338" = add i64 %".336", %".337"
-  %".339" = add i64 %".338", 80
-  %".340" = getelementptr inbounds float, ptr %"C", i64 %".339"
-  %".341" = load <16 x float>, ptr %".340", align 4
-  %".342" = fadd <16 x float> %".335", %".341"
-  store <16 x float> %".342", ptr %"c5_0"
-  %".344" = load <16 x float>, ptr %"c6_0"
-  %".345" = mul i64 %"i0", 16
-  %".346" = mul i64 %"p", 16
-  %".347" = add i64 %".345", %".346"
-  %".348" = add i64 %".347", 96
-  %".349" = getelementptr inbounds float, ptr %"C", i64 %".348"
-  %".350" = load <16 x float>, ptr %".349", align 4
-  %".351" = fadd <16 x float> %".344", %".350"
-  store <16 x float> %".351", ptr %"c6_0"
-  %".353" = load <16 x float>, ptr %"c7_0"
+  store <16 x float> %".290", ptr %".295", align 4
+  %".297" = load <16 x float>, ptr %"c5_0"
+  %".298" = mul i64 %"i0", 16
+  %".299" = mul i64 %"p", 16
+  %".300" = add i64 %".298", %".299"
+  %".301" = add i64 %".300", 80
+  %".302" = getelementptr inbounds float, ptr %"C", i64 %".301"
+  store <16 x float> %".297", ptr %".302", align 4
+  %".304" = load <16 x float>, ptr %"c6_0"
+  %".305" = mul i64 %"i0", 16
+  %".306" = mul i64 %"p", 16
+  %".307" = add i64 %".305", %".306"
+  %".308" = add i64 %".307", 96
+  %".309" = getelementptr inbounds float, ptr %"C", i64 %".308"
+  store <16 x float> %".304", ptr %".309", align 4
+  %".311" = load <16 x float>, ptr %"c7_0"
+  %".312" = mul i64 %"i0", 16
+  %".313" = mul i64 %"p", 16
+  %".314" = add i64 %".312", %".313"
+  %".315" = add i64 %".314", 112
+  %".316" = getelementptr inbounds float, ptr %"C", i64 %".315"
+  store <16 x float> %".311", ptr %".316", align 4
+  %".318" = load <16 x float>, ptr %"c8_0"
+  %".319" = mul i64 %"i0", 16
+  %".320" = mul i64 %"p", 16
+  %".321" = add i64 %".319", %".320"
+  %".322" = add i64 %".321", 128
+  %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
+  store <16 x float> %".318", ptr %".323", align 4
+  %".325" = load <16 x float>, ptr %"c9_0"
+  %".326" = mul i64 %"i0", 16
+  %".327" = mul i64 %"p", 16
+  %".328" = add i64 %".326", %".327"
+  %".329" = add i64 %".328", 144
+  %".330" = getelementptr inbounds float, ptr %"C", i64 %".329"
+  store <16 x float> %".325", ptr %".330", align 4
+  %".332" = load <16 x float>, ptr %"c10_0"
+  %".333" = mul i64 %"i0", 16
+  %".334" = mul i64 %"p", 16
+  %".335" = add i64 %".333", %".334"
+  %".336" = add i64 %".335", 160
+  %".337" = getelementptr inbounds float, ptr %"C", i64 %".336"
+  store <16 x float> %".332", ptr %".337", align 4
+  %".339" = load <16 x float>, ptr %"c11_0"
+  %".340" = mul i64 %"i0", 16
+  %".341" = mul i64 %"p", 16
+  %".342" = add i64 %".340", %".341"
+  %".343" = add i64 %".342", 176
+  %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
+  store <16 x float> %".339", ptr %".344", align 4
+  %".346" = load <16 x float>, ptr %"c12_0"
+  %".347" = mul i64 %"i0", 16
+  %".348" = mul i64 %"p", 16
+  %".349" = add i64 %".347", %".348"
+  %".350" = add i64 %".349", 192
+  %".351" = getelementptr inbounds float, ptr %"C", i64 %".350"
+  store <16 x float> %".346", ptr %".351", align 4
+  %".353" = load <16 x float>, ptr %"c13_0"
   %".354" = mul i64 %"i0", 16
   %".355" = mul i64 %"p", 16
   %".356" = add i64 %".354", %".355"
-  %".357" = add i64 %".356", 112
+  %".357" = add i64 %".356", 208
   %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
-  %".359" = load <16 x float>, ptr %".358", align 4
-  %".360" = fadd <16 x float> %".353", %".359"
-  store <16 x float> %".360", ptr %"c7_0"
-  %".362" = load <16 x float>, ptr %"c8_0"
-  %".363" = mul i64 %"i0", 16
-  %".364" = mul i64 %"p", 16
-  %".365" = add i64 %".363", %".364"
-  %".366" = add i64 %".365", 128
-  %".367" = getelementptr inbounds float, ptr %"C", i64 %".366"
-  %".368" = load <16 x float>, ptr %".367", align 4
-  %".369" = fadd <16 x float> %".362", %".368"
-  store <16 x float> %".369", ptr %"c8_0"
-  %".371" = load <16 x float>, ptr %"c9_0"
-  %".372" = mul i64 %"i0", 16
-  %".373" = mul i64 %"p", 16
-  %".374" = add i64 %".372", %".373"
-  %".375" = add i64 %".374", 144
-  %".376" = getelementptr inbounds float, ptr %"C", i64 %".375"
-  %".377" = load <16 x float>, ptr %".376", align 4
-  %".378" = fadd <16 x float> %".371", %".377"
-  store <16 x float> %".378", ptr %"c9_0"
-  %".380" = load <16 x float>, ptr %"c10_0"
-  %".381" = mul i64 %"i0", 16
-  %".382" = mul i64 %"p", 16
-  %".383" = add i64 %".381", %".382"
-  %".384" = add i64 %".383", 160
-  %".385" = getelementptr inbounds float, ptr %"C", i64 %".384"
-  %".386" = load <16 x float>, ptr %".385", align 4
-  %".387" = fadd <16 x float> %".380", %".386"
-  store <16 x float> %".387", ptr %"c10_0"
-  %".389" = load <16 x float>, ptr %"c11_0"
-  %".390" = mul i64 %"i0", 16
-  %".391" = mul i64 %"p", 16
-  %".392" = add i64 %".390", %".391"
-  %".393" = add i64 %".392", 176
-  %".394" = getelementptr inbounds float, ptr %"C", i64 %".393"
-  %".395" = load <16 x float>, ptr %".394", align 4
-  %".396" = fadd <16 x float> %".389", %".395"
-  store <16 x float> %".396", ptr %"c11_0"
-  %".398" = load <16 x float>, ptr %"c12_0"
-  %".399" = mul i64 %"i0", 16
-  %".400" = mul i64 %"p", 16
-  %".401" = add i64 %".399", %".400"
-  %".402" = add i64 %".401", 192
-  %".403" = getelementptr inbounds float, ptr %"C", i64 %".402"
-  %".404" = load <16 x float>, ptr %".403", align 4
-  %".405" = fadd <16 x float> %".398", %".404"
-  store <16 x float> %".405", ptr %"c12_0"
-  %".407" = load <16 x float>, ptr %"c13_0"
-  %".408" = mul i64 %"i0", 16
-  %".409" = mul i64 %"p", 16
-  %".410" = add i64 %".408", %".409"
-  %".411" = add i64 %".410", 208
-  %".412" = getelementptr inbounds float, ptr %"C", i64 %".411"
-  %".413" = load <16 x float>, ptr %".412", align 4
-  %".414" = fadd <16 x float> %".407", %".413"
-  store <16 x float> %".414", ptr %"c13_0"
-  %".416" = load <16 x float>, ptr %"c0_0"
-  %".417" = mul i64 %"i0", 16
-  %".418" = mul i64 %"p", 16
-  %".419" = add i64 %".417", %".418"
-  %".420" = getelementptr inbounds float, ptr %"C", i64 %".419"
-  store <16 x float> %".416", ptr %".420", align 4
-  %".422" = load <16 x float>, ptr %"c1_0"
-  %".423" = mul i64 %"i0", 16
-  %".424" = mul i64 %"p", 16
-  %".425" = add i64 %".423", %".424"
-  %".426" = add i64 %".425", 16
-  %".427" = getelementptr inbounds float, ptr %"C", i64 %".426"
-  store <16 x float> %".422", ptr %".427", align 4
-  %".429" = load <16 x float>, ptr %"c2_0"
-  %".430" = mul i64 %"i0", 16
-  %".431" = mul i64 %"p", 16
-  %".432" = add i64 %".430", %".431"
-  %".433" = add i64 %".432", 32
-  %".434" = getelementptr inbounds float, ptr %"C", i64 %".433"
-  store <16 x float> %".429", ptr %".434", align 4
-  %".436" = load <16 x float>, ptr %"c3_0"
-  %".437" = mul i64 %"i0", 16
-  %".438" = mul i64 %"p", 16
-  %".439" = add i64 %".437", %".438"
-  %".440" = add i64 %".439", 48
-  %".441" = getelementptr inbounds float, ptr %"C", i64 %".440"
-  store <16 x float> %".436", ptr %".441", align 4
-  %".443" = load <16 x float>, ptr %"c4_0"
-  %".444" = mul i64 %"i0", 16
-  %".445" = mul i64 %"p", 16
-  %".446" = add i64 %".444", %".445"
-  %".447" = add i64 %".446", 64
-  %".448" = getelementptr inbounds float, ptr %"C", i64 %".447"
-  store <16 x float> %".443", ptr %".448", align 4
-  %".450" = load <16 x float>, ptr %"c5_0"
-  %".451" = mul i64 %"i0", 16
-  %".452" = mul i64 %"p", 16
-  %".453" = add i64 %".451", %".452"
-  %".454" = add i64 %".453", 80
-  %".455" = getelementptr inbounds float, ptr %"C", i64 %".454"
-  store <16 x float> %".450", ptr %".455", align 4
-  %".457" = load <16 x float>, ptr %"c6_0"
-  %".458" = mul i64 %"i0", 16
-  %".459" = mul i64 %"p", 16
-  %".460" = add i64 %".458", %".459"
-  %".461" = add i64 %".460", 96
-  %".462" = getelementptr inbounds float, ptr %"C", i64 %".461"
-  store <16 x float> %".457", ptr %".462", align 4
-  %".464" = load <16 x float>, ptr %"c7_0"
-  %".465" = mul i64 %"i0", 16
-  %".466" = mul i64 %"p", 16
-  %".467" = add i64 %".465", %".466"
-  %".468" = add i64 %".467", 112
-  %".469" = getelementptr inbounds float, ptr %"C", i64 %".468"
-  store <16 x float> %".464", ptr %".469", align 4
-  %".471" = load <16 x float>, ptr %"c8_0"
-  %".472" = mul i64 %"i0", 16
-  %".473" = mul i64 %"p", 16
-  %".474" = add i64 %".472", %".473"
-  %".475" = add i64 %".474", 128
-  %".476" = getelementptr inbounds float, ptr %"C", i64 %".475"
-  store <16 x float> %".471", ptr %".476", align 4
-  %".478" = load <16 x float>, ptr %"c9_0"
-  %".479" = mul i64 %"i0", 16
-  %".480" = mul i64 %"p", 16
-  %".481" = add i64 %".479", %".480"
-  %".482" = add i64 %".481", 144
-  %".483" = getelementptr inbounds float, ptr %"C", i64 %".482"
-  store <16 x float> %".478", ptr %".483", align 4
-  %".485" = load <16 x float>, ptr %"c10_0"
-  %".486" = mul i64 %"i0", 16
-  %".487" = mul i64 %"p", 16
-  %".488" = add i64 %".486", %".487"
-  %".489" = add i64 %".488", 160
-  %".490" = getelementptr inbounds float, ptr %"C", i64 %".489"
-  store <16 x float> %".485", ptr %".490", align 4
-  %".492" = load <16 x float>, ptr %"c11_0"
-  %".493" = mul i64 %"i0", 16
-  %".494" = mul i64 %"p", 16
-  %".495" = add i64 %".493", %".494"
-  %".496" = add i64 %".495", 176
-  %".497" = getelementptr inbounds float, ptr %"C", i64 %".496"
-  store <16 x float> %".492", ptr %".497", align 4
-  %".499" = load <16 x float>, ptr %"c12_0"
-  %".500" = mul i64 %"i0", 16
-  %".501" = mul i64 %"p", 16
-  %".502" = add i64 %".500", %".501"
-  %".503" = add i64 %".502", 192
-  %".504" = getelementptr inbounds float, ptr %"C", i64 %".503"
-  store <16 x float> %".499", ptr %".504", align 4
-  %".506" = load <16 x float>, ptr %"c13_0"
-  %".507" = mul i64 %"i0", 16
-  %".508" = mul i64 %"p", 16
-  %".509" = add i64 %".507", %".508"
-  %".510" = add i64 %".509", 208
-  %".511" = getelementptr inbounds float, ptr %"C", i64 %".510"
-  store <16 x float> %".506", ptr %".511", align 4
-  %".513" = add i64 %"p", 1
-  store i64 %".513", ptr %"p.slot"
+  store <16 x float> %".353", ptr %".358", align 4
+  %".360" = add i64 %"p", 1
+  store i64 %".360", ptr %"p.slot"
   br label %"p.head"
 }
 
@@ -597,8 +444,6 @@ start:
   call void @"kernel_0"(ptr %"X_I_1", ptr %"X_I_2", ptr %"X_I_0", ptr %"X_T6")
   ret void
 }
-
-declare void @"llvm.prefetch.p0"(ptr %".1", i32 %".2", i32 %".3", i32 %".4")
 
 declare <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %".1", <16 x float> %".2", <16 x float> %".3")
 

@@ -62,8 +62,6 @@ from plaidc.backends.loopnest.plan import (
     LetInt,
     LetScalar,
     Loop,
-    Prefetch,
-    SBinary,
     ScalarType,
     SCast,
     SConst,
@@ -708,23 +706,31 @@ class Kernel:
         accs = [[self.fresh(f"c{r}_{v}") for v in range(lay.nv)] for r in range(rows)]
         start = SCast(SConst(0.0, self.t), vt)
         if tile is None:
-            # C straight from and to registers: its lines are asked for (owned) first, the
-            # sum starts at zero and C's values are added after the k loop, so no
-            # multiply-add waits for C's loads (a miss to L3 stalled every accumulator's
-            # chain at the start of each tile); as BLIS's kernels prefetch C
-            body: list[Stmt] = [] if self.fresh_c is True else self._prefetch_c(rows, c_element)
-            body += [DeclVar(accs[r][v], vt, start) for r in range(rows) for v in range(lay.nv)]
-            body += self._k_loop(i0, rows, p, apack, accs, a_starts)
-            adds: list[Stmt] = []
-            for r in range(rows):
-                for v in range(lay.nv):
-                    acc = SVar(accs[r][v], vt)
-                    load = SLoad(self.c, c_element(IConst(r), IConst(self.columns[v])), vt)
-                    adds.append(AssignVar(accs[r][v], SBinary("add", acc, load, vt)))
+            # C straight from and to registers: the accumulators start at C's values (or at
+            # zero where this call overwrites C). Starting at zero and adding C after the k
+            # loop (with C's lines prefetched, as BLIS does) gave wrong ResNet-50 outputs on
+            # c (a case not found in time; see the session notes), so C is read first.
+            body: list[Stmt] = []
+            loads = [
+                [
+                    SLoad(self.c, c_element(IConst(r), IConst(self.columns[v])), vt)
+                    for v in range(lay.nv)
+                ]
+                for r in range(rows)
+            ]
             if isinstance(self.fresh_c, ICmp):
-                body.append(If(ICmp("!=", self.fresh_c.a, self.fresh_c.b), tuple(adds)))
-            elif not self.fresh_c:
-                body += adds
+                body += [DeclVar(accs[r][v], vt, start) for r in range(rows) for v in range(lay.nv)]
+                reads = tuple(
+                    AssignVar(accs[r][v], loads[r][v]) for r in range(rows) for v in range(lay.nv)
+                )
+                body.append(If(ICmp("!=", self.fresh_c.a, self.fresh_c.b), reads))
+            else:
+                body += [
+                    DeclVar(accs[r][v], vt, start if self.fresh_c else loads[r][v])
+                    for r in range(rows)
+                    for v in range(lay.nv)
+                ]
+            body += self._k_loop(i0, rows, p, apack, accs, a_starts)
         else:
             zeros: list[Stmt] = []
             for r in range(rows):
@@ -765,18 +771,6 @@ class Kernel:
         if self.epilogue is None:
             return value
         return applied(self.epilogue, value, column, self.epilogue_params, t)
-
-    def _prefetch_c(
-        self, rows: int, c_element: Callable[[IntExpr, IntExpr], IntExpr]
-    ) -> list[Stmt]:
-        """A prefetch for a store of each of the block's rows of C: one per vector of the
-        row (its first and last vectors' lines at least, however the row falls on lines)."""
-        out: list[Stmt] = []
-        for r in range(rows):
-            for v in range(self.lay.nv):
-                at = c_element(IConst(r), IConst(self.columns[v]))
-                out.append(Prefetch(self.c, at, writes=True))
-        return out
 
     def _k_loop(
         self,
