@@ -298,13 +298,18 @@ def _plain_call(
             data.fill(poison)
         arrays.append(data.reshape(sizes))
         addresses.append(address + skip)
+    _enter(entry, addresses)
+    return arrays
+
+
+def _enter(entry: Entry, addresses: list[int]) -> None:
+    """Call the entry with `addresses` and a status word after them; a failure is reported."""
     status = ctypes.c_int32(0)
     addresses.append(ctypes.addressof(status))
     table = _table_of(_POINTER, addresses)
     entry(table.buffer_info()[0])
     if status.value:
         _failed(status.value)
-    return arrays
 
 
 def _failed(code: int) -> NoReturn:
@@ -334,12 +339,7 @@ def _general_call(
             prepared, address = _prepare(slot, value)
             arrays.append(prepared)
             addresses.append(address)
-    status = ctypes.c_int32(0)
-    addresses.append(ctypes.addressof(status))
-    table = _table_of(_POINTER, addresses)
-    entry(table.buffer_info()[0])
-    if status.value:
-        _failed(status.value)
+    _enter(entry, addresses)
     outputs = {}
     for name, k in marshal.outputs:
         slot, data = slots[k], arrays[k]
