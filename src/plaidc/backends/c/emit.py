@@ -257,10 +257,10 @@ class CEmitter:
         raise TypeError(f"not a plan statement: {s!r}")
 
     def prefetch(self, s: p.Prefetch) -> list[c.Stmt]:
-        """A cache hint: GCC's and clang's `__builtin_prefetch(address, rw, locality 3)`."""
+        """A read hint: GCC's and clang's `__builtin_prefetch(address, 0 (read), locality 3)`."""
         pointer = self._pointer(s.buffer, s.offset)
-        rw = c.Literal("1" if s.writes else "0")
-        return [c.ExprStmt(c.CallExpr("__builtin_prefetch", (pointer, rw, c.Literal("3"))))]
+        args = (pointer, c.Literal("0"), c.Literal("3"))
+        return [c.ExprStmt(c.CallExpr("__builtin_prefetch", args))]
 
     def _pointer(self, buffer: str, offset: p.IntExpr) -> c.Expr:
         """`buffer + offset` (just `buffer` at offset 0)."""

@@ -221,9 +221,8 @@ class FunctionEmitter:
             prefetch = self.ops.function(
                 "llvm.prefetch.p0", ir.VoidType(), [ptr.type, I32, I32, I32]
             )
-            # a read (or a store: the line arrives owned), kept in all cache levels (locality
-            # 3), of data (cache type 1)
-            kind = (int(s.writes), 3, 1)
+            # a read, kept in all cache levels (locality 3), of data (cache type 1)
+            kind = (0, 3, 1)
             self.b.call(prefetch, [ptr, *(ir.Constant(I32, v) for v in kind)])
         else:
             raise TypeError(f"not a plan statement: {s!r}")

@@ -424,13 +424,10 @@ class Alloc:
 @dataclass(frozen=True)
 class Prefetch:
     """A hint to bring `buffer[offset]`'s cache line into the nearest cache for a read
-    (`prefetch.prefetch_next_rows`) or a store (`writes`); it changes no value. `offset`
-    lies within the buffer."""
+    (`prefetch.prefetch_next_rows`); it changes no value. `offset` lies within the buffer."""
 
     buffer: str
     offset: IntExpr
-    # for a store (the line arrives owned: a micro-kernel's C block, `gemm_kernel`)
-    writes: bool = False
 
 
 @dataclass(frozen=True)
