@@ -8,14 +8,14 @@
 
 typedef float plaidc_f32x16 __attribute__((vector_size(64)));
 
+static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
+  return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+}
+
 static inline plaidc_f32x16 plaidc_f32x16_load(const float *p) {
   plaidc_f32x16 v;
   memcpy(&v, p, 64);
   return v;
-}
-
-static inline plaidc_f32x16 plaidc_f32x16_splat(float x) {
-  return (plaidc_f32x16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
 }
 
 static inline void plaidc_f32x16_store(float *p, plaidc_f32x16 v) {
@@ -61,20 +61,20 @@ static void plaidc_team_check(int *state, const plaidc_team *team, int backoff) 
 __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
   for (int64_t i0 = 0; i0 < 14; i0 += 14) {
     for (int64_t p = 0; p < 1; ++p) {
-      plaidc_f32x16 c0_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16));
-      plaidc_f32x16 c1_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
-      plaidc_f32x16 c2_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
-      plaidc_f32x16 c3_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
-      plaidc_f32x16 c4_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
-      plaidc_f32x16 c5_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
-      plaidc_f32x16 c6_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
-      plaidc_f32x16 c7_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
-      plaidc_f32x16 c8_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 128));
-      plaidc_f32x16 c9_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 144));
-      plaidc_f32x16 c10_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 160));
-      plaidc_f32x16 c11_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 176));
-      plaidc_f32x16 c12_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 192));
-      plaidc_f32x16 c13_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 208));
+      plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c1_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c2_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c3_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c4_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c5_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c6_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c7_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c8_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c9_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c10_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c11_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c12_0 = plaidc_f32x16_splat(0.0f);
+      plaidc_f32x16 c13_0 = plaidc_f32x16_splat(0.0f);
       for (int64_t k = 0; k < 8; ++k) {
         const plaidc_f32x16 b0 = plaidc_f32x16_load(B + (k * 16 + p * 16));
         const plaidc_f32x16 a0 = plaidc_f32x16_splat(A[i0 * 128 + k]);
@@ -106,6 +106,20 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
         const plaidc_f32x16 a13 = plaidc_f32x16_splat(A[i0 * 128 + k + 1664]);
         c13_0 = a13 * b0 + c13_0;
       }
+      c0_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16));
+      c1_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
+      c2_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
+      c3_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
+      c4_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
+      c5_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
+      c6_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
+      c7_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
+      c8_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 128));
+      c9_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 144));
+      c10_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 160));
+      c11_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 176));
+      c12_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 192));
+      c13_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 208));
       plaidc_f32x16_store(C + (i0 * 16 + p * 16), c0_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 16), c1_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 32), c2_0);

@@ -41,361 +41,431 @@ p.head:
   %".13" = icmp slt i64 %"p", 1
   br i1 %".13", label %"p.body", label %"p.exit"
 p.body:
-  %".15" = mul i64 %"i0", 16
-  %".16" = mul i64 %"p", 16
-  %".17" = add i64 %".15", %".16"
-  %".18" = getelementptr inbounds float, ptr %"C", i64 %".17"
-  %".19" = load <16 x float>, ptr %".18", align 4
-  store <16 x float> %".19", ptr %"c0_0"
-  %".21" = mul i64 %"i0", 16
-  %".22" = mul i64 %"p", 16
-  %".23" = add i64 %".21", %".22"
-  %".24" = add i64 %".23", 16
-  %".25" = getelementptr inbounds float, ptr %"C", i64 %".24"
-  %".26" = load <16 x float>, ptr %".25", align 4
-  store <16 x float> %".26", ptr %"c1_0"
-  %".28" = mul i64 %"i0", 16
-  %".29" = mul i64 %"p", 16
-  %".30" = add i64 %".28", %".29"
-  %".31" = add i64 %".30", 32
-  %".32" = getelementptr inbounds float, ptr %"C", i64 %".31"
-  %".33" = load <16 x float>, ptr %".32", align 4
-  store <16 x float> %".33", ptr %"c2_0"
-  %".35" = mul i64 %"i0", 16
-  %".36" = mul i64 %"p", 16
-  %".37" = add i64 %".35", %".36"
-  %".38" = add i64 %".37", 48
-  %".39" = getelementptr inbounds float, ptr %"C", i64 %".38"
-  %".40" = load <16 x float>, ptr %".39", align 4
-  store <16 x float> %".40", ptr %"c3_0"
-  %".42" = mul i64 %"i0", 16
-  %".43" = mul i64 %"p", 16
-  %".44" = add i64 %".42", %".43"
-  %".45" = add i64 %".44", 64
-  %".46" = getelementptr inbounds float, ptr %"C", i64 %".45"
-  %".47" = load <16 x float>, ptr %".46", align 4
-  store <16 x float> %".47", ptr %"c4_0"
-  %".49" = mul i64 %"i0", 16
-  %".50" = mul i64 %"p", 16
-  %".51" = add i64 %".49", %".50"
-  %".52" = add i64 %".51", 80
-  %".53" = getelementptr inbounds float, ptr %"C", i64 %".52"
-  %".54" = load <16 x float>, ptr %".53", align 4
-  store <16 x float> %".54", ptr %"c5_0"
-  %".56" = mul i64 %"i0", 16
-  %".57" = mul i64 %"p", 16
-  %".58" = add i64 %".56", %".57"
-  %".59" = add i64 %".58", 96
-  %".60" = getelementptr inbounds float, ptr %"C", i64 %".59"
-  %".61" = load <16 x float>, ptr %".60", align 4
-  store <16 x float> %".61", ptr %"c6_0"
-  %".63" = mul i64 %"i0", 16
-  %".64" = mul i64 %"p", 16
-  %".65" = add i64 %".63", %".64"
-  %".66" = add i64 %".65", 112
-  %".67" = getelementptr inbounds float, ptr %"C", i64 %".66"
-  %".68" = load <16 x float>, ptr %".67", align 4
-  store <16 x float> %".68", ptr %"c7_0"
-  %".70" = mul i64 %"i0", 16
-  %".71" = mul i64 %"p", 16
-  %".72" = add i64 %".70", %".71"
-  %".73" = add i64 %".72", 128
-  %".74" = getelementptr inbounds float, ptr %"C", i64 %".73"
-  %".75" = load <16 x float>, ptr %".74", align 4
-  store <16 x float> %".75", ptr %"c8_0"
-  %".77" = mul i64 %"i0", 16
-  %".78" = mul i64 %"p", 16
-  %".79" = add i64 %".77", %".78"
-  %".80" = add i64 %".79", 144
-  %".81" = getelementptr inbounds float, ptr %"C", i64 %".80"
-  %".82" = load <16 x float>, ptr %".81", align 4
-  store <16 x float> %".82", ptr %"c9_0"
-  %".84" = mul i64 %"i0", 16
-  %".85" = mul i64 %"p", 16
-  %".86" = add i64 %".84", %".85"
-  %".87" = add i64 %".86", 160
-  %".88" = getelementptr inbounds float, ptr %"C", i64 %".87"
-  %".89" = load <16 x float>, ptr %".88", align 4
-  store <16 x float> %".89", ptr %"c10_0"
-  %".91" = mul i64 %"i0", 16
-  %".92" = mul i64 %"p", 16
-  %".93" = add i64 %".91", %".92"
-  %".94" = add i64 %".93", 176
-  %".95" = getelementptr inbounds float, ptr %"C", i64 %".94"
-  %".96" = load <16 x float>, ptr %".95", align 4
-  store <16 x float> %".96", ptr %"c11_0"
-  %".98" = mul i64 %"i0", 16
-  %".99" = mul i64 %"p", 16
-  %".100" = add i64 %".98", %".99"
-  %".101" = add i64 %".100", 192
-  %".102" = getelementptr inbounds float, ptr %"C", i64 %".101"
-  %".103" = load <16 x float>, ptr %".102", align 4
-  store <16 x float> %".103", ptr %"c12_0"
-  %".105" = mul i64 %"i0", 16
-  %".106" = mul i64 %"p", 16
-  %".107" = add i64 %".105", %".106"
-  %".108" = add i64 %".107", 208
-  %".109" = getelementptr inbounds float, ptr %"C", i64 %".108"
-  %".110" = load <16 x float>, ptr %".109", align 4
-  store <16 x float> %".110", ptr %"c13_0"
+  %".15" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".16" = shufflevector <16 x float> %".15", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".16", ptr %"c0_0"
+  %".18" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".19" = shufflevector <16 x float> %".18", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".19", ptr %"c1_0"
+  %".21" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".22" = shufflevector <16 x float> %".21", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".22", ptr %"c2_0"
+  %".24" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".25" = shufflevector <16 x float> %".24", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".25", ptr %"c3_0"
+  %".27" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".28" = shufflevector <16 x float> %".27", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".28", ptr %"c4_0"
+  %".30" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".31" = shufflevector <16 x float> %".30", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".31", ptr %"c5_0"
+  %".33" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".34" = shufflevector <16 x float> %".33", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".34", ptr %"c6_0"
+  %".36" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".37" = shufflevector <16 x float> %".36", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".37", ptr %"c7_0"
+  %".39" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".40" = shufflevector <16 x float> %".39", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".40", ptr %"c8_0"
+  %".42" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".43" = shufflevector <16 x float> %".42", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".43", ptr %"c9_0"
+  %".45" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".46" = shufflevector <16 x float> %".45", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".46", ptr %"c10_0"
+  %".48" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".49" = shufflevector <16 x float> %".48", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".49", ptr %"c11_0"
+  %".51" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".52" = shufflevector <16 x float> %".51", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".52", ptr %"c12_0"
+  %".54" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".55" = shufflevector <16 x float> %".54", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".55", ptr %"c13_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
-  %".363" = add i64 %"i0", 14
-  store i64 %".363", ptr %"i0.slot"
+  %".433" = add i64 %"i0", 14
+  store i64 %".433", ptr %"i0.slot"
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".114" = icmp slt i64 %"k", 8
-  br i1 %".114", label %"k.body", label %"k.exit"
+  %".59" = icmp slt i64 %"k", 8
+  br i1 %".59", label %"k.body", label %"k.exit"
 k.body:
-  %".116" = mul i64 %"k", 16
-  %".117" = mul i64 %"p", 16
-  %".118" = add i64 %".116", %".117"
-  %".119" = getelementptr inbounds float, ptr %"B", i64 %".118"
-  %"b0" = load <16 x float>, ptr %".119", align 4
-  %".121" = mul i64 %"i0", 128
-  %".122" = add i64 %".121", %"k"
-  %".123" = getelementptr inbounds float, ptr %"A", i64 %".122"
-  %".124" = load float, ptr %".123", align 4
-  %".125" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".124", i32 0
-  %"a0" = shufflevector <16 x float> %".125", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".127" = load <16 x float>, ptr %"c0_0"
-  %".128" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".127")
-  store <16 x float> %".128", ptr %"c0_0"
-  %".130" = mul i64 %"i0", 128
-  %".131" = add i64 %".130", %"k"
-  %".132" = add i64 %".131", 128
-  %".133" = getelementptr inbounds float, ptr %"A", i64 %".132"
-  %".134" = load float, ptr %".133", align 4
-  %".135" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".134", i32 0
-  %"a1" = shufflevector <16 x float> %".135", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".137" = load <16 x float>, ptr %"c1_0"
-  %".138" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".137")
-  store <16 x float> %".138", ptr %"c1_0"
-  %".140" = mul i64 %"i0", 128
-  %".141" = add i64 %".140", %"k"
-  %".142" = add i64 %".141", 256
-  %".143" = getelementptr inbounds float, ptr %"A", i64 %".142"
-  %".144" = load float, ptr %".143", align 4
-  %".145" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".144", i32 0
-  %"a2" = shufflevector <16 x float> %".145", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".147" = load <16 x float>, ptr %"c2_0"
-  %".148" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".147")
-  store <16 x float> %".148", ptr %"c2_0"
-  %".150" = mul i64 %"i0", 128
-  %".151" = add i64 %".150", %"k"
-  %".152" = add i64 %".151", 384
-  %".153" = getelementptr inbounds float, ptr %"A", i64 %".152"
-  %".154" = load float, ptr %".153", align 4
-  %".155" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".154", i32 0
-  %"a3" = shufflevector <16 x float> %".155", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".157" = load <16 x float>, ptr %"c3_0"
-  %".158" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".157")
-  store <16 x float> %".158", ptr %"c3_0"
-  %".160" = mul i64 %"i0", 128
-  %".161" = add i64 %".160", %"k"
-  %".162" = add i64 %".161", 512
-  %".163" = getelementptr inbounds float, ptr %"A", i64 %".162"
-  %".164" = load float, ptr %".163", align 4
-  %".165" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".164", i32 0
-  %"a4" = shufflevector <16 x float> %".165", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".167" = load <16 x float>, ptr %"c4_0"
-  %".168" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".167")
-  store <16 x float> %".168", ptr %"c4_0"
-  %".170" = mul i64 %"i0", 128
-  %".171" = add i64 %".170", %"k"
-  %".172" = add i64 %".171", 640
-  %".173" = getelementptr inbounds float, ptr %"A", i64 %".172"
-  %".174" = load float, ptr %".173", align 4
-  %".175" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".174", i32 0
-  %"a5" = shufflevector <16 x float> %".175", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".177" = load <16 x float>, ptr %"c5_0"
-  %".178" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".177")
-  store <16 x float> %".178", ptr %"c5_0"
-  %".180" = mul i64 %"i0", 128
-  %".181" = add i64 %".180", %"k"
-  %".182" = add i64 %".181", 768
-  %".183" = getelementptr inbounds float, ptr %"A", i64 %".182"
-  %".184" = load float, ptr %".183", align 4
-  %".185" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".184", i32 0
-  %"a6" = shufflevector <16 x float> %".185", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".187" = load <16 x float>, ptr %"c6_0"
-  %".188" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".187")
-  store <16 x float> %".188", ptr %"c6_0"
-  %".190" = mul i64 %"i0", 128
-  %".191" = add i64 %".190", %"k"
-  %".192" = add i64 %".191", 896
-  %".193" = getelementptr inbounds float, ptr %"A", i64 %".192"
-  %".194" = load float, ptr %".193", align 4
-  %".195" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".194", i32 0
-  %"a7" = shufflevector <16 x float> %".195", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".197" = load <16 x float>, ptr %"c7_0"
-  %".198" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".197")
-  store <16 x float> %".198", ptr %"c7_0"
-  %".200" = mul i64 %"i0", 128
-  %".201" = add i64 %".200", %"k"
-  %".202" = add i64 %".201", 1024
-  %".203" = getelementptr inbounds float, ptr %"A", i64 %".202"
-  %".204" = load float, ptr %".203", align 4
-  %".205" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".204", i32 0
-  %"a8" = shufflevector <16 x float> %".205", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".207" = load <16 x float>, ptr %"c8_0"
-  %".208" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".207")
-  store <16 x float> %".208", ptr %"c8_0"
-  %".210" = mul i64 %"i0", 128
-  %".211" = add i64 %".210", %"k"
-  %".212" = add i64 %".211", 1152
-  %".213" = getelementptr inbounds float, ptr %"A", i64 %".212"
-  %".214" = load float, ptr %".213", align 4
-  %".215" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".214", i32 0
-  %"a9" = shufflevector <16 x float> %".215", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".217" = load <16 x float>, ptr %"c9_0"
-  %".218" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".217")
-  store <16 x float> %".218", ptr %"c9_0"
-  %".220" = mul i64 %"i0", 128
-  %".221" = add i64 %".220", %"k"
-  %".222" = add i64 %".221", 1280
-  %".223" = getelementptr inbounds float, ptr %"A", i64 %".222"
-  %".224" = load float, ptr %".223", align 4
-  %".225" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".224", i32 0
-  %"a10" = shufflevector <16 x float> %".225", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".227" = load <16 x float>, ptr %"c10_0"
-  %".228" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".227")
-  store <16 x float> %".228", ptr %"c10_0"
-  %".230" = mul i64 %"i0", 128
-  %".231" = add i64 %".230", %"k"
-  %".232" = add i64 %".231", 1408
-  %".233" = getelementptr inbounds float, ptr %"A", i64 %".232"
-  %".234" = load float, ptr %".233", align 4
-  %".235" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".234", i32 0
-  %"a11" = shufflevector <16 x float> %".235", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".237" = load <16 x float>, ptr %"c11_0"
-  %".238" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".237")
-  store <16 x float> %".238", ptr %"c11_0"
-  %".240" = mul i64 %"i0", 128
-  %".241" = add i64 %".240", %"k"
-  %".242" = add i64 %".241", 1536
-  %".243" = getelementptr inbounds float, ptr %"A", i64 %".242"
-  %".244" = load float, ptr %".243", align 4
-  %".245" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".244", i32 0
-  %"a12" = shufflevector <16 x float> %".245", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".247" = load <16 x float>, ptr %"c12_0"
-  %".248" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".247")
-  store <16 x float> %".248", ptr %"c12_0"
-  %".250" = mul i64 %"i0", 128
-  %".251" = add i64 %".250", %"k"
-  %".252" = add i64 %".251", 1664
-  %".253" = getelementptr inbounds float, ptr %"A", i64 %".252"
-  %".254" = load float, ptr %".253", align 4
-  %".255" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".254", i32 0
-  %"a13" = shufflevector <16 x float> %".255", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".257" = load <16 x float>, ptr %"c13_0"
-  %".258" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".257")
-  store <16 x float> %".258", ptr %"c13_0"
-  %".260" = add i64 %"k", 1
-  store i64 %".260", ptr %"k.slot"
+  %".61" = mul i64 %"k", 16
+  %".62" = mul i64 %"p", 16
+  %".63" = add i64 %".61", %".62"
+  %".64" = getelementptr inbounds float, ptr %"B", i64 %".63"
+  %"b0" = load <16 x float>, ptr %".64", align 4
+  %".66" = mul i64 %"i0", 128
+  %".67" = add i64 %".66", %"k"
+  %".68" = getelementptr inbounds float, ptr %"A", i64 %".67"
+  %".69" = load float, ptr %".68", align 4
+  %".70" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".69", i32 0
+  %"a0" = shufflevector <16 x float> %".70", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".72" = load <16 x float>, ptr %"c0_0"
+  %".73" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".72")
+  store <16 x float> %".73", ptr %"c0_0"
+  %".75" = mul i64 %"i0", 128
+  %".76" = add i64 %".75", %"k"
+  %".77" = add i64 %".76", 128
+  %".78" = getelementptr inbounds float, ptr %"A", i64 %".77"
+  %".79" = load float, ptr %".78", align 4
+  %".80" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".79", i32 0
+  %"a1" = shufflevector <16 x float> %".80", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".82" = load <16 x float>, ptr %"c1_0"
+  %".83" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".82")
+  store <16 x float> %".83", ptr %"c1_0"
+  %".85" = mul i64 %"i0", 128
+  %".86" = add i64 %".85", %"k"
+  %".87" = add i64 %".86", 256
+  %".88" = getelementptr inbounds float, ptr %"A", i64 %".87"
+  %".89" = load float, ptr %".88", align 4
+  %".90" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".89", i32 0
+  %"a2" = shufflevector <16 x float> %".90", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".92" = load <16 x float>, ptr %"c2_0"
+  %".93" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".92")
+  store <16 x float> %".93", ptr %"c2_0"
+  %".95" = mul i64 %"i0", 128
+  %".96" = add i64 %".95", %"k"
+  %".97" = add i64 %".96", 384
+  %".98" = getelementptr inbounds float, ptr %"A", i64 %".97"
+  %".99" = load float, ptr %".98", align 4
+  %".100" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".99", i32 0
+  %"a3" = shufflevector <16 x float> %".100", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".102" = load <16 x float>, ptr %"c3_0"
+  %".103" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".102")
+  store <16 x float> %".103", ptr %"c3_0"
+  %".105" = mul i64 %"i0", 128
+  %".106" = add i64 %".105", %"k"
+  %".107" = add i64 %".106", 512
+  %".108" = getelementptr inbounds float, ptr %"A", i64 %".107"
+  %".109" = load float, ptr %".108", align 4
+  %".110" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".109", i32 0
+  %"a4" = shufflevector <16 x float> %".110", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".112" = load <16 x float>, ptr %"c4_0"
+  %".113" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".112")
+  store <16 x float> %".113", ptr %"c4_0"
+  %".115" = mul i64 %"i0", 128
+  %".116" = add i64 %".115", %"k"
+  %".117" = add i64 %".116", 640
+  %".118" = getelementptr inbounds float, ptr %"A", i64 %".117"
+  %".119" = load float, ptr %".118", align 4
+  %".120" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".119", i32 0
+  %"a5" = shufflevector <16 x float> %".120", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".122" = load <16 x float>, ptr %"c5_0"
+  %".123" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".122")
+  store <16 x float> %".123", ptr %"c5_0"
+  %".125" = mul i64 %"i0", 128
+  %".126" = add i64 %".125", %"k"
+  %".127" = add i64 %".126", 768
+  %".128" = getelementptr inbounds float, ptr %"A", i64 %".127"
+  %".129" = load float, ptr %".128", align 4
+  %".130" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".129", i32 0
+  %"a6" = shufflevector <16 x float> %".130", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".132" = load <16 x float>, ptr %"c6_0"
+  %".133" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".132")
+  store <16 x float> %".133", ptr %"c6_0"
+  %".135" = mul i64 %"i0", 128
+  %".136" = add i64 %".135", %"k"
+  %".137" = add i64 %".136", 896
+  %".138" = getelementptr inbounds float, ptr %"A", i64 %".137"
+  %".139" = load float, ptr %".138", align 4
+  %".140" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".139", i32 0
+  %"a7" = shufflevector <16 x float> %".140", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".142" = load <16 x float>, ptr %"c7_0"
+  %".143" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".142")
+  store <16 x float> %".143", ptr %"c7_0"
+  %".145" = mul i64 %"i0", 128
+  %".146" = add i64 %".145", %"k"
+  %".147" = add i64 %".146", 1024
+  %".148" = getelementptr inbounds float, ptr %"A", i64 %".147"
+  %".149" = load float, ptr %".148", align 4
+  %".150" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".149", i32 0
+  %"a8" = shufflevector <16 x float> %".150", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".152" = load <16 x float>, ptr %"c8_0"
+  %".153" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".152")
+  store <16 x float> %".153", ptr %"c8_0"
+  %".155" = mul i64 %"i0", 128
+  %".156" = add i64 %".155", %"k"
+  %".157" = add i64 %".156", 1152
+  %".158" = getelementptr inbounds float, ptr %"A", i64 %".157"
+  %".159" = load float, ptr %".158", align 4
+  %".160" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".159", i32 0
+  %"a9" = shufflevector <16 x float> %".160", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".162" = load <16 x float>, ptr %"c9_0"
+  %".163" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".162")
+  store <16 x float> %".163", ptr %"c9_0"
+  %".165" = mul i64 %"i0", 128
+  %".166" = add i64 %".165", %"k"
+  %".167" = add i64 %".166", 1280
+  %".168" = getelementptr inbounds float, ptr %"A", i64 %".167"
+  %".169" = load float, ptr %".168", align 4
+  %".170" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".169", i32 0
+  %"a10" = shufflevector <16 x float> %".170", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".172" = load <16 x float>, ptr %"c10_0"
+  %".173" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".172")
+  store <16 x float> %".173", ptr %"c10_0"
+  %".175" = mul i64 %"i0", 128
+  %".176" = add i64 %".175", %"k"
+  %".177" = add i64 %".176", 1408
+  %".178" = getelementptr inbounds float, ptr %"A", i64 %".177"
+  %".179" = load float, ptr %".178", align 4
+  %".180" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".179", i32 0
+  %"a11" = shufflevector <16 x float> %".180", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".182" = load <16 x float>, ptr %"c11_0"
+  %".183" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".182")
+  store <16 x float> %".183", ptr %"c11_0"
+  %".185" = mul i64 %"i0", 128
+  %".186" = add i64 %".185", %"k"
+  %".187" = add i64 %".186", 1536
+  %".188" = getelementptr inbounds float, ptr %"A", i64 %".187"
+  %".189" = load float, ptr %".188", align 4
+  %".190" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".189", i32 0
+  %"a12" = shufflevector <16 x float> %".190", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".192" = load <16 x float>, ptr %"c12_0"
+  %".193" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".192")
+  store <16 x float> %".193", ptr %"c12_0"
+  %".195" = mul i64 %"i0", 128
+  %".196" = add i64 %".195", %"k"
+  %".197" = add i64 %".196", 1664
+  %".198" = getelementptr inbounds float, ptr %"A", i64 %".197"
+  %".199" = load float, ptr %".198", align 4
+  %".200" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".199", i32 0
+  %"a13" = shufflevector <16 x float> %".200", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".202" = load <16 x float>, ptr %"c13_0"
+  %".203" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".202")
+  store <16 x float> %".203", ptr %"c13_0"
+  %".205" = add i64 %"k", 1
+  store i64 %".205", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".263" = load <16 x float>, ptr %"c0_0"
-  %".264" = mul i64 %"i0", 16
-  %".265" = mul i64 %"p", 16
-  %".266" = add i64 %".264", %".265"
-  %".267" = getelementptr inbounds float, ptr %"C", i64 %".266"
-  store <16 x float> %".263", ptr %".267", align 4
-  %".269" = load <16 x float>, ptr %"c1_0"
-  %".270" = mul i64 %"i0", 16
-  %".271" = mul i64 %"p", 16
-  %".272" = add i64 %".270", %".271"
-  %".273" = add i64 %".272", 16
-  %".274" = getelementptr inbounds float, ptr %"C", i64 %".273"
-  store <16 x float> %".269", ptr %".274", align 4
-  %".276" = load <16 x float>, ptr %"c2_0"
-  %".277" = mul i64 %"i0", 16
-  %".278" = mul i64 %"p", 16
-  %".279" = add i64 %".277", %".278"
-  %".280" = add i64 %".279", 32
-  %".281" = getelementptr inbounds float, ptr %"C", i64 %".280"
-  store <16 x float> %".276", ptr %".281", align 4
-  %".283" = load <16 x float>, ptr %"c3_0"
-  %".284" = mul i64 %"i0", 16
-  %".285" = mul i64 %"p", 16
-  %".286" = add i64 %".284", %".285"
-  %".287" = add i64 %".286", 48
-  %".288" = getelementptr inbounds float, ptr %"C", i64 %".287"
-  store <16 x float> %".283", ptr %".288", align 4
-  %".290" = load <16 x float>, ptr %"c4_0"
-  %".291" = mul i64 %"i0", 16
-  %".292" = mul i64 %"p", 16
-  %".293" = add i64 %".291", %".292"
-  %".294" = add i64 %".293", 64
-  %".295" = getelementptr inbounds float, ptr %"C", i64 %".294"
-  store <16 x float> %".290", ptr %".295", align 4
-  %".297" = load <16 x float>, ptr %"c5_0"
+  %".208" = load <16 x float>, ptr %"c0_0"
+  %".209" = mul i64 %"i0", 16
+  %".210" = mul i64 %"p", 16
+  %".211" = add i64 %".209", %".210"
+  %".212" = getelementptr inbounds float, ptr %"C", i64 %".211"
+  %".213" = load <16 x float>, ptr %".212", align 4
+  %".214" = fadd <16 x float> %".208", %".213"
+  store <16 x float> %".214", ptr %"c0_0"
+  %".216" = load <16 x float>, ptr %"c1_0"
+  %".217" = mul i64 %"i0", 16
+  %".218" = mul i64 %"p", 16
+  %".219" = add i64 %".217", %".218"
+  %".220" = add i64 %".219", 16
+  %".221" = getelementptr inbounds float, ptr %"C", i64 %".220"
+  %".222" = load <16 x float>, ptr %".221", align 4
+  %".223" = fadd <16 x float> %".216", %".222"
+  store <16 x float> %".223", ptr %"c1_0"
+  %".225" = load <16 x float>, ptr %"c2_0"
+  %".226" = mul i64 %"i0", 16
+  %".227" = mul i64 %"p", 16
+  %".228" = add i64 %".226", %".227"
+  %".229" = add i64 %".228", 32
+  %".230" = getelementptr inbounds float, ptr %"C", i64 %".229"
+  %".231" = load <16 x float>, ptr %".230", align 4
+  %".232" = fadd <16 x float> %".225", %".231"
+  store <16 x float> %".232", ptr %"c2_0"
+  %".234" = load <16 x float>, ptr %"c3_0"
+  %".235" = mul i64 %"i0", 16
+  %".236" = mul i64 %"p", 16
+  %".237" = add i64 %".235", %".236"
+  %".238" = add i64 %".237", 48
+  %".239" = getelementptr inbounds float, ptr %"C", i64 %".238"
+  %".240" = load <16 x float>, ptr %".239", align 4
+  %".241" = fadd <16 x float> %".234", %".240"
+  store <16 x float> %".241", ptr %"c3_0"
+  %".243" = load <16 x float>, ptr %"c4_0"
+  %".244" = mul i64 %"i0", 16
+  %".245" = mul i64 %"p", 16
+  %".246" = add i64 %".244", %".245"
+  %".247" = add i64 %".246", 64
+  %".248" = getelementptr inbounds float, ptr %"C", i64 %".247"
+  %".249" = load <16 x float>, ptr %".248", align 4
+  %".250" = fadd <16 x float> %".243", %".249"
+  store <16 x float> %".250", ptr %"c4_0"
+  %".252" = load <16 x float>, ptr %"c5_0"
+  %".253" = mul i64 %"i0", 16
+  %".254" = mul i64 %"p", 16
+  %".255" = add i64 %".253", %".254"
+  %".256" = add i64 %".255", 80
+  %".257" = getelementptr inbounds float, ptr %"C", i64 %".256"
+  %".258" = load <16 x float>, ptr %".257", align 4
+  %".259" = fadd <16 x float> %".252", %".258"
+  store <16 x float> %".259", ptr %"c5_0"
+  %".261" = load <16 x float>, ptr %"c6_0"
+  %".262" = mul i64 %"i0", 16
+  %".263" = mul i64 %"p", 16
+  %".264" = add i64 %".262", %".263"
+  %".265" = add i64 %".264", 96
+  %".266" = getelementptr inbounds float, ptr %"C", i64 %".265"
+  %".267" = load <16 x float>, ptr %".266", align 4
+  %".268" = fadd <16 x float> %".261", %".267"
+  store <16 x float> %".268", ptr %"c6_0"
+  %".270" = load <16 x float>, ptr %"c7_0"
+  %".271" = mul i64 %"i0", 16
+  %".272" = mul i64 %"p", 16
+  %".273" = add i64 %".271", %".272"
+  %".274" = add i64 %".273", 112
+  %".275" = getelementptr inbounds float, ptr %"C", i64 %".274"
+  %".276" = load <16 x float>, ptr %".275", align 4
+  %".277" = fadd <16 x float> %".270", %".276"
+  store <16 x float> %".277", ptr %"c7_0"
+  %".279" = load <16 x float>, ptr %"c8_0"
+  %".280" = mul i64 %"i0", 16
+  %".281" = mul i64 %"p", 16
+  %".282" = add i64 %".280", %".281"
+  %".283" = add i64 %".282", 128
+  %".284" = getelementptr inbounds float, ptr %"C", i64 %".283"
+  %".285" = load <16 x float>, ptr %".284", align 4
+  %".286" = fadd <16 x float> %".279", %".285"
+  store <16 x float> %".286", ptr %"c8_0"
+  %".288" = load <16 x float>, ptr %"c9_0"
+  %".289" = mul i64 %"i0", 16
+  %".290" = mul i64 %"p", 16
+  %".291" = add i64 %".289", %".290"
+  %".292" = add i64 %".291", 144
+  %".293" = getelementptr inbounds float, ptr %"C", i64 %".292"
+  %".294" = load <16 x float>, ptr %".293", align 4
+  %".295" = fadd <16 x float> %".288", %".294"
+  store <16 x float> %".295", ptr %"c9_0"
+  %".297" = load <16 x float>, ptr %"c10_0"
   %".298" = mul i64 %"i0", 16
   %".299" = mul i64 %"p", 16
   %".300" = add i64 %".298", %".299"
-  %".301" = add i64 %".300", 80
+  %".301" = add i64 %".300", 160
   %".302" = getelementptr inbounds float, ptr %"C", i64 %".301"
-  store <16 x float> %".297", ptr %".302", align 4
-  %".304" = load <16 x float>, ptr %"c6_0"
-  %".305" = mul i64 %"i0", 16
-  %".306" = mul i64 %"p", 16
-  %".307" = add i64 %".305", %".306"
-  %".308" = add i64 %".307", 96
-  %".309" = getelementptr inbounds float, ptr %"C", i64 %".308"
-  store <16 x float> %".304", ptr %".309", align 4
-  %".311" = load <16 x float>, ptr %"c7_0"
-  %".312" = mul i64 %"i0", 16
-  %".313" = mul i64 %"p", 16
-  %".314" = add i64 %".312", %".313"
-  %".315" = add i64 %".314", 112
-  %".316" = getelementptr inbounds float, ptr %"C", i64 %".315"
-  store <16 x float> %".311", ptr %".316", align 4
-  %".318" = load <16 x float>, ptr %"c8_0"
-  %".319" = mul i64 %"i0", 16
-  %".320" = mul i64 %"p", 16
-  %".321" = add i64 %".319", %".320"
-  %".322" = add i64 %".321", 128
-  %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
-  store <16 x float> %".318", ptr %".323", align 4
-  %".325" = load <16 x float>, ptr %"c9_0"
-  %".326" = mul i64 %"i0", 16
-  %".327" = mul i64 %"p", 16
-  %".328" = add i64 %".326", %".327"
-  %".329" = add i64 %".328", 144
-  %".330" = getelementptr inbounds float, ptr %"C", i64 %".329"
-  store <16 x float> %".325", ptr %".330", align 4
-  %".332" = load <16 x float>, ptr %"c10_0"
-  %".333" = mul i64 %"i0", 16
-  %".334" = mul i64 %"p", 16
-  %".335" = add i64 %".333", %".334"
-  %".336" = add i64 %".335", 160
+  %".303" = load <16 x float>, ptr %".302", align 4
+  %".304" = fadd <16 x float> %".297", %".303"
+  store <16 x float> %".304", ptr %"c10_0"
+  %".306" = load <16 x float>, ptr %"c11_0"
+  %".307" = mul i64 %"i0", 16
+  %".308" = mul i64 %"p", 16
+  %".309" = add i64 %".307", %".308"
+  %".310" = add i64 %".309", 176
+  %".311" = getelementptr inbounds float, ptr %"C", i64 %".310"
+  %".312" = load <16 x float>, ptr %".311", align 4
+  %".313" = fadd <16 x float> %".306", %".312"
+  store <16 x float> %".313", ptr %"c11_0"
+  %".315" = load <16 x float>, ptr %"c12_0"
+  %".316" = mul i64 %"i0", 16
+  %".317" = mul i64 %"p", 16
+  %".318" = add i64 %".316", %".317"
+  %".319" = add i64 %".318", 192
+  %".320" = getelementptr inbounds float, ptr %"C", i64 %".319"
+  %".321" = load <16 x float>, ptr %".320", align 4
+  %".322" = fadd <16 x float> %".315", %".321"
+  store <16 x float> %".322", ptr %"c12_0"
+  %".324" = load <16 x float>, ptr %"c13_0"
+  %".325" = mul i64 %"i0", 16
+  %".326" = mul i64 %"p", 16
+  %".327" = add i64 %".325", %".326"
+  %".328" = add i64 %".327", 208
+  %".329" = getelementptr inbounds float, ptr %"C", i64 %".328"
+  %".330" = load <16 x float>, ptr %".329", align 4
+  %".331" = fadd <16 x float> %".324", %".330"
+  store <16 x float> %".331", ptr %"c13_0"
+  %".333" = load <16 x float>, ptr %"c0_0"
+  %".334" = mul i64 %"i0", 16
+  %".335" = mul i64 %"p", 16
+  %".336" = add i64 %".334", %".335"
   %".337" = getelementptr inbounds float, ptr %"C", i64 %".336"
-  store <16 x float> %".332", ptr %".337", align 4
-  %".339" = load <16 x float>, ptr %"c11_0"
+  store <16 x float> %".333", ptr %".337", align 4
+  %".339" = load <16 x float>, ptr %"c1_0"
   %".340" = mul i64 %"i0", 16
   %".341" = mul i64 %"p", 16
   %".342" = add i64 %".340", %".341"
-  %".343" = add i64 %".342", 176
+  %".343" = add i64 %".342", 16
   %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
   store <16 x float> %".339", ptr %".344", align 4
-  %".346" = load <16 x float>, ptr %"c12_0"
+  %".346" = load <16 x float>, ptr %"c2_0"
   %".347" = mul i64 %"i0", 16
   %".348" = mul i64 %"p", 16
   %".349" = add i64 %".347", %".348"
-  %".350" = add i64 %".349", 192
+  %".350" = add i64 %".349", 32
   %".351" = getelementptr inbounds float, ptr %"C", i64 %".350"
   store <16 x float> %".346", ptr %".351", align 4
-  %".353" = load <16 x float>, ptr %"c13_0"
+  %".353" = load <16 x float>, ptr %"c3_0"
   %".354" = mul i64 %"i0", 16
   %".355" = mul i64 %"p", 16
   %".356" = add i64 %".354", %".355"
-  %".357" = add i64 %".356", 208
+  %".357" = add i64 %".356", 48
   %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
   store <16 x float> %".353", ptr %".358", align 4
-  %".360" = add i64 %"p", 1
-  store i64 %".360", ptr %"p.slot"
+  %".360" = load <16 x float>, ptr %"c4_0"
+  %".361" = mul i64 %"i0", 16
+  %".362" = mul i64 %"p", 16
+  %".363" = add i64 %".361", %".362"
+  %".364" = add i64 %".363", 64
+  %".365" = getelementptr inbounds float, ptr %"C", i64 %".364"
+  store <16 x float> %".360", ptr %".365", align 4
+  %".367" = load <16 x float>, ptr %"c5_0"
+  %".368" = mul i64 %"i0", 16
+  %".369" = mul i64 %"p", 16
+  %".370" = add i64 %".368", %".369"
+  %".371" = add i64 %".370", 80
+  %".372" = getelementptr inbounds float, ptr %"C", i64 %".371"
+  store <16 x float> %".367", ptr %".372", align 4
+  %".374" = load <16 x float>, ptr %"c6_0"
+  %".375" = mul i64 %"i0", 16
+  %".376" = mul i64 %"p", 16
+  %".377" = add i64 %".375", %".376"
+  %".378" = add i64 %".377", 96
+  %".379" = getelementptr inbounds float, ptr %"C", i64 %".378"
+  store <16 x float> %".374", ptr %".379", align 4
+  %".381" = load <16 x float>, ptr %"c7_0"
+  %".382" = mul i64 %"i0", 16
+  %".383" = mul i64 %"p", 16
+  %".384" = add i64 %".382", %".383"
+  %".385" = add i64 %".384", 112
+  %".386" = getelementptr inbounds float, ptr %"C", i64 %".385"
+  store <16 x float> %".381", ptr %".386", align 4
+  %".388" = load <16 x float>, ptr %"c8_0"
+  %".389" = mul i64 %"i0", 16
+  %".390" = mul i64 %"p", 16
+  %".391" = add i64 %".389", %".390"
+  %".392" = add i64 %".391", 128
+  %".393" = getelementptr inbounds float, ptr %"C", i64 %".392"
+  store <16 x float> %".388", ptr %".393", align 4
+  %".395" = load <16 x float>, ptr %"c9_0"
+  %".396" = mul i64 %"i0", 16
+  %".397" = mul i64 %"p", 16
+  %".398" = add i64 %".396", %".397"
+  %".399" = add i64 %".398", 144
+  %".400" = getelementptr inbounds float, ptr %"C", i64 %".399"
+  store <16 x float> %".395", ptr %".400", align 4
+  %".402" = load <16 x float>, ptr %"c10_0"
+  %".403" = mul i64 %"i0", 16
+  %".404" = mul i64 %"p", 16
+  %".405" = add i64 %".403", %".404"
+  %".406" = add i64 %".405", 160
+  %".407" = getelementptr inbounds float, ptr %"C", i64 %".406"
+  store <16 x float> %".402", ptr %".407", align 4
+  %".409" = load <16 x float>, ptr %"c11_0"
+  %".410" = mul i64 %"i0", 16
+  %".411" = mul i64 %"p", 16
+  %".412" = add i64 %".410", %".411"
+  %".413" = add i64 %".412", 176
+  %".414" = getelementptr inbounds float, ptr %"C", i64 %".413"
+  store <16 x float> %".409", ptr %".414", align 4
+  %".416" = load <16 x float>, ptr %"c12_0"
+  %".417" = mul i64 %"i0", 16
+  %".418" = mul i64 %"p", 16
+  %".419" = add i64 %".417", %".418"
+  %".420" = add i64 %".419", 192
+  %".421" = getelementptr inbounds float, ptr %"C", i64 %".420"
+  store <16 x float> %".416", ptr %".421", align 4
+  %".423" = load <16 x float>, ptr %"c13_0"
+  %".424" = mul i64 %"i0", 16
+  %".425" = mul i64 %"p", 16
+  %".426" = add i64 %".424", %".425"
+  %".427" = add i64 %".426", 208
+  %".428" = getelementptr inbounds float, ptr %"C", i64 %".427"
+  store <16 x float> %".423", ptr %".428", align 4
+  %".430" = add i64 %"p", 1
+  store i64 %".430", ptr %"p.slot"
   br label %"p.head"
 }
 
