@@ -2,7 +2,7 @@
 target triple = "unknown-unknown-unknown"
 target datalayout = ""
 
-define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch") "prefer-vector-width"="512"
+define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch", i64 %"first", i64 %"last") "prefer-vector-width"="512"
 {
 entry:
   %"i0.slot" = alloca i64
@@ -24,13 +24,13 @@ entry:
   %"k.slot" = alloca i64
   br label %"start"
 start:
-  ; micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block
+  ; micro-kernel C += A B (C = A B in a split reduction's first call): 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block
   store i64 0, ptr %"i0.slot"
   br label %"i0.head"
 i0.head:
   %"i0" = load i64, ptr %"i0.slot"
-  %".9" = icmp slt i64 %"i0", 14
-  br i1 %".9", label %"i0.body", label %"i0.exit"
+  %".11" = icmp slt i64 %"i0", 14
+  br i1 %".11", label %"i0.body", label %"i0.exit"
 i0.body:
   store i64 0, ptr %"p.slot"
   br label %"p.head"
@@ -38,364 +38,411 @@ i0.exit:
   ret void
 p.head:
   %"p" = load i64, ptr %"p.slot"
-  %".13" = icmp slt i64 %"p", 1
-  br i1 %".13", label %"p.body", label %"p.exit"
+  %".15" = icmp slt i64 %"p", 1
+  br i1 %".15", label %"p.body", label %"p.exit"
 p.body:
-  %".15" = mul i64 %"i0", 16
-  %".16" = mul i64 %"p", 16
-  %".17" = add i64 %".15", %".16"
-  %".18" = getelementptr inbounds float, ptr %"C", i64 %".17"
-  %".19" = load <16 x float>, ptr %".18", align 4
-  store <16 x float> %".19", ptr %"c0_0"
-  %".21" = mul i64 %"i0", 16
-  %".22" = mul i64 %"p", 16
-  %".23" = add i64 %".21", %".22"
-  %".24" = add i64 %".23", 16
-  %".25" = getelementptr inbounds float, ptr %"C", i64 %".24"
-  %".26" = load <16 x float>, ptr %".25", align 4
-  store <16 x float> %".26", ptr %"c1_0"
-  %".28" = mul i64 %"i0", 16
-  %".29" = mul i64 %"p", 16
-  %".30" = add i64 %".28", %".29"
-  %".31" = add i64 %".30", 32
-  %".32" = getelementptr inbounds float, ptr %"C", i64 %".31"
-  %".33" = load <16 x float>, ptr %".32", align 4
-  store <16 x float> %".33", ptr %"c2_0"
-  %".35" = mul i64 %"i0", 16
-  %".36" = mul i64 %"p", 16
-  %".37" = add i64 %".35", %".36"
-  %".38" = add i64 %".37", 48
-  %".39" = getelementptr inbounds float, ptr %"C", i64 %".38"
-  %".40" = load <16 x float>, ptr %".39", align 4
-  store <16 x float> %".40", ptr %"c3_0"
-  %".42" = mul i64 %"i0", 16
-  %".43" = mul i64 %"p", 16
-  %".44" = add i64 %".42", %".43"
-  %".45" = add i64 %".44", 64
-  %".46" = getelementptr inbounds float, ptr %"C", i64 %".45"
-  %".47" = load <16 x float>, ptr %".46", align 4
-  store <16 x float> %".47", ptr %"c4_0"
-  %".49" = mul i64 %"i0", 16
-  %".50" = mul i64 %"p", 16
-  %".51" = add i64 %".49", %".50"
-  %".52" = add i64 %".51", 80
-  %".53" = getelementptr inbounds float, ptr %"C", i64 %".52"
-  %".54" = load <16 x float>, ptr %".53", align 4
-  store <16 x float> %".54", ptr %"c5_0"
-  %".56" = mul i64 %"i0", 16
-  %".57" = mul i64 %"p", 16
-  %".58" = add i64 %".56", %".57"
-  %".59" = add i64 %".58", 96
-  %".60" = getelementptr inbounds float, ptr %"C", i64 %".59"
-  %".61" = load <16 x float>, ptr %".60", align 4
-  store <16 x float> %".61", ptr %"c6_0"
-  %".63" = mul i64 %"i0", 16
-  %".64" = mul i64 %"p", 16
-  %".65" = add i64 %".63", %".64"
-  %".66" = add i64 %".65", 112
-  %".67" = getelementptr inbounds float, ptr %"C", i64 %".66"
-  %".68" = load <16 x float>, ptr %".67", align 4
-  store <16 x float> %".68", ptr %"c7_0"
-  %".70" = mul i64 %"i0", 16
-  %".71" = mul i64 %"p", 16
-  %".72" = add i64 %".70", %".71"
-  %".73" = add i64 %".72", 128
-  %".74" = getelementptr inbounds float, ptr %"C", i64 %".73"
-  %".75" = load <16 x float>, ptr %".74", align 4
-  store <16 x float> %".75", ptr %"c8_0"
-  %".77" = mul i64 %"i0", 16
-  %".78" = mul i64 %"p", 16
-  %".79" = add i64 %".77", %".78"
-  %".80" = add i64 %".79", 144
-  %".81" = getelementptr inbounds float, ptr %"C", i64 %".80"
-  %".82" = load <16 x float>, ptr %".81", align 4
-  store <16 x float> %".82", ptr %"c9_0"
-  %".84" = mul i64 %"i0", 16
-  %".85" = mul i64 %"p", 16
-  %".86" = add i64 %".84", %".85"
-  %".87" = add i64 %".86", 160
-  %".88" = getelementptr inbounds float, ptr %"C", i64 %".87"
-  %".89" = load <16 x float>, ptr %".88", align 4
-  store <16 x float> %".89", ptr %"c10_0"
-  %".91" = mul i64 %"i0", 16
-  %".92" = mul i64 %"p", 16
-  %".93" = add i64 %".91", %".92"
-  %".94" = add i64 %".93", 176
-  %".95" = getelementptr inbounds float, ptr %"C", i64 %".94"
-  %".96" = load <16 x float>, ptr %".95", align 4
-  store <16 x float> %".96", ptr %"c11_0"
-  %".98" = mul i64 %"i0", 16
-  %".99" = mul i64 %"p", 16
-  %".100" = add i64 %".98", %".99"
-  %".101" = add i64 %".100", 192
-  %".102" = getelementptr inbounds float, ptr %"C", i64 %".101"
-  %".103" = load <16 x float>, ptr %".102", align 4
-  store <16 x float> %".103", ptr %"c12_0"
-  %".105" = mul i64 %"i0", 16
-  %".106" = mul i64 %"p", 16
-  %".107" = add i64 %".105", %".106"
-  %".108" = add i64 %".107", 208
-  %".109" = getelementptr inbounds float, ptr %"C", i64 %".108"
-  %".110" = load <16 x float>, ptr %".109", align 4
-  store <16 x float> %".110", ptr %"c13_0"
-  store i64 0, ptr %"k.slot"
-  br label %"k.head"
+  %".17" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".18" = shufflevector <16 x float> %".17", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".18", ptr %"c0_0"
+  %".20" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".21" = shufflevector <16 x float> %".20", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".21", ptr %"c1_0"
+  %".23" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".24" = shufflevector <16 x float> %".23", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".24", ptr %"c2_0"
+  %".26" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".27" = shufflevector <16 x float> %".26", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".27", ptr %"c3_0"
+  %".29" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".30" = shufflevector <16 x float> %".29", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".30", ptr %"c4_0"
+  %".32" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".33" = shufflevector <16 x float> %".32", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".33", ptr %"c5_0"
+  %".35" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".36" = shufflevector <16 x float> %".35", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".36", ptr %"c6_0"
+  %".38" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".39" = shufflevector <16 x float> %".38", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".39", ptr %"c7_0"
+  %".41" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".42" = shufflevector <16 x float> %".41", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".42", ptr %"c8_0"
+  %".44" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".45" = shufflevector <16 x float> %".44", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".45", ptr %"c9_0"
+  %".47" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".48" = shufflevector <16 x float> %".47", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".48", ptr %"c10_0"
+  %".50" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".51" = shufflevector <16 x float> %".50", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".51", ptr %"c11_0"
+  %".53" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".54" = shufflevector <16 x float> %".53", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".54", ptr %"c12_0"
+  %".56" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".57" = shufflevector <16 x float> %".56", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".57", ptr %"c13_0"
+  %".59" = icmp eq i64 %"first", 0
+  br i1 %".59", label %"p.body.if", label %"p.body.endif"
 p.exit:
-  %".363" = add i64 %"i0", 14
-  store i64 %".363", ptr %"i0.slot"
+  %".410" = add i64 %"i0", 14
+  store i64 %".410", ptr %"i0.slot"
   br label %"i0.head"
-k.head:
-  %"k" = load i64, ptr %"k.slot"
-  %".114" = icmp slt i64 %"k", 8
-  br i1 %".114", label %"k.body", label %"k.exit"
-k.body:
-  %".116" = mul i64 %"k", 16
+p.body.if:
+  %".61" = mul i64 %"i0", 16
+  %".62" = mul i64 %"p", 16
+  %".63" = add i64 %".61", %".62"
+  %".64" = getelementptr inbounds float, ptr %"C", i64 %".63"
+  %".65" = load <16 x float>, ptr %".64", align 4
+  store <16 x float> %".65", ptr %"c0_0"
+  %".67" = mul i64 %"i0", 16
+  %".68" = mul i64 %"p", 16
+  %".69" = add i64 %".67", %".68"
+  %".70" = add i64 %".69", 16
+  %".71" = getelementptr inbounds float, ptr %"C", i64 %".70"
+  %".72" = load <16 x float>, ptr %".71", align 4
+  store <16 x float> %".72", ptr %"c1_0"
+  %".74" = mul i64 %"i0", 16
+  %".75" = mul i64 %"p", 16
+  %".76" = add i64 %".74", %".75"
+  %".77" = add i64 %".76", 32
+  %".78" = getelementptr inbounds float, ptr %"C", i64 %".77"
+  %".79" = load <16 x float>, ptr %".78", align 4
+  store <16 x float> %".79", ptr %"c2_0"
+  %".81" = mul i64 %"i0", 16
+  %".82" = mul i64 %"p", 16
+  %".83" = add i64 %".81", %".82"
+  %".84" = add i64 %".83", 48
+  %".85" = getelementptr inbounds float, ptr %"C", i64 %".84"
+  %".86" = load <16 x float>, ptr %".85", align 4
+  store <16 x float> %".86", ptr %"c3_0"
+  %".88" = mul i64 %"i0", 16
+  %".89" = mul i64 %"p", 16
+  %".90" = add i64 %".88", %".89"
+  %".91" = add i64 %".90", 64
+  %".92" = getelementptr inbounds float, ptr %"C", i64 %".91"
+  %".93" = load <16 x float>, ptr %".92", align 4
+  store <16 x float> %".93", ptr %"c4_0"
+  %".95" = mul i64 %"i0", 16
+  %".96" = mul i64 %"p", 16
+  %".97" = add i64 %".95", %".96"
+  %".98" = add i64 %".97", 80
+  %".99" = getelementptr inbounds float, ptr %"C", i64 %".98"
+  %".100" = load <16 x float>, ptr %".99", align 4
+  store <16 x float> %".100", ptr %"c5_0"
+  %".102" = mul i64 %"i0", 16
+  %".103" = mul i64 %"p", 16
+  %".104" = add i64 %".102", %".103"
+  %".105" = add i64 %".104", 96
+  %".106" = getelementptr inbounds float, ptr %"C", i64 %".105"
+  %".107" = load <16 x float>, ptr %".106", align 4
+  store <16 x float> %".107", ptr %"c6_0"
+  %".109" = mul i64 %"i0", 16
+  %".110" = mul i64 %"p", 16
+  %".111" = add i64 %".109", %".110"
+  %".112" = add i64 %".111", 112
+  %".113" = getelementptr inbounds float, ptr %"C", i64 %".112"
+  %".114" = load <16 x float>, ptr %".113", align 4
+  store <16 x float> %".114", ptr %"c7_0"
+  %".116" = mul i64 %"i0", 16
   %".117" = mul i64 %"p", 16
   %".118" = add i64 %".116", %".117"
-  %".119" = getelementptr inbounds float, ptr %"B", i64 %".118"
-  %"b0" = load <16 x float>, ptr %".119", align 4
-  %".121" = mul i64 %"i0", 128
-  %".122" = add i64 %".121", %"k"
-  %".123" = getelementptr inbounds float, ptr %"A", i64 %".122"
-  %".124" = load float, ptr %".123", align 4
-  %".125" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".124", i32 0
-  %"a0" = shufflevector <16 x float> %".125", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".127" = load <16 x float>, ptr %"c0_0"
-  %".128" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".127")
-  store <16 x float> %".128", ptr %"c0_0"
-  %".130" = mul i64 %"i0", 128
-  %".131" = add i64 %".130", %"k"
-  %".132" = add i64 %".131", 128
-  %".133" = getelementptr inbounds float, ptr %"A", i64 %".132"
-  %".134" = load float, ptr %".133", align 4
-  %".135" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".134", i32 0
-  %"a1" = shufflevector <16 x float> %".135", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".137" = load <16 x float>, ptr %"c1_0"
-  %".138" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".137")
-  store <16 x float> %".138", ptr %"c1_0"
-  %".140" = mul i64 %"i0", 128
-  %".141" = add i64 %".140", %"k"
-  %".142" = add i64 %".141", 256
-  %".143" = getelementptr inbounds float, ptr %"A", i64 %".142"
-  %".144" = load float, ptr %".143", align 4
-  %".145" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".144", i32 0
-  %"a2" = shufflevector <16 x float> %".145", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".147" = load <16 x float>, ptr %"c2_0"
-  %".148" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".147")
-  store <16 x float> %".148", ptr %"c2_0"
-  %".150" = mul i64 %"i0", 128
-  %".151" = add i64 %".150", %"k"
-  %".152" = add i64 %".151", 384
-  %".153" = getelementptr inbounds float, ptr %"A", i64 %".152"
-  %".154" = load float, ptr %".153", align 4
-  %".155" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".154", i32 0
-  %"a3" = shufflevector <16 x float> %".155", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".157" = load <16 x float>, ptr %"c3_0"
-  %".158" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".157")
-  store <16 x float> %".158", ptr %"c3_0"
-  %".160" = mul i64 %"i0", 128
-  %".161" = add i64 %".160", %"k"
-  %".162" = add i64 %".161", 512
-  %".163" = getelementptr inbounds float, ptr %"A", i64 %".162"
-  %".164" = load float, ptr %".163", align 4
-  %".165" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".164", i32 0
-  %"a4" = shufflevector <16 x float> %".165", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".167" = load <16 x float>, ptr %"c4_0"
-  %".168" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".167")
-  store <16 x float> %".168", ptr %"c4_0"
-  %".170" = mul i64 %"i0", 128
-  %".171" = add i64 %".170", %"k"
-  %".172" = add i64 %".171", 640
-  %".173" = getelementptr inbounds float, ptr %"A", i64 %".172"
-  %".174" = load float, ptr %".173", align 4
-  %".175" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".174", i32 0
-  %"a5" = shufflevector <16 x float> %".175", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".177" = load <16 x float>, ptr %"c5_0"
-  %".178" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".177")
-  store <16 x float> %".178", ptr %"c5_0"
-  %".180" = mul i64 %"i0", 128
-  %".181" = add i64 %".180", %"k"
-  %".182" = add i64 %".181", 768
-  %".183" = getelementptr inbounds float, ptr %"A", i64 %".182"
-  %".184" = load float, ptr %".183", align 4
-  %".185" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".184", i32 0
-  %"a6" = shufflevector <16 x float> %".185", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".187" = load <16 x float>, ptr %"c6_0"
-  %".188" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".187")
-  store <16 x float> %".188", ptr %"c6_0"
-  %".190" = mul i64 %"i0", 128
-  %".191" = add i64 %".190", %"k"
-  %".192" = add i64 %".191", 896
-  %".193" = getelementptr inbounds float, ptr %"A", i64 %".192"
-  %".194" = load float, ptr %".193", align 4
-  %".195" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".194", i32 0
-  %"a7" = shufflevector <16 x float> %".195", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".197" = load <16 x float>, ptr %"c7_0"
-  %".198" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".197")
-  store <16 x float> %".198", ptr %"c7_0"
-  %".200" = mul i64 %"i0", 128
-  %".201" = add i64 %".200", %"k"
-  %".202" = add i64 %".201", 1024
-  %".203" = getelementptr inbounds float, ptr %"A", i64 %".202"
-  %".204" = load float, ptr %".203", align 4
-  %".205" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".204", i32 0
-  %"a8" = shufflevector <16 x float> %".205", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".207" = load <16 x float>, ptr %"c8_0"
-  %".208" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".207")
-  store <16 x float> %".208", ptr %"c8_0"
-  %".210" = mul i64 %"i0", 128
-  %".211" = add i64 %".210", %"k"
-  %".212" = add i64 %".211", 1152
-  %".213" = getelementptr inbounds float, ptr %"A", i64 %".212"
-  %".214" = load float, ptr %".213", align 4
-  %".215" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".214", i32 0
-  %"a9" = shufflevector <16 x float> %".215", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".217" = load <16 x float>, ptr %"c9_0"
-  %".218" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".217")
-  store <16 x float> %".218", ptr %"c9_0"
-  %".220" = mul i64 %"i0", 128
-  %".221" = add i64 %".220", %"k"
-  %".222" = add i64 %".221", 1280
-  %".223" = getelementptr inbounds float, ptr %"A", i64 %".222"
-  %".224" = load float, ptr %".223", align 4
-  %".225" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".224", i32 0
-  %"a10" = shufflevector <16 x float> %".225", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".227" = load <16 x float>, ptr %"c10_0"
-  %".228" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".227")
-  store <16 x float> %".228", ptr %"c10_0"
-  %".230" = mul i64 %"i0", 128
-  %".231" = add i64 %".230", %"k"
-  %".232" = add i64 %".231", 1408
-  %".233" = getelementptr inbounds float, ptr %"A", i64 %".232"
-  %".234" = load float, ptr %".233", align 4
-  %".235" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".234", i32 0
-  %"a11" = shufflevector <16 x float> %".235", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".237" = load <16 x float>, ptr %"c11_0"
-  %".238" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".237")
-  store <16 x float> %".238", ptr %"c11_0"
-  %".240" = mul i64 %"i0", 128
-  %".241" = add i64 %".240", %"k"
-  %".242" = add i64 %".241", 1536
-  %".243" = getelementptr inbounds float, ptr %"A", i64 %".242"
-  %".244" = load float, ptr %".243", align 4
-  %".245" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".244", i32 0
-  %"a12" = shufflevector <16 x float> %".245", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".247" = load <16 x float>, ptr %"c12_0"
-  %".248" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".247")
-  store <16 x float> %".248", ptr %"c12_0"
-  %".250" = mul i64 %"i0", 128
-  %".251" = add i64 %".250", %"k"
-  %".252" = add i64 %".251", 1664
-  %".253" = getelementptr inbounds float, ptr %"A", i64 %".252"
-  %".254" = load float, ptr %".253", align 4
-  %".255" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".254", i32 0
-  %"a13" = shufflevector <16 x float> %".255", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".257" = load <16 x float>, ptr %"c13_0"
-  %".258" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".257")
-  store <16 x float> %".258", ptr %"c13_0"
-  %".260" = add i64 %"k", 1
-  store i64 %".260", ptr %"k.slot"
+  %".119" = add i64 %".118", 128
+  %".120" = getelementptr inbounds float, ptr %"C", i64 %".119"
+  %".121" = load <16 x float>, ptr %".120", align 4
+  store <16 x float> %".121", ptr %"c8_0"
+  %".123" = mul i64 %"i0", 16
+  %".124" = mul i64 %"p", 16
+  %".125" = add i64 %".123", %".124"
+  %".126" = add i64 %".125", 144
+  %".127" = getelementptr inbounds float, ptr %"C", i64 %".126"
+  %".128" = load <16 x float>, ptr %".127", align 4
+  store <16 x float> %".128", ptr %"c9_0"
+  %".130" = mul i64 %"i0", 16
+  %".131" = mul i64 %"p", 16
+  %".132" = add i64 %".130", %".131"
+  %".133" = add i64 %".132", 160
+  %".134" = getelementptr inbounds float, ptr %"C", i64 %".133"
+  %".135" = load <16 x float>, ptr %".134", align 4
+  store <16 x float> %".135", ptr %"c10_0"
+  %".137" = mul i64 %"i0", 16
+  %".138" = mul i64 %"p", 16
+  %".139" = add i64 %".137", %".138"
+  %".140" = add i64 %".139", 176
+  %".141" = getelementptr inbounds float, ptr %"C", i64 %".140"
+  %".142" = load <16 x float>, ptr %".141", align 4
+  store <16 x float> %".142", ptr %"c11_0"
+  %".144" = mul i64 %"i0", 16
+  %".145" = mul i64 %"p", 16
+  %".146" = add i64 %".144", %".145"
+  %".147" = add i64 %".146", 192
+  %".148" = getelementptr inbounds float, ptr %"C", i64 %".147"
+  %".149" = load <16 x float>, ptr %".148", align 4
+  store <16 x float> %".149", ptr %"c12_0"
+  %".151" = mul i64 %"i0", 16
+  %".152" = mul i64 %"p", 16
+  %".153" = add i64 %".151", %".152"
+  %".154" = add i64 %".153", 208
+  %".155" = getelementptr inbounds float, ptr %"C", i64 %".154"
+  %".156" = load <16 x float>, ptr %".155", align 4
+  store <16 x float> %".156", ptr %"c13_0"
+  br label %"p.body.endif"
+p.body.endif:
+  store i64 0, ptr %"k.slot"
+  br label %"k.head"
+k.head:
+  %"k" = load i64, ptr %"k.slot"
+  %".161" = icmp slt i64 %"k", 8
+  br i1 %".161", label %"k.body", label %"k.exit"
+k.body:
+  %".163" = mul i64 %"k", 16
+  %".164" = mul i64 %"p", 16
+  %".165" = add i64 %".163", %".164"
+  %".166" = getelementptr inbounds float, ptr %"B", i64 %".165"
+  %"b0" = load <16 x float>, ptr %".166", align 4
+  %".168" = mul i64 %"i0", 128
+  %".169" = add i64 %".168", %"k"
+  %".170" = getelementptr inbounds float, ptr %"A", i64 %".169"
+  %".171" = load float, ptr %".170", align 4
+  %".172" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".171", i32 0
+  %"a0" = shufflevector <16 x float> %".172", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".174" = load <16 x float>, ptr %"c0_0"
+  %".175" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".174")
+  store <16 x float> %".175", ptr %"c0_0"
+  %".177" = mul i64 %"i0", 128
+  %".178" = add i64 %".177", %"k"
+  %".179" = add i64 %".178", 128
+  %".180" = getelementptr inbounds float, ptr %"A", i64 %".179"
+  %".181" = load float, ptr %".180", align 4
+  %".182" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".181", i32 0
+  %"a1" = shufflevector <16 x float> %".182", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".184" = load <16 x float>, ptr %"c1_0"
+  %".185" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".184")
+  store <16 x float> %".185", ptr %"c1_0"
+  %".187" = mul i64 %"i0", 128
+  %".188" = add i64 %".187", %"k"
+  %".189" = add i64 %".188", 256
+  %".190" = getelementptr inbounds float, ptr %"A", i64 %".189"
+  %".191" = load float, ptr %".190", align 4
+  %".192" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".191", i32 0
+  %"a2" = shufflevector <16 x float> %".192", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".194" = load <16 x float>, ptr %"c2_0"
+  %".195" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".194")
+  store <16 x float> %".195", ptr %"c2_0"
+  %".197" = mul i64 %"i0", 128
+  %".198" = add i64 %".197", %"k"
+  %".199" = add i64 %".198", 384
+  %".200" = getelementptr inbounds float, ptr %"A", i64 %".199"
+  %".201" = load float, ptr %".200", align 4
+  %".202" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".201", i32 0
+  %"a3" = shufflevector <16 x float> %".202", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".204" = load <16 x float>, ptr %"c3_0"
+  %".205" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".204")
+  store <16 x float> %".205", ptr %"c3_0"
+  %".207" = mul i64 %"i0", 128
+  %".208" = add i64 %".207", %"k"
+  %".209" = add i64 %".208", 512
+  %".210" = getelementptr inbounds float, ptr %"A", i64 %".209"
+  %".211" = load float, ptr %".210", align 4
+  %".212" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".211", i32 0
+  %"a4" = shufflevector <16 x float> %".212", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".214" = load <16 x float>, ptr %"c4_0"
+  %".215" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".214")
+  store <16 x float> %".215", ptr %"c4_0"
+  %".217" = mul i64 %"i0", 128
+  %".218" = add i64 %".217", %"k"
+  %".219" = add i64 %".218", 640
+  %".220" = getelementptr inbounds float, ptr %"A", i64 %".219"
+  %".221" = load float, ptr %".220", align 4
+  %".222" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".221", i32 0
+  %"a5" = shufflevector <16 x float> %".222", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".224" = load <16 x float>, ptr %"c5_0"
+  %".225" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".224")
+  store <16 x float> %".225", ptr %"c5_0"
+  %".227" = mul i64 %"i0", 128
+  %".228" = add i64 %".227", %"k"
+  %".229" = add i64 %".228", 768
+  %".230" = getelementptr inbounds float, ptr %"A", i64 %".229"
+  %".231" = load float, ptr %".230", align 4
+  %".232" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".231", i32 0
+  %"a6" = shufflevector <16 x float> %".232", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".234" = load <16 x float>, ptr %"c6_0"
+  %".235" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".234")
+  store <16 x float> %".235", ptr %"c6_0"
+  %".237" = mul i64 %"i0", 128
+  %".238" = add i64 %".237", %"k"
+  %".239" = add i64 %".238", 896
+  %".240" = getelementptr inbounds float, ptr %"A", i64 %".239"
+  %".241" = load float, ptr %".240", align 4
+  %".242" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".241", i32 0
+  %"a7" = shufflevector <16 x float> %".242", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".244" = load <16 x float>, ptr %"c7_0"
+  %".245" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".244")
+  store <16 x float> %".245", ptr %"c7_0"
+  %".247" = mul i64 %"i0", 128
+  %".248" = add i64 %".247", %"k"
+  %".249" = add i64 %".248", 1024
+  %".250" = getelementptr inbounds float, ptr %"A", i64 %".249"
+  %".251" = load float, ptr %".250", align 4
+  %".252" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".251", i32 0
+  %"a8" = shufflevector <16 x float> %".252", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".254" = load <16 x float>, ptr %"c8_0"
+  %".255" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".254")
+  store <16 x float> %".255", ptr %"c8_0"
+  %".257" = mul i64 %"i0", 128
+  %".258" = add i64 %".257", %"k"
+  %".259" = add i64 %".258", 1152
+  %".260" = getelementptr inbounds float, ptr %"A", i64 %".259"
+  %".261" = load float, ptr %".260", align 4
+  %".262" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".261", i32 0
+  %"a9" = shufflevector <16 x float> %".262", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".264" = load <16 x float>, ptr %"c9_0"
+  %".265" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".264")
+  store <16 x float> %".265", ptr %"c9_0"
+  %".267" = mul i64 %"i0", 128
+  %".268" = add i64 %".267", %"k"
+  %".269" = add i64 %".268", 1280
+  %".270" = getelementptr inbounds float, ptr %"A", i64 %".269"
+  %".271" = load float, ptr %".270", align 4
+  %".272" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".271", i32 0
+  %"a10" = shufflevector <16 x float> %".272", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".274" = load <16 x float>, ptr %"c10_0"
+  %".275" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".274")
+  store <16 x float> %".275", ptr %"c10_0"
+  %".277" = mul i64 %"i0", 128
+  %".278" = add i64 %".277", %"k"
+  %".279" = add i64 %".278", 1408
+  %".280" = getelementptr inbounds float, ptr %"A", i64 %".279"
+  %".281" = load float, ptr %".280", align 4
+  %".282" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".281", i32 0
+  %"a11" = shufflevector <16 x float> %".282", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".284" = load <16 x float>, ptr %"c11_0"
+  %".285" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".284")
+  store <16 x float> %".285", ptr %"c11_0"
+  %".287" = mul i64 %"i0", 128
+  %".288" = add i64 %".287", %"k"
+  %".289" = add i64 %".288", 1536
+  %".290" = getelementptr inbounds float, ptr %"A", i64 %".289"
+  %".291" = load float, ptr %".290", align 4
+  %".292" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".291", i32 0
+  %"a12" = shufflevector <16 x float> %".292", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".294" = load <16 x float>, ptr %"c12_0"
+  %".295" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".294")
+  store <16 x float> %".295", ptr %"c12_0"
+  %".297" = mul i64 %"i0", 128
+  %".298" = add i64 %".297", %"k"
+  %".299" = add i64 %".298", 1664
+  %".300" = getelementptr inbounds float, ptr %"A", i64 %".299"
+  %".301" = load float, ptr %".300", align 4
+  %".302" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".301", i32 0
+  %"a13" = shufflevector <16 x float> %".302", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".304" = load <16 x float>, ptr %"c13_0"
+  %".305" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".304")
+  store <16 x float> %".305", ptr %"c13_0"
+  %".307" = add i64 %"k", 1
+  store i64 %".307", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".263" = load <16 x float>, ptr %"c0_0"
-  %".264" = mul i64 %"i0", 16
-  %".265" = mul i64 %"p", 16
-  %".266" = add i64 %".264", %".265"
-  %".267" = getelementptr inbounds float, ptr %"C", i64 %".266"
-  store <16 x float> %".263", ptr %".267", align 4
-  %".269" = load <16 x float>, ptr %"c1_0"
-  %".270" = mul i64 %"i0", 16
-  %".271" = mul i64 %"p", 16
-  %".272" = add i64 %".270", %".271"
-  %".273" = add i64 %".272", 16
-  %".274" = getelementptr inbounds float, ptr %"C", i64 %".273"
-  store <16 x float> %".269", ptr %".274", align 4
-  %".276" = load <16 x float>, ptr %"c2_0"
-  %".277" = mul i64 %"i0", 16
-  %".278" = mul i64 %"p", 16
-  %".279" = add i64 %".277", %".278"
-  %".280" = add i64 %".279", 32
-  %".281" = getelementptr inbounds float, ptr %"C", i64 %".280"
-  store <16 x float> %".276", ptr %".281", align 4
-  %".283" = load <16 x float>, ptr %"c3_0"
-  %".284" = mul i64 %"i0", 16
-  %".285" = mul i64 %"p", 16
-  %".286" = add i64 %".284", %".285"
-  %".287" = add i64 %".286", 48
-  %".288" = getelementptr inbounds float, ptr %"C", i64 %".287"
-  store <16 x float> %".283", ptr %".288", align 4
-  %".290" = load <16 x float>, ptr %"c4_0"
-  %".291" = mul i64 %"i0", 16
-  %".292" = mul i64 %"p", 16
-  %".293" = add i64 %".291", %".292"
-  %".294" = add i64 %".293", 64
-  %".295" = getelementptr inbounds float, ptr %"C", i64 %".294"
-  store <16 x float> %".290", ptr %".295", align 4
-  %".297" = load <16 x float>, ptr %"c5_0"
-  %".298" = mul i64 %"i0", 16
-  %".299" = mul i64 %"p", 16
-  %".300" = add i64 %".298", %".299"
-  %".301" = add i64 %".300", 80
-  %".302" = getelementptr inbounds float, ptr %"C", i64 %".301"
-  store <16 x float> %".297", ptr %".302", align 4
-  %".304" = load <16 x float>, ptr %"c6_0"
-  %".305" = mul i64 %"i0", 16
-  %".306" = mul i64 %"p", 16
-  %".307" = add i64 %".305", %".306"
-  %".308" = add i64 %".307", 96
-  %".309" = getelementptr inbounds float, ptr %"C", i64 %".308"
-  store <16 x float> %".304", ptr %".309", align 4
-  %".311" = load <16 x float>, ptr %"c7_0"
-  %".312" = mul i64 %"i0", 16
-  %".313" = mul i64 %"p", 16
-  %".314" = add i64 %".312", %".313"
-  %".315" = add i64 %".314", 112
-  %".316" = getelementptr inbounds float, ptr %"C", i64 %".315"
-  store <16 x float> %".311", ptr %".316", align 4
-  %".318" = load <16 x float>, ptr %"c8_0"
-  %".319" = mul i64 %"i0", 16
-  %".320" = mul i64 %"p", 16
-  %".321" = add i64 %".319", %".320"
-  %".322" = add i64 %".321", 128
-  %".323" = getelementptr inbounds float, ptr %"C", i64 %".322"
-  store <16 x float> %".318", ptr %".323", align 4
-  %".325" = load <16 x float>, ptr %"c9_0"
-  %".326" = mul i64 %"i0", 16
-  %".327" = mul i64 %"p", 16
-  %".328" = add i64 %".326", %".327"
-  %".329" = add i64 %".328", 144
-  %".330" = getelementptr inbounds float, ptr %"C", i64 %".329"
-  store <16 x float> %".325", ptr %".330", align 4
-  %".332" = load <16 x float>, ptr %"c10_0"
-  %".333" = mul i64 %"i0", 16
-  %".334" = mul i64 %"p", 16
-  %".335" = add i64 %".333", %".334"
-  %".336" = add i64 %".335", 160
-  %".337" = getelementptr inbounds float, ptr %"C", i64 %".336"
-  store <16 x float> %".332", ptr %".337", align 4
-  %".339" = load <16 x float>, ptr %"c11_0"
-  %".340" = mul i64 %"i0", 16
-  %".341" = mul i64 %"p", 16
-  %".342" = add i64 %".340", %".341"
-  %".343" = add i64 %".342", 176
-  %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
-  store <16 x float> %".339", ptr %".344", align 4
-  %".346" = load <16 x float>, ptr %"c12_0"
-  %".347" = mul i64 %"i0", 16
-  %".348" = mul i64 %"p", 16
-  %".349" = add i64 %".347", %".348"
-  %".350" = add i64 %".349", 192
-  %".351" = getelementptr inbounds float, ptr %"C", i64 %".350"
-  store <16 x float> %".346", ptr %".351", align 4
-  %".353" = load <16 x float>, ptr %"c13_0"
-  %".354" = mul i64 %"i0", 16
-  %".355" = mul i64 %"p", 16
-  %".356" = add i64 %".354", %".355"
-  %".357" = add i64 %".356", 208
-  %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
-  store <16 x float> %".353", ptr %".358", align 4
-  %".360" = add i64 %"p", 1
-  store i64 %".360", ptr %"p.slot"
+  %".310" = load <16 x float>, ptr %"c0_0"
+  %".311" = mul i64 %"i0", 16
+  %".312" = mul i64 %"p", 16
+  %".313" = add i64 %".311", %".312"
+  %".314" = getelementptr inbounds float, ptr %"C", i64 %".313"
+  store <16 x float> %".310", ptr %".314", align 4
+  %".316" = load <16 x float>, ptr %"c1_0"
+  %".317" = mul i64 %"i0", 16
+  %".318" = mul i64 %"p", 16
+  %".319" = add i64 %".317", %".318"
+  %".320" = add i64 %".319", 16
+  %".321" = getelementptr inbounds float, ptr %"C", i64 %".320"
+  store <16 x float> %".316", ptr %".321", align 4
+  %".323" = load <16 x float>, ptr %"c2_0"
+  %".324" = mul i64 %"i0", 16
+  %".325" = mul i64 %"p", 16
+  %".326" = add i64 %".324", %".325"
+  %".327" = add i64 %".326", 32
+  %".328" = getelementptr inbounds float, ptr %"C", i64 %".327"
+  store <16 x float> %".323", ptr %".328", align 4
+  %".330" = load <16 x float>, ptr %"c3_0"
+  %".331" = mul i64 %"i0", 16
+  %".332" = mul i64 %"p", 16
+  %".333" = add i64 %".331", %".332"
+  %".334" = add i64 %".333", 48
+  %".335" = getelementptr inbounds float, ptr %"C", i64 %".334"
+  store <16 x float> %".330", ptr %".335", align 4
+  %".337" = load <16 x float>, ptr %"c4_0"
+  %".338" = mul i64 %"i0", 16
+  %".339" = mul i64 %"p", 16
+  %".340" = add i64 %".338", %".339"
+  %".341" = add i64 %".340", 64
+  %".342" = getelementptr inbounds float, ptr %"C", i64 %".341"
+  store <16 x float> %".337", ptr %".342", align 4
+  %".344" = load <16 x float>, ptr %"c5_0"
+  %".345" = mul i64 %"i0", 16
+  %".346" = mul i64 %"p", 16
+  %".347" = add i64 %".345", %".346"
+  %".348" = add i64 %".347", 80
+  %".349" = getelementptr inbounds float, ptr %"C", i64 %".348"
+  store <16 x float> %".344", ptr %".349", align 4
+  %".351" = load <16 x float>, ptr %"c6_0"
+  %".352" = mul i64 %"i0", 16
+  %".353" = mul i64 %"p", 16
+  %".354" = add i64 %".352", %".353"
+  %".355" = add i64 %".354", 96
+  %".356" = getelementptr inbounds float, ptr %"C", i64 %".355"
+  store <16 x float> %".351", ptr %".356", align 4
+  %".358" = load <16 x float>, ptr %"c7_0"
+  %".359" = mul i64 %"i0", 16
+  %".360" = mul i64 %"p", 16
+  %".361" = add i64 %".359", %".360"
+  %".362" = add i64 %".361", 112
+  %".363" = getelementptr inbounds float, ptr %"C", i64 %".362"
+  store <16 x float> %".358", ptr %".363", align 4
+  %".365" = load <16 x float>, ptr %"c8_0"
+  %".366" = mul i64 %"i0", 16
+  %".367" = mul i64 %"p", 16
+  %".368" = add i64 %".366", %".367"
+  %".369" = add i64 %".368", 128
+  %".370" = getelementptr inbounds float, ptr %"C", i64 %".369"
+  store <16 x float> %".365", ptr %".370", align 4
+  %".372" = load <16 x float>, ptr %"c9_0"
+  %".373" = mul i64 %"i0", 16
+  %".374" = mul i64 %"p", 16
+  %".375" = add i64 %".373", %".374"
+  %".376" = add i64 %".375", 144
+  %".377" = getelementptr inbounds float, ptr %"C", i64 %".376"
+  store <16 x float> %".372", ptr %".377", align 4
+  %".379" = load <16 x float>, ptr %"c10_0"
+  %".380" = mul i64 %"i0", 16
+  %".381" = mul i64 %"p", 16
+  %".382" = add i64 %".380", %".381"
+  %".383" = add i64 %".382", 160
+  %".384" = getelementptr inbounds float, ptr %"C", i64 %".383"
+  store <16 x float> %".379", ptr %".384", align 4
+  %".386" = load <16 x float>, ptr %"c11_0"
+  %".387" = mul i64 %"i0", 16
+  %".388" = mul i64 %"p", 16
+  %".389" = add i64 %".387", %".388"
+  %".390" = add i64 %".389", 176
+  %".391" = getelementptr inbounds float, ptr %"C", i64 %".390"
+  store <16 x float> %".386", ptr %".391", align 4
+  %".393" = load <16 x float>, ptr %"c12_0"
+  %".394" = mul i64 %"i0", 16
+  %".395" = mul i64 %"p", 16
+  %".396" = add i64 %".394", %".395"
+  %".397" = add i64 %".396", 192
+  %".398" = getelementptr inbounds float, ptr %"C", i64 %".397"
+  store <16 x float> %".393", ptr %".398", align 4
+  %".400" = load <16 x float>, ptr %"c13_0"
+  %".401" = mul i64 %"i0", 16
+  %".402" = mul i64 %"p", 16
+  %".403" = add i64 %".401", %".402"
+  %".404" = add i64 %".403", 208
+  %".405" = getelementptr inbounds float, ptr %"C", i64 %".404"
+  store <16 x float> %".400", ptr %".405", align 4
+  %".407" = add i64 %"p", 1
+  store i64 %".407", ptr %"p.slot"
   br label %"p.head"
 }
 
@@ -453,12 +500,10 @@ entry:
   %"y.it.slot" = alloca i64
   %"gemm_scratch" = alloca [1 x float], align 64
   %"X_01" = alloca [224 x float], align 64
-  %"e1.slot" = alloca i64
-  %"e3.slot" = alloca i64
   %"i.slot" = alloca i64
   %"j.slot" = alloca i64
-  %"i2.slot" = alloca i64
-  %"i4.slot" = alloca i64
+  %"i2_1.slot" = alloca i64
+  %"i4_1.slot" = alloca i64
   br label %"start"
 start:
   %".3" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 0
@@ -503,110 +548,91 @@ y.it.body:
   %"y" = add i64 %".4", %".38"
   ; kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4)
   ; kernel_0(X_I_1,X_I_2)
-  ; initialise what 'X_01' aggregates (add)
-  store i64 0, ptr %"e1.slot"
-  br label %"e1.head"
-y.it.exit:
-  ret void
-e1.head:
-  %"e1" = load i64, ptr %"e1.slot"
-  %".45" = icmp slt i64 %"e1", 14
-  br i1 %".45", label %"e1.body", label %"e1.exit"
-e1.body:
-  store i64 0, ptr %"e3.slot"
-  br label %"e3.head"
-e1.exit:
   store i64 0, ptr %"i.slot"
   br label %"i.head"
-e3.head:
-  %"e3" = load i64, ptr %"e3.slot"
-  %".49" = icmp slt i64 %"e3", 16
-  br i1 %".49", label %"e3.body", label %"e3.exit"
-e3.body:
-  %".51" = mul i64 %"e1", 16
-  %".52" = add i64 %".51", %"e3"
-  %".53" = getelementptr inbounds float, ptr %"X_01", i64 %".52"
-  store float              0x0, ptr %".53", align 4
-  %".55" = add i64 %"e3", 1
-  store i64 %".55", ptr %"e3.slot"
-  br label %"e3.head", !llvm.loop !2
-e3.exit:
-  %".58" = add i64 %"e1", 1
-  store i64 %".58", ptr %"e1.slot"
-  br label %"e1.head"
+y.it.exit:
+  ret void
 i.head:
   %"i" = load i64, ptr %"i.slot"
-  %".63" = icmp slt i64 %"i", 3
-  br i1 %".63", label %"i.body", label %"i.exit"
+  %".44" = icmp slt i64 %"i", 3
+  br i1 %".44", label %"i.body", label %"i.exit"
 i.body:
   store i64 0, ptr %"j.slot"
   br label %"j.head"
 i.exit:
   ; kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4)
-  store i64 0, ptr %"i2.slot"
-  br label %"i2.head"
+  store i64 0, ptr %"i2_1.slot"
+  br label %"i2_1.head"
 j.head:
   %"j" = load i64, ptr %"j.slot"
-  %".67" = icmp slt i64 %"j", 3
-  br i1 %".67", label %"j.body", label %"j.exit"
+  %".48" = icmp slt i64 %"j", 3
+  br i1 %".48", label %"j.body", label %"j.exit"
 j.body:
   ; #0
-  %".70" = mul i64 %"i", 128
-  %".71" = mul i64 %"j", 8
-  %".72" = add i64 %".70", %".71"
-  %".73" = mul i64 %"y", 8
-  %".74" = add i64 %".72", %".73"
-  %".75" = getelementptr inbounds float, ptr %".8", i64 %".74"
-  %".76" = mul i64 %"i", 384
-  %".77" = mul i64 %"j", 128
-  %".78" = add i64 %".76", %".77"
-  %".79" = getelementptr inbounds float, ptr %".10", i64 %".78"
-  call void @"gemm"(ptr %".75", ptr %".79", ptr %"X_01", ptr %"gemm_scratch")
-  %".81" = add i64 %"j", 1
-  store i64 %".81", ptr %"j.slot"
+  %".51" = mul i64 %"i", 128
+  %".52" = mul i64 %"j", 8
+  %".53" = add i64 %".51", %".52"
+  %".54" = mul i64 %"y", 8
+  %".55" = add i64 %".53", %".54"
+  %".56" = getelementptr inbounds float, ptr %".8", i64 %".55"
+  %".57" = mul i64 %"i", 384
+  %".58" = mul i64 %"j", 128
+  %".59" = add i64 %".57", %".58"
+  %".60" = getelementptr inbounds float, ptr %".10", i64 %".59"
+  %".61" = icmp eq i64 %"i", 0
+  %".62" = icmp eq i64 %"j", 0
+  %".63" = and i1 %".61", %".62"
+  %".64" = select  i1 %".63", i64 1, i64 0
+  %".65" = icmp eq i64 %"i", 2
+  %".66" = icmp eq i64 %"j", 2
+  %".67" = and i1 %".65", %".66"
+  %".68" = select  i1 %".67", i64 1, i64 0
+  call void @"gemm"(ptr %".56", ptr %".60", ptr %"X_01", ptr %"gemm_scratch", i64 %".64", i64 %".68")
+  %".70" = add i64 %"j", 1
+  store i64 %".70", ptr %"j.slot"
   br label %"j.head"
 j.exit:
-  %".84" = add i64 %"i", 1
-  store i64 %".84", ptr %"i.slot"
+  %".73" = add i64 %"i", 1
+  store i64 %".73", ptr %"i.slot"
   br label %"i.head"
-i2.head:
-  %"i2" = load i64, ptr %"i2.slot"
-  %".90" = icmp slt i64 %"i2", 14
-  br i1 %".90", label %"i2.body", label %"i2.exit"
-i2.body:
-  store i64 0, ptr %"i4.slot"
-  br label %"i4.head"
-i2.exit:
-  %".117" = add i64 %"y.it", 1
-  store i64 %".117", ptr %"y.it.slot"
+i2_1.head:
+  %"i2_1" = load i64, ptr %"i2_1.slot"
+  %".79" = icmp slt i64 %"i2_1", 14
+  br i1 %".79", label %"i2_1.body", label %"i2_1.exit"
+i2_1.body:
+  store i64 0, ptr %"i4_1.slot"
+  br label %"i4_1.head"
+i2_1.exit:
+  %".106" = add i64 %"y.it", 1
+  store i64 %".106", ptr %"y.it.slot"
   br label %"y.it.head"
-i4.head:
-  %"i4" = load i64, ptr %"i4.slot"
-  %".94" = icmp slt i64 %"i4", 16
-  br i1 %".94", label %"i4.body", label %"i4.exit"
-i4.body:
-  %".96" = mul i64 %"i2", 16
-  %".97" = add i64 %".96", %"i4"
-  %".98" = getelementptr inbounds float, ptr %"X_01", i64 %".97"
-  %"X_T3" = load float, ptr %".98", align 4
-  %".100" = getelementptr inbounds float, ptr %".12", i64 %"i4"
-  %"X_I_0_1" = load float, ptr %".100", align 4
-  %"X_T4" = fadd float %"X_T3", %"X_I_0_1"
-  %"X_T5" = fcmp olt float %"X_T4",              0x0
-  %"X_T6_1" = select  i1 %"X_T5", float              0x0, float %"X_T4"
-  %".105" = mul i64 %"i2", 224
-  %".106" = add i64 %".105", %"i4"
-  %".107" = mul i64 %"y", 16
-  %".108" = add i64 %".106", %".107"
-  %".109" = getelementptr inbounds float, ptr %".14", i64 %".108"
-  store float %"X_T6_1", ptr %".109", align 4
-  %".111" = add i64 %"i4", 1
-  store i64 %".111", ptr %"i4.slot"
-  br label %"i4.head", !llvm.loop !3
-i4.exit:
-  %".114" = add i64 %"i2", 1
-  store i64 %".114", ptr %"i2.slot"
-  br label %"i2.head"
+i4_1.head:
+  %"i4_1" = load i64, ptr %"i4_1.slot"
+  %".83" = icmp slt i64 %"i4_1", 16
+  br i1 %".83", label %"i4_1.body", label %"i4_1.exit"
+i4_1.body:
+  %".85" = mul i64 %"i2_1", 16
+  %".86" = add i64 %".85", %"i4_1"
+  %".87" = getelementptr inbounds float, ptr %"X_01", i64 %".86"
+  %"X_T3_1" = load float, ptr %".87", align 4
+  %".89" = getelementptr inbounds float, ptr %".12", i64 %"i4_1"
+  %"X_I_0_2" = load float, ptr %".89", align 4
+  %"X_T4_1" = fadd float %"X_T3_1", %"X_I_0_2"
+  %"X_T5_1" = fcmp olt float %"X_T4_1",              0x0
+  %"X_T6_2" = select  i1 %"X_T5_1", float              0x0, float %"X_T4_1"
+  %".94" = mul i64 %"i2_1", 224
+  %".95" = add i64 %".94", %"i4_1"
+  %".96" = mul i64 %"y", 16
+  %".97" = add i64 %".95", %".96"
+  %".98" = getelementptr inbounds float, ptr %".14", i64 %".97"
+  store float %"X_T6_2", ptr %".98", align 4
+  %".100" = add i64 %"i4_1", 1
+  store i64 %".100", ptr %"i4_1.slot"
+  br label %"i4_1.head", !llvm.loop !2
+i4_1.exit:
+  %".103" = add i64 %"i2_1", 1
+  store i64 %".103", ptr %"i2_1.slot"
+  br label %"i2_1.head"
 }
 
 define internal void @"plaidc.team_mark"(ptr %".1")
@@ -730,4 +756,3 @@ entry:
 !0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
 !1 = !{ !"llvm.loop.unroll.disable" }
 !2 = distinct !{ !2, !0, !1 }
-!3 = distinct !{ !3, !0, !1 }

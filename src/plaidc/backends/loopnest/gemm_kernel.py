@@ -125,6 +125,15 @@ def _at_least(value: IntExpr, bound: int) -> bool:
     return isinstance(value, IConst) and value.value >= bound
 
 
+def _negate(cond: IntExpr) -> IntExpr:
+    """The negation of a condition built from `==`/`!=` comparisons and `and`."""
+    if isinstance(cond, ICmp) and cond.op in ("==", "!="):
+        return ICmp("!=" if cond.op == "==" else "==", cond.a, cond.b)
+    if isinstance(cond, ILogic) and cond.op == "and":
+        return ILogic("or", _negate(cond.a), _negate(cond.b))
+    raise TypeError(f"cannot negate {cond!r}")
+
+
 def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
     """`body` if `count > 0` (decided now for constants)."""
     if isinstance(count, IConst):
@@ -191,6 +200,12 @@ class Kernel:
         self.k0: IntExpr = IConst(0)
         self.kb: IntExpr = self.ext["k"]
         self.fresh_c: bool | IntExpr = shape.overwrite
+        # A split reduction's calls (`GemmShape.split`) take run-time flags, nonzero in the
+        # first call (the accumulators start at zero) and in the last (the epilogue applies).
+        self.first = IVar(names.fresh("first")) if shape.split else None
+        self.last = IVar(names.fresh("last")) if shape.split else None
+        if self.first is not None:
+            self.fresh_c = ICmp("!=", self.first, IConst(0))
         # The panels of B this chunk computes: from `p_lo` to `p_hi` (None: every full panel),
         # the partial last panel where `tail_panel` holds (None: always).
         self.p_lo: IntExpr = IConst(0)
@@ -264,9 +279,13 @@ class Kernel:
             # a pack on the heap reports a failed allocation through the caller's status word
             params.append(BufferParam(STATUS, DType.I32, True))
         params += [IntParam(e.name) for e in self.ext.values() if isinstance(e, IVar)]
+        if self.first is not None and self.last is not None:
+            params += [IntParam(self.first.name), IntParam(self.last.name)]
         if self.b_avail is not None:
             params.append(IntParam(self.b_avail.name))
         what = "C = A B" if s.overwrite else "C += A B"
+        if s.split:
+            what = "C += A B (C = A B in a split reduction's first call)"
         sizes = "x".join(
             f"{dim}<={size}" if dim in s.runtime else str(size)
             for dim, size in (("m", s.m), ("n", s.n), ("k", s.k))
@@ -332,8 +351,13 @@ class Kernel:
         k = self.ext["k"]
         ragged_k = isinstance(k, IVar) or s.k % b.kc != 0
         self.kb = IVar(self.fresh("kc")) if ragged_k else IConst(b.kc)
-        if s.overwrite and b.kc < s.k:
-            self.fresh_c = ICmp("==", self.k0, IConst(0))
+        if b.kc < s.k and (s.overwrite or s.split):
+            first_block = ICmp("==", self.k0, IConst(0))
+            first_call = self.fresh_c
+            if isinstance(first_call, bool):  # an overwriting kernel: every call is the first
+                self.fresh_c = first_block
+            else:
+                self.fresh_c = ILogic("and", first_call, first_block)
         steps: list[Stmt] = [LetInt(self.k0.name, imul(block, b.kc))]
         if isinstance(self.kb, IVar):
             steps.append(LetInt(self.kb.name, IBin("min", IConst(b.kc), _sub(k, self.k0))))
@@ -677,21 +701,22 @@ class Kernel:
         def tile_element(r: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(imul(r, lay.nr), j)
 
-        def copy_columns(src: str, dst: str, r: IntExpr) -> Loop:
-            """Columns 0..width-1 of row r between C and the tile."""
+        def copy_columns(src: str, dst: str, r: IntExpr, final: bool) -> Loop:
+            """Columns 0..width-1 of row r between C and the tile (C's `final` values: the
+            epilogue applied)."""
             j = self.fresh("j")
             at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
             load: SExpr = SLoad(src, at_c if src == self.c else at_tile, self.t)
-            if dst == self.c:
+            if dst == self.c and final:
                 load = self._epilogue(load, iadd(imul(p, lay.nr), IVar(j)), self.t)
             store = Store(dst, at_tile if src == self.c else at_c, load)
             return Loop(j, IConst(0), width, (store,), vector=True)
 
-        def copy_rows(src: str, dst: str) -> list[Stmt]:
+        def copy_rows(src: str, dst: str, final: bool = False) -> list[Stmt]:
             if valid is None:
-                return [copy_columns(src, dst, IConst(r)) for r in range(rows)]
+                return [copy_columns(src, dst, IConst(r), final) for r in range(rows)]
             row = self.fresh("r")
-            return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row)),))]
+            return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row), final),))]
 
         # C's current values: read unless the accumulators start at zero (`fresh_c`), and
         # only after the first k block when that is decided at run time
@@ -718,12 +743,12 @@ class Kernel:
                 ]
                 for r in range(rows)
             ]
-            if isinstance(self.fresh_c, ICmp):
+            if not isinstance(self.fresh_c, bool):
                 body += [DeclVar(accs[r][v], vt, start) for r in range(rows) for v in range(lay.nv)]
                 reads = tuple(
                     AssignVar(accs[r][v], loads[r][v]) for r in range(rows) for v in range(lay.nv)
                 )
-                body.append(If(ICmp("!=", self.fresh_c.a, self.fresh_c.b), reads))
+                body.append(If(_negate(self.fresh_c), reads))
             else:
                 body += [
                     DeclVar(accs[r][v], vt, start if self.fresh_c else loads[r][v])
@@ -736,34 +761,47 @@ class Kernel:
             for r in range(rows):
                 for v in range(lay.nv):
                     load = SLoad(tile, tile_element(IConst(r), IConst(v * lay.lanes)), vt)
-                    if isinstance(self.fresh_c, ICmp):
+                    if not isinstance(self.fresh_c, bool):
                         zeros.append(DeclVar(accs[r][v], vt, start))
                         reads_c.append(AssignVar(accs[r][v], load))
                     else:
                         zeros.append(DeclVar(accs[r][v], vt, start if self.fresh_c else load))
             body = []
-            if isinstance(self.fresh_c, ICmp):
-                later = ICmp("!=", self.fresh_c.a, self.fresh_c.b)
-                body += [*zeros, If(later, tuple(reads_c))]
+            if not isinstance(self.fresh_c, bool):
+                body += [*zeros, If(_negate(self.fresh_c), tuple(reads_c))]
             elif self.fresh_c:
                 body += zeros
             else:
                 body += [*reads_c, *zeros]
             body += self._k_loop(i0, rows, p, apack, accs, a_starts)
+        if tile is None:
+
+            def stores(final: bool) -> list[Stmt]:
+                out: list[Stmt] = []
+                for r in range(rows):
+                    for v in range(lay.nv):
+                        column = IConst(self.columns[v])
+                        value: SExpr = SVar(accs[r][v], vt)
+                        if final:
+                            value = self._epilogue(value, iadd(imul(p, lay.nr), column), vt)
+                        out.append(Store(self.c, c_element(IConst(r), column), value))
+                return out
+
+            return body + self._finishing(stores)
         for r in range(rows):
             for v in range(lay.nv):
                 lane = IConst(v * lay.lanes)
-                value: SExpr = SVar(accs[r][v], vt)
-                if tile is not None:
-                    body.append(Store(tile, tile_element(IConst(r), lane), value))
-                else:
-                    column = IConst(self.columns[v])
-                    value = self._epilogue(value, iadd(imul(p, lay.nr), column), vt)
-                    body.append(Store(self.c, c_element(IConst(r), column), value))
-        if tile is None:
-            return body
-        body += copy_rows(tile, self.c)
+                body.append(Store(tile, tile_element(IConst(r), lane), SVar(accs[r][v], vt)))
+        body += self._finishing(lambda final: copy_rows(tile, self.c, final))
         return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
+
+    def _finishing(self, stores: Callable[[bool], list[Stmt]]) -> list[Stmt]:
+        """C's stores, `stores(final)`: final (the epilogue applied) in every call, except
+        where only the last call of a split reduction finishes C (`GemmShape.split`)."""
+        if self.epilogue is None or self.last is None:
+            return stores(True)
+        last = ICmp("!=", self.last, IConst(0))
+        return [If(last, tuple(stores(True)), tuple(stores(False)))]
 
     def _epilogue(self, value: SExpr, column: IntExpr, t: ScalarType) -> SExpr:
         """What is stored for `value`, C's final value at `column` (one element or a vector of
