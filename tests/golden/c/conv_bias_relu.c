@@ -57,8 +57,8 @@ static void plaidc_team_check(int *state, const plaidc_team *team, int backoff) 
   __atomic_store_n(&state[0], stretch, __ATOMIC_RELAXED);
 }
 
-/* micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block */
-__attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch) {
+/* micro-kernel C += A B (C = A B in a split reduction's first call): 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block */
+__attribute__((optimize("fp-contract=fast"))) static void gemm(const float *restrict A, const float *restrict B, float *restrict C, float *restrict scratch, int64_t first, int64_t last) {
   for (int64_t i0 = 0; i0 < 14; i0 += 14) {
     for (int64_t p = 0; p < 1; ++p) {
       plaidc_f32x16 c0_0 = plaidc_f32x16_splat(0.0f);
@@ -106,20 +106,22 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
         const plaidc_f32x16 a13 = plaidc_f32x16_splat(A[i0 * 128 + k + 1664]);
         c13_0 = a13 * b0 + c13_0;
       }
-      c0_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16));
-      c1_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
-      c2_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
-      c3_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
-      c4_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
-      c5_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
-      c6_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
-      c7_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
-      c8_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 128));
-      c9_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 144));
-      c10_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 160));
-      c11_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 176));
-      c12_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 192));
-      c13_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 208));
+      if (first == 0) {
+        c0_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16));
+        c1_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
+        c2_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
+        c3_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
+        c4_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
+        c5_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
+        c6_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
+        c7_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
+        c8_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 128));
+        c9_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 144));
+        c10_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 160));
+        c11_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 176));
+        c12_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 192));
+        c13_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 208));
+      }
       plaidc_f32x16_store(C + (i0 * 16 + p * 16), c0_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 16), c1_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 32), c2_0);
@@ -156,29 +158,22 @@ static void kernel_0(const float *restrict X_I_1, const float *restrict X_I_2, c
           {
             float X_01[224] __attribute__((aligned(64)));
             /* kernel_0(X_I_1,X_I_2) */
-            /* initialise what 'X_01' aggregates (add) */
-            for (int64_t e1 = 0; e1 < 14; ++e1) {
-              #pragma omp simd
-              for (int64_t e3 = 0; e3 < 16; ++e3) {
-                X_01[e1 * 16 + e3] = 0.0f;
-              }
-            }
             for (int64_t i = 0; i < 3; ++i) {
               for (int64_t j = 0; j < 3; ++j) {
                 /* #0 */
-                gemm(X_I_1 + (i * 128 + j * 8 + y * 8), X_I_2 + (i * 384 + j * 128), X_01, gemm_scratch);
+                gemm(X_I_1 + (i * 128 + j * 8 + y * 8), X_I_2 + (i * 384 + j * 128), X_01, gemm_scratch, i == 0 && j == 0 ? 1 : 0, i == 2 && j == 2 ? 1 : 0);
               }
             }
             /* kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4) */
-            for (int64_t i2 = 0; i2 < 14; ++i2) {
+            for (int64_t i2_1 = 0; i2_1 < 14; ++i2_1) {
               #pragma omp simd
-              for (int64_t i4 = 0; i4 < 16; ++i4) {
-                const float X_T3 = X_01[i2 * 16 + i4];
-                const float X_I_0_1 = X_I_0[i4];
-                const float X_T4 = X_T3 + X_I_0_1;
-                const bool X_T5 = X_T4 < 0.0f;
-                const float X_T6_1 = X_T5 ? 0.0f : X_T4;
-                X_T6[i2 * 224 + i4 + y * 16] = X_T6_1;
+              for (int64_t i4_1 = 0; i4_1 < 16; ++i4_1) {
+                const float X_T3_1 = X_01[i2_1 * 16 + i4_1];
+                const float X_I_0_2 = X_I_0[i4_1];
+                const float X_T4_1 = X_T3_1 + X_I_0_2;
+                const bool X_T5_1 = X_T4_1 < 0.0f;
+                const float X_T6_2 = X_T5_1 ? 0.0f : X_T4_1;
+                X_T6[i2_1 * 224 + i4_1 + y * 16] = X_T6_2;
               }
             }
           }

@@ -2,7 +2,7 @@
 target triple = "unknown-unknown-unknown"
 target datalayout = ""
 
-define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch") "prefer-vector-width"="512"
+define internal void @"gemm"(ptr noalias %"A", ptr noalias %"B", ptr noalias %"C", ptr noalias %"scratch", i64 %"first", i64 %"last") "prefer-vector-width"="512"
 {
 entry:
   %"i0.slot" = alloca i64
@@ -24,13 +24,13 @@ entry:
   %"k.slot" = alloca i64
   br label %"start"
 start:
-  ; micro-kernel C += A B: 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block
+  ; micro-kernel C += A B (C = A B in a split reduction's first call): 14x16x8 fp32, A strides (128, 1), B strides (16, 1), C row stride 16; 14x16 register block
   store i64 0, ptr %"i0.slot"
   br label %"i0.head"
 i0.head:
   %"i0" = load i64, ptr %"i0.slot"
-  %".9" = icmp slt i64 %"i0", 14
-  br i1 %".9", label %"i0.body", label %"i0.exit"
+  %".11" = icmp slt i64 %"i0", 14
+  br i1 %".11", label %"i0.body", label %"i0.exit"
 i0.body:
   store i64 0, ptr %"p.slot"
   br label %"p.head"
@@ -38,434 +38,439 @@ i0.exit:
   ret void
 p.head:
   %"p" = load i64, ptr %"p.slot"
-  %".13" = icmp slt i64 %"p", 1
-  br i1 %".13", label %"p.body", label %"p.exit"
+  %".15" = icmp slt i64 %"p", 1
+  br i1 %".15", label %"p.body", label %"p.exit"
 p.body:
-  %".15" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".16" = shufflevector <16 x float> %".15", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".16", ptr %"c0_0"
-  %".18" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".19" = shufflevector <16 x float> %".18", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".19", ptr %"c1_0"
-  %".21" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".22" = shufflevector <16 x float> %".21", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".22", ptr %"c2_0"
-  %".24" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".25" = shufflevector <16 x float> %".24", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".25", ptr %"c3_0"
-  %".27" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".28" = shufflevector <16 x float> %".27", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".28", ptr %"c4_0"
-  %".30" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".31" = shufflevector <16 x float> %".30", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".31", ptr %"c5_0"
-  %".33" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".34" = shufflevector <16 x float> %".33", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".34", ptr %"c6_0"
-  %".36" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".37" = shufflevector <16 x float> %".36", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".37", ptr %"c7_0"
-  %".39" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".40" = shufflevector <16 x float> %".39", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".40", ptr %"c8_0"
-  %".42" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".43" = shufflevector <16 x float> %".42", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".43", ptr %"c9_0"
-  %".45" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".46" = shufflevector <16 x float> %".45", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".46", ptr %"c10_0"
-  %".48" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".49" = shufflevector <16 x float> %".48", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".49", ptr %"c11_0"
-  %".51" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".52" = shufflevector <16 x float> %".51", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".52", ptr %"c12_0"
-  %".54" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".55" = shufflevector <16 x float> %".54", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".55", ptr %"c13_0"
+  %".17" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".18" = shufflevector <16 x float> %".17", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".18", ptr %"c0_0"
+  %".20" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".21" = shufflevector <16 x float> %".20", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".21", ptr %"c1_0"
+  %".23" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".24" = shufflevector <16 x float> %".23", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".24", ptr %"c2_0"
+  %".26" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".27" = shufflevector <16 x float> %".26", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".27", ptr %"c3_0"
+  %".29" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".30" = shufflevector <16 x float> %".29", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".30", ptr %"c4_0"
+  %".32" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".33" = shufflevector <16 x float> %".32", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".33", ptr %"c5_0"
+  %".35" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".36" = shufflevector <16 x float> %".35", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".36", ptr %"c6_0"
+  %".38" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".39" = shufflevector <16 x float> %".38", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".39", ptr %"c7_0"
+  %".41" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".42" = shufflevector <16 x float> %".41", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".42", ptr %"c8_0"
+  %".44" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".45" = shufflevector <16 x float> %".44", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".45", ptr %"c9_0"
+  %".47" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".48" = shufflevector <16 x float> %".47", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".48", ptr %"c10_0"
+  %".50" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".51" = shufflevector <16 x float> %".50", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".51", ptr %"c11_0"
+  %".53" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".54" = shufflevector <16 x float> %".53", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".54", ptr %"c12_0"
+  %".56" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".57" = shufflevector <16 x float> %".56", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".57", ptr %"c13_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
-  %".433" = add i64 %"i0", 14
-  store i64 %".433", ptr %"i0.slot"
+  %".438" = add i64 %"i0", 14
+  store i64 %".438", ptr %"i0.slot"
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".59" = icmp slt i64 %"k", 8
-  br i1 %".59", label %"k.body", label %"k.exit"
+  %".61" = icmp slt i64 %"k", 8
+  br i1 %".61", label %"k.body", label %"k.exit"
 k.body:
-  %".61" = mul i64 %"k", 16
-  %".62" = mul i64 %"p", 16
-  %".63" = add i64 %".61", %".62"
-  %".64" = getelementptr inbounds float, ptr %"B", i64 %".63"
-  %"b0" = load <16 x float>, ptr %".64", align 4
-  %".66" = mul i64 %"i0", 128
-  %".67" = add i64 %".66", %"k"
-  %".68" = getelementptr inbounds float, ptr %"A", i64 %".67"
-  %".69" = load float, ptr %".68", align 4
-  %".70" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".69", i32 0
-  %"a0" = shufflevector <16 x float> %".70", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".72" = load <16 x float>, ptr %"c0_0"
-  %".73" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".72")
-  store <16 x float> %".73", ptr %"c0_0"
-  %".75" = mul i64 %"i0", 128
-  %".76" = add i64 %".75", %"k"
-  %".77" = add i64 %".76", 128
-  %".78" = getelementptr inbounds float, ptr %"A", i64 %".77"
-  %".79" = load float, ptr %".78", align 4
-  %".80" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".79", i32 0
-  %"a1" = shufflevector <16 x float> %".80", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".82" = load <16 x float>, ptr %"c1_0"
-  %".83" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".82")
-  store <16 x float> %".83", ptr %"c1_0"
-  %".85" = mul i64 %"i0", 128
-  %".86" = add i64 %".85", %"k"
-  %".87" = add i64 %".86", 256
-  %".88" = getelementptr inbounds float, ptr %"A", i64 %".87"
-  %".89" = load float, ptr %".88", align 4
-  %".90" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".89", i32 0
-  %"a2" = shufflevector <16 x float> %".90", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".92" = load <16 x float>, ptr %"c2_0"
-  %".93" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".92")
-  store <16 x float> %".93", ptr %"c2_0"
-  %".95" = mul i64 %"i0", 128
-  %".96" = add i64 %".95", %"k"
-  %".97" = add i64 %".96", 384
-  %".98" = getelementptr inbounds float, ptr %"A", i64 %".97"
-  %".99" = load float, ptr %".98", align 4
-  %".100" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".99", i32 0
-  %"a3" = shufflevector <16 x float> %".100", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".102" = load <16 x float>, ptr %"c3_0"
-  %".103" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".102")
-  store <16 x float> %".103", ptr %"c3_0"
-  %".105" = mul i64 %"i0", 128
-  %".106" = add i64 %".105", %"k"
-  %".107" = add i64 %".106", 512
-  %".108" = getelementptr inbounds float, ptr %"A", i64 %".107"
-  %".109" = load float, ptr %".108", align 4
-  %".110" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".109", i32 0
-  %"a4" = shufflevector <16 x float> %".110", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".112" = load <16 x float>, ptr %"c4_0"
-  %".113" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".112")
-  store <16 x float> %".113", ptr %"c4_0"
-  %".115" = mul i64 %"i0", 128
-  %".116" = add i64 %".115", %"k"
-  %".117" = add i64 %".116", 640
-  %".118" = getelementptr inbounds float, ptr %"A", i64 %".117"
-  %".119" = load float, ptr %".118", align 4
-  %".120" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".119", i32 0
-  %"a5" = shufflevector <16 x float> %".120", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".122" = load <16 x float>, ptr %"c5_0"
-  %".123" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".122")
-  store <16 x float> %".123", ptr %"c5_0"
-  %".125" = mul i64 %"i0", 128
-  %".126" = add i64 %".125", %"k"
-  %".127" = add i64 %".126", 768
-  %".128" = getelementptr inbounds float, ptr %"A", i64 %".127"
-  %".129" = load float, ptr %".128", align 4
-  %".130" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".129", i32 0
-  %"a6" = shufflevector <16 x float> %".130", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".132" = load <16 x float>, ptr %"c6_0"
-  %".133" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".132")
-  store <16 x float> %".133", ptr %"c6_0"
-  %".135" = mul i64 %"i0", 128
-  %".136" = add i64 %".135", %"k"
-  %".137" = add i64 %".136", 896
-  %".138" = getelementptr inbounds float, ptr %"A", i64 %".137"
-  %".139" = load float, ptr %".138", align 4
-  %".140" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".139", i32 0
-  %"a7" = shufflevector <16 x float> %".140", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".142" = load <16 x float>, ptr %"c7_0"
-  %".143" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".142")
-  store <16 x float> %".143", ptr %"c7_0"
-  %".145" = mul i64 %"i0", 128
-  %".146" = add i64 %".145", %"k"
-  %".147" = add i64 %".146", 1024
-  %".148" = getelementptr inbounds float, ptr %"A", i64 %".147"
-  %".149" = load float, ptr %".148", align 4
-  %".150" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".149", i32 0
-  %"a8" = shufflevector <16 x float> %".150", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".152" = load <16 x float>, ptr %"c8_0"
-  %".153" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".152")
-  store <16 x float> %".153", ptr %"c8_0"
-  %".155" = mul i64 %"i0", 128
-  %".156" = add i64 %".155", %"k"
-  %".157" = add i64 %".156", 1152
-  %".158" = getelementptr inbounds float, ptr %"A", i64 %".157"
-  %".159" = load float, ptr %".158", align 4
-  %".160" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".159", i32 0
-  %"a9" = shufflevector <16 x float> %".160", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".162" = load <16 x float>, ptr %"c9_0"
-  %".163" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".162")
-  store <16 x float> %".163", ptr %"c9_0"
-  %".165" = mul i64 %"i0", 128
-  %".166" = add i64 %".165", %"k"
-  %".167" = add i64 %".166", 1280
-  %".168" = getelementptr inbounds float, ptr %"A", i64 %".167"
-  %".169" = load float, ptr %".168", align 4
-  %".170" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".169", i32 0
-  %"a10" = shufflevector <16 x float> %".170", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".172" = load <16 x float>, ptr %"c10_0"
-  %".173" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".172")
-  store <16 x float> %".173", ptr %"c10_0"
-  %".175" = mul i64 %"i0", 128
-  %".176" = add i64 %".175", %"k"
-  %".177" = add i64 %".176", 1408
-  %".178" = getelementptr inbounds float, ptr %"A", i64 %".177"
-  %".179" = load float, ptr %".178", align 4
-  %".180" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".179", i32 0
-  %"a11" = shufflevector <16 x float> %".180", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".182" = load <16 x float>, ptr %"c11_0"
-  %".183" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".182")
-  store <16 x float> %".183", ptr %"c11_0"
-  %".185" = mul i64 %"i0", 128
-  %".186" = add i64 %".185", %"k"
-  %".187" = add i64 %".186", 1536
-  %".188" = getelementptr inbounds float, ptr %"A", i64 %".187"
-  %".189" = load float, ptr %".188", align 4
-  %".190" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".189", i32 0
-  %"a12" = shufflevector <16 x float> %".190", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".192" = load <16 x float>, ptr %"c12_0"
-  %".193" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".192")
-  store <16 x float> %".193", ptr %"c12_0"
-  %".195" = mul i64 %"i0", 128
-  %".196" = add i64 %".195", %"k"
-  %".197" = add i64 %".196", 1664
-  %".198" = getelementptr inbounds float, ptr %"A", i64 %".197"
-  %".199" = load float, ptr %".198", align 4
-  %".200" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".199", i32 0
-  %"a13" = shufflevector <16 x float> %".200", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".202" = load <16 x float>, ptr %"c13_0"
-  %".203" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".202")
-  store <16 x float> %".203", ptr %"c13_0"
-  %".205" = add i64 %"k", 1
-  store i64 %".205", ptr %"k.slot"
+  %".63" = mul i64 %"k", 16
+  %".64" = mul i64 %"p", 16
+  %".65" = add i64 %".63", %".64"
+  %".66" = getelementptr inbounds float, ptr %"B", i64 %".65"
+  %"b0" = load <16 x float>, ptr %".66", align 4
+  %".68" = mul i64 %"i0", 128
+  %".69" = add i64 %".68", %"k"
+  %".70" = getelementptr inbounds float, ptr %"A", i64 %".69"
+  %".71" = load float, ptr %".70", align 4
+  %".72" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".71", i32 0
+  %"a0" = shufflevector <16 x float> %".72", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".74" = load <16 x float>, ptr %"c0_0"
+  %".75" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".74")
+  store <16 x float> %".75", ptr %"c0_0"
+  %".77" = mul i64 %"i0", 128
+  %".78" = add i64 %".77", %"k"
+  %".79" = add i64 %".78", 128
+  %".80" = getelementptr inbounds float, ptr %"A", i64 %".79"
+  %".81" = load float, ptr %".80", align 4
+  %".82" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".81", i32 0
+  %"a1" = shufflevector <16 x float> %".82", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".84" = load <16 x float>, ptr %"c1_0"
+  %".85" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".84")
+  store <16 x float> %".85", ptr %"c1_0"
+  %".87" = mul i64 %"i0", 128
+  %".88" = add i64 %".87", %"k"
+  %".89" = add i64 %".88", 256
+  %".90" = getelementptr inbounds float, ptr %"A", i64 %".89"
+  %".91" = load float, ptr %".90", align 4
+  %".92" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".91", i32 0
+  %"a2" = shufflevector <16 x float> %".92", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".94" = load <16 x float>, ptr %"c2_0"
+  %".95" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".94")
+  store <16 x float> %".95", ptr %"c2_0"
+  %".97" = mul i64 %"i0", 128
+  %".98" = add i64 %".97", %"k"
+  %".99" = add i64 %".98", 384
+  %".100" = getelementptr inbounds float, ptr %"A", i64 %".99"
+  %".101" = load float, ptr %".100", align 4
+  %".102" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".101", i32 0
+  %"a3" = shufflevector <16 x float> %".102", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".104" = load <16 x float>, ptr %"c3_0"
+  %".105" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".104")
+  store <16 x float> %".105", ptr %"c3_0"
+  %".107" = mul i64 %"i0", 128
+  %".108" = add i64 %".107", %"k"
+  %".109" = add i64 %".108", 512
+  %".110" = getelementptr inbounds float, ptr %"A", i64 %".109"
+  %".111" = load float, ptr %".110", align 4
+  %".112" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".111", i32 0
+  %"a4" = shufflevector <16 x float> %".112", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".114" = load <16 x float>, ptr %"c4_0"
+  %".115" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".114")
+  store <16 x float> %".115", ptr %"c4_0"
+  %".117" = mul i64 %"i0", 128
+  %".118" = add i64 %".117", %"k"
+  %".119" = add i64 %".118", 640
+  %".120" = getelementptr inbounds float, ptr %"A", i64 %".119"
+  %".121" = load float, ptr %".120", align 4
+  %".122" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".121", i32 0
+  %"a5" = shufflevector <16 x float> %".122", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".124" = load <16 x float>, ptr %"c5_0"
+  %".125" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".124")
+  store <16 x float> %".125", ptr %"c5_0"
+  %".127" = mul i64 %"i0", 128
+  %".128" = add i64 %".127", %"k"
+  %".129" = add i64 %".128", 768
+  %".130" = getelementptr inbounds float, ptr %"A", i64 %".129"
+  %".131" = load float, ptr %".130", align 4
+  %".132" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".131", i32 0
+  %"a6" = shufflevector <16 x float> %".132", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".134" = load <16 x float>, ptr %"c6_0"
+  %".135" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".134")
+  store <16 x float> %".135", ptr %"c6_0"
+  %".137" = mul i64 %"i0", 128
+  %".138" = add i64 %".137", %"k"
+  %".139" = add i64 %".138", 896
+  %".140" = getelementptr inbounds float, ptr %"A", i64 %".139"
+  %".141" = load float, ptr %".140", align 4
+  %".142" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".141", i32 0
+  %"a7" = shufflevector <16 x float> %".142", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".144" = load <16 x float>, ptr %"c7_0"
+  %".145" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".144")
+  store <16 x float> %".145", ptr %"c7_0"
+  %".147" = mul i64 %"i0", 128
+  %".148" = add i64 %".147", %"k"
+  %".149" = add i64 %".148", 1024
+  %".150" = getelementptr inbounds float, ptr %"A", i64 %".149"
+  %".151" = load float, ptr %".150", align 4
+  %".152" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".151", i32 0
+  %"a8" = shufflevector <16 x float> %".152", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".154" = load <16 x float>, ptr %"c8_0"
+  %".155" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".154")
+  store <16 x float> %".155", ptr %"c8_0"
+  %".157" = mul i64 %"i0", 128
+  %".158" = add i64 %".157", %"k"
+  %".159" = add i64 %".158", 1152
+  %".160" = getelementptr inbounds float, ptr %"A", i64 %".159"
+  %".161" = load float, ptr %".160", align 4
+  %".162" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".161", i32 0
+  %"a9" = shufflevector <16 x float> %".162", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".164" = load <16 x float>, ptr %"c9_0"
+  %".165" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".164")
+  store <16 x float> %".165", ptr %"c9_0"
+  %".167" = mul i64 %"i0", 128
+  %".168" = add i64 %".167", %"k"
+  %".169" = add i64 %".168", 1280
+  %".170" = getelementptr inbounds float, ptr %"A", i64 %".169"
+  %".171" = load float, ptr %".170", align 4
+  %".172" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".171", i32 0
+  %"a10" = shufflevector <16 x float> %".172", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".174" = load <16 x float>, ptr %"c10_0"
+  %".175" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".174")
+  store <16 x float> %".175", ptr %"c10_0"
+  %".177" = mul i64 %"i0", 128
+  %".178" = add i64 %".177", %"k"
+  %".179" = add i64 %".178", 1408
+  %".180" = getelementptr inbounds float, ptr %"A", i64 %".179"
+  %".181" = load float, ptr %".180", align 4
+  %".182" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".181", i32 0
+  %"a11" = shufflevector <16 x float> %".182", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".184" = load <16 x float>, ptr %"c11_0"
+  %".185" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".184")
+  store <16 x float> %".185", ptr %"c11_0"
+  %".187" = mul i64 %"i0", 128
+  %".188" = add i64 %".187", %"k"
+  %".189" = add i64 %".188", 1536
+  %".190" = getelementptr inbounds float, ptr %"A", i64 %".189"
+  %".191" = load float, ptr %".190", align 4
+  %".192" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".191", i32 0
+  %"a12" = shufflevector <16 x float> %".192", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".194" = load <16 x float>, ptr %"c12_0"
+  %".195" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".194")
+  store <16 x float> %".195", ptr %"c12_0"
+  %".197" = mul i64 %"i0", 128
+  %".198" = add i64 %".197", %"k"
+  %".199" = add i64 %".198", 1664
+  %".200" = getelementptr inbounds float, ptr %"A", i64 %".199"
+  %".201" = load float, ptr %".200", align 4
+  %".202" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".201", i32 0
+  %"a13" = shufflevector <16 x float> %".202", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".204" = load <16 x float>, ptr %"c13_0"
+  %".205" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".204")
+  store <16 x float> %".205", ptr %"c13_0"
+  %".207" = add i64 %"k", 1
+  store i64 %".207", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".208" = load <16 x float>, ptr %"c0_0"
-  %".209" = mul i64 %"i0", 16
-  %".210" = mul i64 %"p", 16
-  %".211" = add i64 %".209", %".210"
-  %".212" = getelementptr inbounds float, ptr %"C", i64 %".211"
-  %".213" = load <16 x float>, ptr %".212", align 4
-  %".214" = fadd <16 x float> %".208", %".213"
-  store <16 x float> %".214", ptr %"c0_0"
-  %".216" = load <16 x float>, ptr %"c1_0"
-  %".217" = mul i64 %"i0", 16
-  %".218" = mul i64 %"p", 16
-  %".219" = add i64 %".217", %".218"
-  %".220" = add i64 %".219", 16
-  %".221" = getelementptr inbounds float, ptr %"C", i64 %".220"
-  %".222" = load <16 x float>, ptr %".221", align 4
-  %".223" = fadd <16 x float> %".216", %".222"
-  store <16 x float> %".223", ptr %"c1_0"
-  %".225" = load <16 x float>, ptr %"c2_0"
-  %".226" = mul i64 %"i0", 16
-  %".227" = mul i64 %"p", 16
-  %".228" = add i64 %".226", %".227"
-  %".229" = add i64 %".228", 32
-  %".230" = getelementptr inbounds float, ptr %"C", i64 %".229"
-  %".231" = load <16 x float>, ptr %".230", align 4
-  %".232" = fadd <16 x float> %".225", %".231"
-  store <16 x float> %".232", ptr %"c2_0"
-  %".234" = load <16 x float>, ptr %"c3_0"
-  %".235" = mul i64 %"i0", 16
-  %".236" = mul i64 %"p", 16
-  %".237" = add i64 %".235", %".236"
-  %".238" = add i64 %".237", 48
-  %".239" = getelementptr inbounds float, ptr %"C", i64 %".238"
-  %".240" = load <16 x float>, ptr %".239", align 4
-  %".241" = fadd <16 x float> %".234", %".240"
-  store <16 x float> %".241", ptr %"c3_0"
-  %".243" = load <16 x float>, ptr %"c4_0"
-  %".244" = mul i64 %"i0", 16
-  %".245" = mul i64 %"p", 16
-  %".246" = add i64 %".244", %".245"
-  %".247" = add i64 %".246", 64
-  %".248" = getelementptr inbounds float, ptr %"C", i64 %".247"
-  %".249" = load <16 x float>, ptr %".248", align 4
-  %".250" = fadd <16 x float> %".243", %".249"
-  store <16 x float> %".250", ptr %"c4_0"
-  %".252" = load <16 x float>, ptr %"c5_0"
-  %".253" = mul i64 %"i0", 16
-  %".254" = mul i64 %"p", 16
-  %".255" = add i64 %".253", %".254"
-  %".256" = add i64 %".255", 80
-  %".257" = getelementptr inbounds float, ptr %"C", i64 %".256"
-  %".258" = load <16 x float>, ptr %".257", align 4
-  %".259" = fadd <16 x float> %".252", %".258"
-  store <16 x float> %".259", ptr %"c5_0"
-  %".261" = load <16 x float>, ptr %"c6_0"
-  %".262" = mul i64 %"i0", 16
-  %".263" = mul i64 %"p", 16
-  %".264" = add i64 %".262", %".263"
-  %".265" = add i64 %".264", 96
-  %".266" = getelementptr inbounds float, ptr %"C", i64 %".265"
-  %".267" = load <16 x float>, ptr %".266", align 4
-  %".268" = fadd <16 x float> %".261", %".267"
-  store <16 x float> %".268", ptr %"c6_0"
-  %".270" = load <16 x float>, ptr %"c7_0"
-  %".271" = mul i64 %"i0", 16
-  %".272" = mul i64 %"p", 16
-  %".273" = add i64 %".271", %".272"
-  %".274" = add i64 %".273", 112
-  %".275" = getelementptr inbounds float, ptr %"C", i64 %".274"
-  %".276" = load <16 x float>, ptr %".275", align 4
-  %".277" = fadd <16 x float> %".270", %".276"
-  store <16 x float> %".277", ptr %"c7_0"
-  %".279" = load <16 x float>, ptr %"c8_0"
-  %".280" = mul i64 %"i0", 16
-  %".281" = mul i64 %"p", 16
-  %".282" = add i64 %".280", %".281"
-  %".283" = add i64 %".282", 128
-  %".284" = getelementptr inbounds float, ptr %"C", i64 %".283"
-  %".285" = load <16 x float>, ptr %".284", align 4
-  %".286" = fadd <16 x float> %".279", %".285"
-  store <16 x float> %".286", ptr %"c8_0"
-  %".288" = load <16 x float>, ptr %"c9_0"
-  %".289" = mul i64 %"i0", 16
-  %".290" = mul i64 %"p", 16
-  %".291" = add i64 %".289", %".290"
-  %".292" = add i64 %".291", 144
-  %".293" = getelementptr inbounds float, ptr %"C", i64 %".292"
-  %".294" = load <16 x float>, ptr %".293", align 4
-  %".295" = fadd <16 x float> %".288", %".294"
-  store <16 x float> %".295", ptr %"c9_0"
-  %".297" = load <16 x float>, ptr %"c10_0"
-  %".298" = mul i64 %"i0", 16
-  %".299" = mul i64 %"p", 16
-  %".300" = add i64 %".298", %".299"
-  %".301" = add i64 %".300", 160
-  %".302" = getelementptr inbounds float, ptr %"C", i64 %".301"
-  %".303" = load <16 x float>, ptr %".302", align 4
-  %".304" = fadd <16 x float> %".297", %".303"
-  store <16 x float> %".304", ptr %"c10_0"
-  %".306" = load <16 x float>, ptr %"c11_0"
-  %".307" = mul i64 %"i0", 16
-  %".308" = mul i64 %"p", 16
-  %".309" = add i64 %".307", %".308"
-  %".310" = add i64 %".309", 176
-  %".311" = getelementptr inbounds float, ptr %"C", i64 %".310"
-  %".312" = load <16 x float>, ptr %".311", align 4
-  %".313" = fadd <16 x float> %".306", %".312"
-  store <16 x float> %".313", ptr %"c11_0"
-  %".315" = load <16 x float>, ptr %"c12_0"
-  %".316" = mul i64 %"i0", 16
-  %".317" = mul i64 %"p", 16
-  %".318" = add i64 %".316", %".317"
-  %".319" = add i64 %".318", 192
-  %".320" = getelementptr inbounds float, ptr %"C", i64 %".319"
-  %".321" = load <16 x float>, ptr %".320", align 4
-  %".322" = fadd <16 x float> %".315", %".321"
-  store <16 x float> %".322", ptr %"c12_0"
-  %".324" = load <16 x float>, ptr %"c13_0"
-  %".325" = mul i64 %"i0", 16
-  %".326" = mul i64 %"p", 16
-  %".327" = add i64 %".325", %".326"
-  %".328" = add i64 %".327", 208
-  %".329" = getelementptr inbounds float, ptr %"C", i64 %".328"
-  %".330" = load <16 x float>, ptr %".329", align 4
-  %".331" = fadd <16 x float> %".324", %".330"
-  store <16 x float> %".331", ptr %"c13_0"
-  %".333" = load <16 x float>, ptr %"c0_0"
-  %".334" = mul i64 %"i0", 16
-  %".335" = mul i64 %"p", 16
-  %".336" = add i64 %".334", %".335"
-  %".337" = getelementptr inbounds float, ptr %"C", i64 %".336"
-  store <16 x float> %".333", ptr %".337", align 4
-  %".339" = load <16 x float>, ptr %"c1_0"
-  %".340" = mul i64 %"i0", 16
-  %".341" = mul i64 %"p", 16
-  %".342" = add i64 %".340", %".341"
-  %".343" = add i64 %".342", 16
-  %".344" = getelementptr inbounds float, ptr %"C", i64 %".343"
-  store <16 x float> %".339", ptr %".344", align 4
-  %".346" = load <16 x float>, ptr %"c2_0"
-  %".347" = mul i64 %"i0", 16
-  %".348" = mul i64 %"p", 16
-  %".349" = add i64 %".347", %".348"
-  %".350" = add i64 %".349", 32
-  %".351" = getelementptr inbounds float, ptr %"C", i64 %".350"
-  store <16 x float> %".346", ptr %".351", align 4
-  %".353" = load <16 x float>, ptr %"c3_0"
-  %".354" = mul i64 %"i0", 16
-  %".355" = mul i64 %"p", 16
-  %".356" = add i64 %".354", %".355"
-  %".357" = add i64 %".356", 48
-  %".358" = getelementptr inbounds float, ptr %"C", i64 %".357"
-  store <16 x float> %".353", ptr %".358", align 4
-  %".360" = load <16 x float>, ptr %"c4_0"
-  %".361" = mul i64 %"i0", 16
-  %".362" = mul i64 %"p", 16
-  %".363" = add i64 %".361", %".362"
-  %".364" = add i64 %".363", 64
-  %".365" = getelementptr inbounds float, ptr %"C", i64 %".364"
-  store <16 x float> %".360", ptr %".365", align 4
-  %".367" = load <16 x float>, ptr %"c5_0"
-  %".368" = mul i64 %"i0", 16
-  %".369" = mul i64 %"p", 16
-  %".370" = add i64 %".368", %".369"
-  %".371" = add i64 %".370", 80
-  %".372" = getelementptr inbounds float, ptr %"C", i64 %".371"
-  store <16 x float> %".367", ptr %".372", align 4
-  %".374" = load <16 x float>, ptr %"c6_0"
-  %".375" = mul i64 %"i0", 16
-  %".376" = mul i64 %"p", 16
-  %".377" = add i64 %".375", %".376"
-  %".378" = add i64 %".377", 96
-  %".379" = getelementptr inbounds float, ptr %"C", i64 %".378"
-  store <16 x float> %".374", ptr %".379", align 4
-  %".381" = load <16 x float>, ptr %"c7_0"
-  %".382" = mul i64 %"i0", 16
-  %".383" = mul i64 %"p", 16
-  %".384" = add i64 %".382", %".383"
-  %".385" = add i64 %".384", 112
-  %".386" = getelementptr inbounds float, ptr %"C", i64 %".385"
-  store <16 x float> %".381", ptr %".386", align 4
-  %".388" = load <16 x float>, ptr %"c8_0"
-  %".389" = mul i64 %"i0", 16
-  %".390" = mul i64 %"p", 16
-  %".391" = add i64 %".389", %".390"
-  %".392" = add i64 %".391", 128
-  %".393" = getelementptr inbounds float, ptr %"C", i64 %".392"
-  store <16 x float> %".388", ptr %".393", align 4
-  %".395" = load <16 x float>, ptr %"c9_0"
-  %".396" = mul i64 %"i0", 16
-  %".397" = mul i64 %"p", 16
-  %".398" = add i64 %".396", %".397"
-  %".399" = add i64 %".398", 144
-  %".400" = getelementptr inbounds float, ptr %"C", i64 %".399"
-  store <16 x float> %".395", ptr %".400", align 4
-  %".402" = load <16 x float>, ptr %"c10_0"
-  %".403" = mul i64 %"i0", 16
-  %".404" = mul i64 %"p", 16
-  %".405" = add i64 %".403", %".404"
-  %".406" = add i64 %".405", 160
-  %".407" = getelementptr inbounds float, ptr %"C", i64 %".406"
-  store <16 x float> %".402", ptr %".407", align 4
-  %".409" = load <16 x float>, ptr %"c11_0"
-  %".410" = mul i64 %"i0", 16
-  %".411" = mul i64 %"p", 16
-  %".412" = add i64 %".410", %".411"
-  %".413" = add i64 %".412", 176
-  %".414" = getelementptr inbounds float, ptr %"C", i64 %".413"
-  store <16 x float> %".409", ptr %".414", align 4
-  %".416" = load <16 x float>, ptr %"c12_0"
-  %".417" = mul i64 %"i0", 16
-  %".418" = mul i64 %"p", 16
-  %".419" = add i64 %".417", %".418"
-  %".420" = add i64 %".419", 192
-  %".421" = getelementptr inbounds float, ptr %"C", i64 %".420"
-  store <16 x float> %".416", ptr %".421", align 4
-  %".423" = load <16 x float>, ptr %"c13_0"
-  %".424" = mul i64 %"i0", 16
-  %".425" = mul i64 %"p", 16
-  %".426" = add i64 %".424", %".425"
-  %".427" = add i64 %".426", 208
-  %".428" = getelementptr inbounds float, ptr %"C", i64 %".427"
-  store <16 x float> %".423", ptr %".428", align 4
-  %".430" = add i64 %"p", 1
-  store i64 %".430", ptr %"p.slot"
+  %".210" = icmp eq i64 %"first", 0
+  br i1 %".210", label %"k.exit.if", label %"k.exit.endif"
+k.exit.if:
+  %".212" = load <16 x float>, ptr %"c0_0"
+  %".213" = mul i64 %"i0", 16
+  %".214" = mul i64 %"p", 16
+  %".215" = add i64 %".213", %".214"
+  %".216" = getelementptr inbounds float, ptr %"C", i64 %".215"
+  %".217" = load <16 x float>, ptr %".216", align 4
+  %".218" = fadd <16 x float> %".212", %".217"
+  store <16 x float> %".218", ptr %"c0_0"
+  %".220" = load <16 x float>, ptr %"c1_0"
+  %".221" = mul i64 %"i0", 16
+  %".222" = mul i64 %"p", 16
+  %".223" = add i64 %".221", %".222"
+  %".224" = add i64 %".223", 16
+  %".225" = getelementptr inbounds float, ptr %"C", i64 %".224"
+  %".226" = load <16 x float>, ptr %".225", align 4
+  %".227" = fadd <16 x float> %".220", %".226"
+  store <16 x float> %".227", ptr %"c1_0"
+  %".229" = load <16 x float>, ptr %"c2_0"
+  %".230" = mul i64 %"i0", 16
+  %".231" = mul i64 %"p", 16
+  %".232" = add i64 %".230", %".231"
+  %".233" = add i64 %".232", 32
+  %".234" = getelementptr inbounds float, ptr %"C", i64 %".233"
+  %".235" = load <16 x float>, ptr %".234", align 4
+  %".236" = fadd <16 x float> %".229", %".235"
+  store <16 x float> %".236", ptr %"c2_0"
+  %".238" = load <16 x float>, ptr %"c3_0"
+  %".239" = mul i64 %"i0", 16
+  %".240" = mul i64 %"p", 16
+  %".241" = add i64 %".239", %".240"
+  %".242" = add i64 %".241", 48
+  %".243" = getelementptr inbounds float, ptr %"C", i64 %".242"
+  %".244" = load <16 x float>, ptr %".243", align 4
+  %".245" = fadd <16 x float> %".238", %".244"
+  store <16 x float> %".245", ptr %"c3_0"
+  %".247" = load <16 x float>, ptr %"c4_0"
+  %".248" = mul i64 %"i0", 16
+  %".249" = mul i64 %"p", 16
+  %".250" = add i64 %".248", %".249"
+  %".251" = add i64 %".250", 64
+  %".252" = getelementptr inbounds float, ptr %"C", i64 %".251"
+  %".253" = load <16 x float>, ptr %".252", align 4
+  %".254" = fadd <16 x float> %".247", %".253"
+  store <16 x float> %".254", ptr %"c4_0"
+  %".256" = load <16 x float>, ptr %"c5_0"
+  %".257" = mul i64 %"i0", 16
+  %".258" = mul i64 %"p", 16
+  %".259" = add i64 %".257", %".258"
+  %".260" = add i64 %".259", 80
+  %".261" = getelementptr inbounds float, ptr %"C", i64 %".260"
+  %".262" = load <16 x float>, ptr %".261", align 4
+  %".263" = fadd <16 x float> %".256", %".262"
+  store <16 x float> %".263", ptr %"c5_0"
+  %".265" = load <16 x float>, ptr %"c6_0"
+  %".266" = mul i64 %"i0", 16
+  %".267" = mul i64 %"p", 16
+  %".268" = add i64 %".266", %".267"
+  %".269" = add i64 %".268", 96
+  %".270" = getelementptr inbounds float, ptr %"C", i64 %".269"
+  %".271" = load <16 x float>, ptr %".270", align 4
+  %".272" = fadd <16 x float> %".265", %".271"
+  store <16 x float> %".272", ptr %"c6_0"
+  %".274" = load <16 x float>, ptr %"c7_0"
+  %".275" = mul i64 %"i0", 16
+  %".276" = mul i64 %"p", 16
+  %".277" = add i64 %".275", %".276"
+  %".278" = add i64 %".277", 112
+  %".279" = getelementptr inbounds float, ptr %"C", i64 %".278"
+  %".280" = load <16 x float>, ptr %".279", align 4
+  %".281" = fadd <16 x float> %".274", %".280"
+  store <16 x float> %".281", ptr %"c7_0"
+  %".283" = load <16 x float>, ptr %"c8_0"
+  %".284" = mul i64 %"i0", 16
+  %".285" = mul i64 %"p", 16
+  %".286" = add i64 %".284", %".285"
+  %".287" = add i64 %".286", 128
+  %".288" = getelementptr inbounds float, ptr %"C", i64 %".287"
+  %".289" = load <16 x float>, ptr %".288", align 4
+  %".290" = fadd <16 x float> %".283", %".289"
+  store <16 x float> %".290", ptr %"c8_0"
+  %".292" = load <16 x float>, ptr %"c9_0"
+  %".293" = mul i64 %"i0", 16
+  %".294" = mul i64 %"p", 16
+  %".295" = add i64 %".293", %".294"
+  %".296" = add i64 %".295", 144
+  %".297" = getelementptr inbounds float, ptr %"C", i64 %".296"
+  %".298" = load <16 x float>, ptr %".297", align 4
+  %".299" = fadd <16 x float> %".292", %".298"
+  store <16 x float> %".299", ptr %"c9_0"
+  %".301" = load <16 x float>, ptr %"c10_0"
+  %".302" = mul i64 %"i0", 16
+  %".303" = mul i64 %"p", 16
+  %".304" = add i64 %".302", %".303"
+  %".305" = add i64 %".304", 160
+  %".306" = getelementptr inbounds float, ptr %"C", i64 %".305"
+  %".307" = load <16 x float>, ptr %".306", align 4
+  %".308" = fadd <16 x float> %".301", %".307"
+  store <16 x float> %".308", ptr %"c10_0"
+  %".310" = load <16 x float>, ptr %"c11_0"
+  %".311" = mul i64 %"i0", 16
+  %".312" = mul i64 %"p", 16
+  %".313" = add i64 %".311", %".312"
+  %".314" = add i64 %".313", 176
+  %".315" = getelementptr inbounds float, ptr %"C", i64 %".314"
+  %".316" = load <16 x float>, ptr %".315", align 4
+  %".317" = fadd <16 x float> %".310", %".316"
+  store <16 x float> %".317", ptr %"c11_0"
+  %".319" = load <16 x float>, ptr %"c12_0"
+  %".320" = mul i64 %"i0", 16
+  %".321" = mul i64 %"p", 16
+  %".322" = add i64 %".320", %".321"
+  %".323" = add i64 %".322", 192
+  %".324" = getelementptr inbounds float, ptr %"C", i64 %".323"
+  %".325" = load <16 x float>, ptr %".324", align 4
+  %".326" = fadd <16 x float> %".319", %".325"
+  store <16 x float> %".326", ptr %"c12_0"
+  %".328" = load <16 x float>, ptr %"c13_0"
+  %".329" = mul i64 %"i0", 16
+  %".330" = mul i64 %"p", 16
+  %".331" = add i64 %".329", %".330"
+  %".332" = add i64 %".331", 208
+  %".333" = getelementptr inbounds float, ptr %"C", i64 %".332"
+  %".334" = load <16 x float>, ptr %".333", align 4
+  %".335" = fadd <16 x float> %".328", %".334"
+  store <16 x float> %".335", ptr %"c13_0"
+  br label %"k.exit.endif"
+k.exit.endif:
+  %".338" = load <16 x float>, ptr %"c0_0"
+  %".339" = mul i64 %"i0", 16
+  %".340" = mul i64 %"p", 16
+  %".341" = add i64 %".339", %".340"
+  %".342" = getelementptr inbounds float, ptr %"C", i64 %".341"
+  store <16 x float> %".338", ptr %".342", align 4
+  %".344" = load <16 x float>, ptr %"c1_0"
+  %".345" = mul i64 %"i0", 16
+  %".346" = mul i64 %"p", 16
+  %".347" = add i64 %".345", %".346"
+  %".348" = add i64 %".347", 16
+  %".349" = getelementptr inbounds float, ptr %"C", i64 %".348"
+  store <16 x float> %".344", ptr %".349", align 4
+  %".351" = load <16 x float>, ptr %"c2_0"
+  %".352" = mul i64 %"i0", 16
+  %".353" = mul i64 %"p", 16
+  %".354" = add i64 %".352", %".353"
+  %".355" = add i64 %".354", 32
+  %".356" = getelementptr inbounds float, ptr %"C", i64 %".355"
+  store <16 x float> %".351", ptr %".356", align 4
+  %".358" = load <16 x float>, ptr %"c3_0"
+  %".359" = mul i64 %"i0", 16
+  %".360" = mul i64 %"p", 16
+  %".361" = add i64 %".359", %".360"
+  %".362" = add i64 %".361", 48
+  %".363" = getelementptr inbounds float, ptr %"C", i64 %".362"
+  store <16 x float> %".358", ptr %".363", align 4
+  %".365" = load <16 x float>, ptr %"c4_0"
+  %".366" = mul i64 %"i0", 16
+  %".367" = mul i64 %"p", 16
+  %".368" = add i64 %".366", %".367"
+  %".369" = add i64 %".368", 64
+  %".370" = getelementptr inbounds float, ptr %"C", i64 %".369"
+  store <16 x float> %".365", ptr %".370", align 4
+  %".372" = load <16 x float>, ptr %"c5_0"
+  %".373" = mul i64 %"i0", 16
+  %".374" = mul i64 %"p", 16
+  %".375" = add i64 %".373", %".374"
+  %".376" = add i64 %".375", 80
+  %".377" = getelementptr inbounds float, ptr %"C", i64 %".376"
+  store <16 x float> %".372", ptr %".377", align 4
+  %".379" = load <16 x float>, ptr %"c6_0"
+  %".380" = mul i64 %"i0", 16
+  %".381" = mul i64 %"p", 16
+  %".382" = add i64 %".380", %".381"
+  %".383" = add i64 %".382", 96
+  %".384" = getelementptr inbounds float, ptr %"C", i64 %".383"
+  store <16 x float> %".379", ptr %".384", align 4
+  %".386" = load <16 x float>, ptr %"c7_0"
+  %".387" = mul i64 %"i0", 16
+  %".388" = mul i64 %"p", 16
+  %".389" = add i64 %".387", %".388"
+  %".390" = add i64 %".389", 112
+  %".391" = getelementptr inbounds float, ptr %"C", i64 %".390"
+  store <16 x float> %".386", ptr %".391", align 4
+  %".393" = load <16 x float>, ptr %"c8_0"
+  %".394" = mul i64 %"i0", 16
+  %".395" = mul i64 %"p", 16
+  %".396" = add i64 %".394", %".395"
+  %".397" = add i64 %".396", 128
+  %".398" = getelementptr inbounds float, ptr %"C", i64 %".397"
+  store <16 x float> %".393", ptr %".398", align 4
+  %".400" = load <16 x float>, ptr %"c9_0"
+  %".401" = mul i64 %"i0", 16
+  %".402" = mul i64 %"p", 16
+  %".403" = add i64 %".401", %".402"
+  %".404" = add i64 %".403", 144
+  %".405" = getelementptr inbounds float, ptr %"C", i64 %".404"
+  store <16 x float> %".400", ptr %".405", align 4
+  %".407" = load <16 x float>, ptr %"c10_0"
+  %".408" = mul i64 %"i0", 16
+  %".409" = mul i64 %"p", 16
+  %".410" = add i64 %".408", %".409"
+  %".411" = add i64 %".410", 160
+  %".412" = getelementptr inbounds float, ptr %"C", i64 %".411"
+  store <16 x float> %".407", ptr %".412", align 4
+  %".414" = load <16 x float>, ptr %"c11_0"
+  %".415" = mul i64 %"i0", 16
+  %".416" = mul i64 %"p", 16
+  %".417" = add i64 %".415", %".416"
+  %".418" = add i64 %".417", 176
+  %".419" = getelementptr inbounds float, ptr %"C", i64 %".418"
+  store <16 x float> %".414", ptr %".419", align 4
+  %".421" = load <16 x float>, ptr %"c12_0"
+  %".422" = mul i64 %"i0", 16
+  %".423" = mul i64 %"p", 16
+  %".424" = add i64 %".422", %".423"
+  %".425" = add i64 %".424", 192
+  %".426" = getelementptr inbounds float, ptr %"C", i64 %".425"
+  store <16 x float> %".421", ptr %".426", align 4
+  %".428" = load <16 x float>, ptr %"c13_0"
+  %".429" = mul i64 %"i0", 16
+  %".430" = mul i64 %"p", 16
+  %".431" = add i64 %".429", %".430"
+  %".432" = add i64 %".431", 208
+  %".433" = getelementptr inbounds float, ptr %"C", i64 %".432"
+  store <16 x float> %".428", ptr %".433", align 4
+  %".435" = add i64 %"p", 1
+  store i64 %".435", ptr %"p.slot"
   br label %"p.head"
 }
 
@@ -523,12 +528,10 @@ entry:
   %"y.it.slot" = alloca i64
   %"gemm_scratch" = alloca [1 x float], align 64
   %"X_01" = alloca [224 x float], align 64
-  %"e1.slot" = alloca i64
-  %"e3.slot" = alloca i64
   %"i.slot" = alloca i64
   %"j.slot" = alloca i64
-  %"i2.slot" = alloca i64
-  %"i4.slot" = alloca i64
+  %"i2_1.slot" = alloca i64
+  %"i4_1.slot" = alloca i64
   br label %"start"
 start:
   %".3" = getelementptr inbounds {i64, i64, ptr, ptr, ptr, ptr, ptr}, ptr %".1", i32 0, i32 0
@@ -573,110 +576,91 @@ y.it.body:
   %"y" = add i64 %".4", %".38"
   ; kernel_0(X_I_1,X_I_2)+kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4)
   ; kernel_0(X_I_1,X_I_2)
-  ; initialise what 'X_01' aggregates (add)
-  store i64 0, ptr %"e1.slot"
-  br label %"e1.head"
-y.it.exit:
-  ret void
-e1.head:
-  %"e1" = load i64, ptr %"e1.slot"
-  %".45" = icmp slt i64 %"e1", 14
-  br i1 %".45", label %"e1.body", label %"e1.exit"
-e1.body:
-  store i64 0, ptr %"e3.slot"
-  br label %"e3.head"
-e1.exit:
   store i64 0, ptr %"i.slot"
   br label %"i.head"
-e3.head:
-  %"e3" = load i64, ptr %"e3.slot"
-  %".49" = icmp slt i64 %"e3", 16
-  br i1 %".49", label %"e3.body", label %"e3.exit"
-e3.body:
-  %".51" = mul i64 %"e1", 16
-  %".52" = add i64 %".51", %"e3"
-  %".53" = getelementptr inbounds float, ptr %"X_01", i64 %".52"
-  store float              0x0, ptr %".53", align 4
-  %".55" = add i64 %"e3", 1
-  store i64 %".55", ptr %"e3.slot"
-  br label %"e3.head", !llvm.loop !2
-e3.exit:
-  %".58" = add i64 %"e1", 1
-  store i64 %".58", ptr %"e1.slot"
-  br label %"e1.head"
+y.it.exit:
+  ret void
 i.head:
   %"i" = load i64, ptr %"i.slot"
-  %".63" = icmp slt i64 %"i", 3
-  br i1 %".63", label %"i.body", label %"i.exit"
+  %".44" = icmp slt i64 %"i", 3
+  br i1 %".44", label %"i.body", label %"i.exit"
 i.body:
   store i64 0, ptr %"j.slot"
   br label %"j.head"
 i.exit:
   ; kernel_1(X_T3,X_I_0)+kernel_2(X_T4,X_T0)+kernel_3(X_T5,X_T0,X_T4)
-  store i64 0, ptr %"i2.slot"
-  br label %"i2.head"
+  store i64 0, ptr %"i2_1.slot"
+  br label %"i2_1.head"
 j.head:
   %"j" = load i64, ptr %"j.slot"
-  %".67" = icmp slt i64 %"j", 3
-  br i1 %".67", label %"j.body", label %"j.exit"
+  %".48" = icmp slt i64 %"j", 3
+  br i1 %".48", label %"j.body", label %"j.exit"
 j.body:
   ; #0
-  %".70" = mul i64 %"i", 128
-  %".71" = mul i64 %"j", 8
-  %".72" = add i64 %".70", %".71"
-  %".73" = mul i64 %"y", 8
-  %".74" = add i64 %".72", %".73"
-  %".75" = getelementptr inbounds float, ptr %".8", i64 %".74"
-  %".76" = mul i64 %"i", 384
-  %".77" = mul i64 %"j", 128
-  %".78" = add i64 %".76", %".77"
-  %".79" = getelementptr inbounds float, ptr %".10", i64 %".78"
-  call void @"gemm"(ptr %".75", ptr %".79", ptr %"X_01", ptr %"gemm_scratch")
-  %".81" = add i64 %"j", 1
-  store i64 %".81", ptr %"j.slot"
+  %".51" = mul i64 %"i", 128
+  %".52" = mul i64 %"j", 8
+  %".53" = add i64 %".51", %".52"
+  %".54" = mul i64 %"y", 8
+  %".55" = add i64 %".53", %".54"
+  %".56" = getelementptr inbounds float, ptr %".8", i64 %".55"
+  %".57" = mul i64 %"i", 384
+  %".58" = mul i64 %"j", 128
+  %".59" = add i64 %".57", %".58"
+  %".60" = getelementptr inbounds float, ptr %".10", i64 %".59"
+  %".61" = icmp eq i64 %"i", 0
+  %".62" = icmp eq i64 %"j", 0
+  %".63" = and i1 %".61", %".62"
+  %".64" = select  i1 %".63", i64 1, i64 0
+  %".65" = icmp eq i64 %"i", 2
+  %".66" = icmp eq i64 %"j", 2
+  %".67" = and i1 %".65", %".66"
+  %".68" = select  i1 %".67", i64 1, i64 0
+  call void @"gemm"(ptr %".56", ptr %".60", ptr %"X_01", ptr %"gemm_scratch", i64 %".64", i64 %".68")
+  %".70" = add i64 %"j", 1
+  store i64 %".70", ptr %"j.slot"
   br label %"j.head"
 j.exit:
-  %".84" = add i64 %"i", 1
-  store i64 %".84", ptr %"i.slot"
+  %".73" = add i64 %"i", 1
+  store i64 %".73", ptr %"i.slot"
   br label %"i.head"
-i2.head:
-  %"i2" = load i64, ptr %"i2.slot"
-  %".90" = icmp slt i64 %"i2", 14
-  br i1 %".90", label %"i2.body", label %"i2.exit"
-i2.body:
-  store i64 0, ptr %"i4.slot"
-  br label %"i4.head"
-i2.exit:
-  %".117" = add i64 %"y.it", 1
-  store i64 %".117", ptr %"y.it.slot"
+i2_1.head:
+  %"i2_1" = load i64, ptr %"i2_1.slot"
+  %".79" = icmp slt i64 %"i2_1", 14
+  br i1 %".79", label %"i2_1.body", label %"i2_1.exit"
+i2_1.body:
+  store i64 0, ptr %"i4_1.slot"
+  br label %"i4_1.head"
+i2_1.exit:
+  %".106" = add i64 %"y.it", 1
+  store i64 %".106", ptr %"y.it.slot"
   br label %"y.it.head"
-i4.head:
-  %"i4" = load i64, ptr %"i4.slot"
-  %".94" = icmp slt i64 %"i4", 16
-  br i1 %".94", label %"i4.body", label %"i4.exit"
-i4.body:
-  %".96" = mul i64 %"i2", 16
-  %".97" = add i64 %".96", %"i4"
-  %".98" = getelementptr inbounds float, ptr %"X_01", i64 %".97"
-  %"X_T3" = load float, ptr %".98", align 4
-  %".100" = getelementptr inbounds float, ptr %".12", i64 %"i4"
-  %"X_I_0_1" = load float, ptr %".100", align 4
-  %"X_T4" = fadd float %"X_T3", %"X_I_0_1"
-  %"X_T5" = fcmp olt float %"X_T4",              0x0
-  %"X_T6_1" = select  i1 %"X_T5", float              0x0, float %"X_T4"
-  %".105" = mul i64 %"i2", 224
-  %".106" = add i64 %".105", %"i4"
-  %".107" = mul i64 %"y", 16
-  %".108" = add i64 %".106", %".107"
-  %".109" = getelementptr inbounds float, ptr %".14", i64 %".108"
-  store float %"X_T6_1", ptr %".109", align 4
-  %".111" = add i64 %"i4", 1
-  store i64 %".111", ptr %"i4.slot"
-  br label %"i4.head", !llvm.loop !3
-i4.exit:
-  %".114" = add i64 %"i2", 1
-  store i64 %".114", ptr %"i2.slot"
-  br label %"i2.head"
+i4_1.head:
+  %"i4_1" = load i64, ptr %"i4_1.slot"
+  %".83" = icmp slt i64 %"i4_1", 16
+  br i1 %".83", label %"i4_1.body", label %"i4_1.exit"
+i4_1.body:
+  %".85" = mul i64 %"i2_1", 16
+  %".86" = add i64 %".85", %"i4_1"
+  %".87" = getelementptr inbounds float, ptr %"X_01", i64 %".86"
+  %"X_T3_1" = load float, ptr %".87", align 4
+  %".89" = getelementptr inbounds float, ptr %".12", i64 %"i4_1"
+  %"X_I_0_2" = load float, ptr %".89", align 4
+  %"X_T4_1" = fadd float %"X_T3_1", %"X_I_0_2"
+  %"X_T5_1" = fcmp olt float %"X_T4_1",              0x0
+  %"X_T6_2" = select  i1 %"X_T5_1", float              0x0, float %"X_T4_1"
+  %".94" = mul i64 %"i2_1", 224
+  %".95" = add i64 %".94", %"i4_1"
+  %".96" = mul i64 %"y", 16
+  %".97" = add i64 %".95", %".96"
+  %".98" = getelementptr inbounds float, ptr %".14", i64 %".97"
+  store float %"X_T6_2", ptr %".98", align 4
+  %".100" = add i64 %"i4_1", 1
+  store i64 %".100", ptr %"i4_1.slot"
+  br label %"i4_1.head", !llvm.loop !2
+i4_1.exit:
+  %".103" = add i64 %"i2_1", 1
+  store i64 %".103", ptr %"i2_1.slot"
+  br label %"i2_1.head"
 }
 
 define internal void @"plaidc.team_mark"(ptr %".1")
@@ -800,4 +784,3 @@ entry:
 !0 = !{ !"llvm.loop.vectorize.enable", i1 1 }
 !1 = !{ !"llvm.loop.unroll.disable" }
 !2 = distinct !{ !2, !0, !1 }
-!3 = distinct !{ !3, !0, !1 }

@@ -110,6 +110,9 @@ class GemmCall:
     # the outermost of them runs on threads (each thread its own calls, one parallel region)
     # instead of each call's kernel
     outer_threads: bool = False
+    # the calls write their whole boxes of C (no constraint cuts them), disjoint from each
+    # other's: one execution of the block writes every element of its footprint once
+    whole: bool = False
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,7 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     outer_threads = (
         parallel and apart and bool(loop_order) and ranges[loop_order[0]] >= 2 * opts.threads
     )
+    whole = not _cuts_tile(bounds, guards) and apart
     m_dim = row_dims[0] if len(row_dims) == 1 else None
     k_dim = k_dims[0] if len(k_dims) == 1 else None
     shape = GemmShape(
@@ -299,7 +303,7 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         # add to each other's sums: the generic initialisation runs. Constraints on the
         # loops around the call alone (tbmm's last batch tile, `499 - b - bo >= 0`) leave
         # every call's box whole: the calls write exactly the footprint.
-        overwrite=w.init and not _cuts_tile(bounds, guards) and apart,
+        overwrite=w.init and whole,
         parallel=parallel and not outer_threads,
         row_dims=tuple((d.range, d.a, d.other) for d in row_dims) if len(row_dims) > 1 else (),
         k_dims=tuple((d.range, d.a, d.other) for d in k_dims) if len(k_dims) > 1 else (),
@@ -325,6 +329,7 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
             for name in loop_order
         ),
         outer_threads,
+        whole,
     )
 
 
@@ -563,12 +568,19 @@ def _bind(bounds: TileBounds, values: dict[str, Affine]) -> TileBounds:
     )
 
 
-def lower_gemm(lowering: Lowering, call: GemmCall, epilogue: Epilogue | None = None) -> list[Stmt]:
+def lower_gemm(
+    lowering: Lowering,
+    call: GemmCall,
+    epilogue: Epilogue | None = None,
+    flags: tuple[IntExpr, IntExpr] | None = None,
+) -> list[Stmt]:
     """A call of the micro-kernel for `call`, with its scratch; with bounds, of the ragged
     kernel with the tile's run-time extents (nothing when the tile is empty). An `epilogue`
     (`gemm_epilogue`) is applied by the kernel to each element before it is stored; its
-    inputs follow the scratch among the arguments."""
+    inputs follow the scratch among the arguments. `flags`: a split reduction's call
+    (`GemmShape.split`) passes whether it is the first and the last (nonzero: yes)."""
     shape = call.shape
+    assert (flags is not None) == shape.split
     scratch = lowering.names.fresh("gemm_scratch")
     lowering.buffer_types[scratch] = shape.dtype
     views = [
@@ -627,7 +639,7 @@ def lower_gemm(lowering: Lowering, call: GemmCall, epilogue: Epilogue | None = N
         BufferArg(i.buffer, affine_expr(i.origin), writes=False)
         for i in (epilogue.inputs if epilogue else ())
     ]
-    call_args = (*args(shift), *inputs, *status, *extents, *readable)
+    call_args = (*args(shift), *inputs, *status, *extents, *(flags or ()), *readable)
     body: list[Stmt] = [Call(fname, call_args)]
     if extents:
         body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]

@@ -9,7 +9,8 @@ and the store, and the second pass over C disappears (oneDNN's and MLAS's post-o
 An epilogue qualifies when (checked here, else the blocks run as before):
 
 * the GEMM overwrites its box of C (the whole reduction in one call, no constraints, no
-  blocking of the reduction): each stored value is final;
+  blocking of the reduction): each stored value is final; or it is one of the calls of a
+  split reduction (`split_reduction`), of which the last applies the epilogue;
 * the next block is a leaf without constraints or allocations over exactly the elements of
   that box, each once (its indices, merged as the GEMM's are, span the same offsets from the
   same first element), and it stores one value per point to that element without
@@ -102,7 +103,7 @@ def detect(
     """`block` (statement `pos` of `parent`'s block, right after `gemm`'s) as `gemm`'s
     epilogue, or None when it is not one (module docstring)."""
     shape = gemm.shape
-    if not shape.overwrite or shape.runtime:
+    if not (shape.overwrite or shape.split) or shape.runtime:
         return None
     b = blocking(lowering, shape, layout(lowering, shape))
     if b is not None and b.kc < shape.k:

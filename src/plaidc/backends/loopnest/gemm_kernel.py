@@ -126,6 +126,15 @@ def _at_least(value: IntExpr, bound: int) -> bool:
     return isinstance(value, IConst) and value.value >= bound
 
 
+def _negate(cond: IntExpr) -> IntExpr:
+    """The negation of a condition built from `==`/`!=` comparisons and `and`."""
+    if isinstance(cond, ICmp) and cond.op in ("==", "!="):
+        return ICmp("!=" if cond.op == "==" else "==", cond.a, cond.b)
+    if isinstance(cond, ILogic) and cond.op == "and":
+        return ILogic("or", _negate(cond.a), _negate(cond.b))
+    raise TypeError(f"cannot negate {cond!r}")
+
+
 def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
     """`body` if `count > 0` (decided now for constants)."""
     if isinstance(count, IConst):
@@ -192,6 +201,12 @@ class Kernel:
         self.k0: IntExpr = IConst(0)
         self.kb: IntExpr = self.ext["k"]
         self.fresh_c: bool | IntExpr = shape.overwrite
+        # A split reduction's calls (`GemmShape.split`) take run-time flags, nonzero in the
+        # first call (the accumulators start at zero) and in the last (the epilogue applies).
+        self.first = IVar(names.fresh("first")) if shape.split else None
+        self.last = IVar(names.fresh("last")) if shape.split else None
+        if self.first is not None:
+            self.fresh_c = ICmp("!=", self.first, IConst(0))
         # The panels of B this chunk computes: from `p_lo` to `p_hi` (None: every full panel),
         # the partial last panel where `tail_panel` holds (None: always).
         self.p_lo: IntExpr = IConst(0)
@@ -265,9 +280,13 @@ class Kernel:
             # a pack on the heap reports a failed allocation through the caller's status word
             params.append(BufferParam(STATUS, DType.I32, True))
         params += [IntParam(e.name) for e in self.ext.values() if isinstance(e, IVar)]
+        if self.first is not None and self.last is not None:
+            params += [IntParam(self.first.name), IntParam(self.last.name)]
         if self.b_avail is not None:
             params.append(IntParam(self.b_avail.name))
         what = "C = A B" if s.overwrite else "C += A B"
+        if s.split:
+            what = "C += A B (C = A B in a split reduction's first call)"
         sizes = "x".join(
             f"{dim}<={size}" if dim in s.runtime else str(size)
             for dim, size in (("m", s.m), ("n", s.n), ("k", s.k))
@@ -333,8 +352,13 @@ class Kernel:
         k = self.ext["k"]
         ragged_k = isinstance(k, IVar) or s.k % b.kc != 0
         self.kb = IVar(self.fresh("kc")) if ragged_k else IConst(b.kc)
-        if s.overwrite and b.kc < s.k:
-            self.fresh_c = ICmp("==", self.k0, IConst(0))
+        if b.kc < s.k and (s.overwrite or s.split):
+            first_block = ICmp("==", self.k0, IConst(0))
+            first_call = self.fresh_c
+            if isinstance(first_call, bool):  # an overwriting kernel: every call is the first
+                self.fresh_c = first_block
+            else:
+                self.fresh_c = ILogic("and", first_call, first_block)
         steps: list[Stmt] = [LetInt(self.k0.name, imul(block, b.kc))]
         if isinstance(self.kb, IVar):
             steps.append(LetInt(self.kb.name, IBin("min", IConst(b.kc), _sub(k, self.k0))))
@@ -678,29 +702,30 @@ class Kernel:
         def tile_element(r: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(imul(r, lay.nr), j)
 
-        def copy_columns(src: str, dst: str, r: IntExpr) -> Loop:
-            """Columns 0..width-1 of row r between C and the tile."""
+        def copy_columns(src: str, dst: str, r: IntExpr, final: bool) -> Loop:
+            """Columns 0..width-1 of row r between C and the tile (C's `final` values: the
+            epilogue applied)."""
             j = self.fresh("j")
             at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
             load: SExpr = SLoad(src, at_c if src == self.c else at_tile, self.t)
-            if dst == self.c:
+            if dst == self.c and final:
                 load = self._epilogue(load, iadd(imul(p, lay.nr), IVar(j)), self.t)
             store = Store(dst, at_tile if src == self.c else at_c, load)
             return Loop(j, IConst(0), width, (store,), vector=True)
 
-        def copy_rows(src: str, dst: str) -> list[Stmt]:
+        def copy_rows(src: str, dst: str, final: bool = False) -> list[Stmt]:
             if valid is None:
-                return [copy_columns(src, dst, IConst(r)) for r in range(rows)]
+                return [copy_columns(src, dst, IConst(r), final) for r in range(rows)]
             row = self.fresh("r")
-            return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row)),))]
+            return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row), final),))]
 
-        # C's current values (unless this call overwrites C: `fresh_c`, where a k block after
-        # the first reads them, decided at run time): the accumulators start at zero and C is
-        # added after the k loop, straight from C on a full block, from the C tile on a
-        # partial one. Both paths must sum in the same order, so equal sums round alike
-        # (`tests/test_gemm_same_order.py`: a C tile that started from C while the registers
-        # added C last rounded the light ResNet-50's equal logits apart). Adding C last keeps
-        # C's loads (misses, in a big product) out of the accumulators' first chains.
+        # C's current values (unless this call overwrites C: `fresh_c`; decided at run time
+        # for a k block after the first and a split reduction's later calls): the
+        # accumulators start at zero and C is added after the k loop, straight from C on a
+        # full block, from the C tile on a partial one. Both paths must sum in the same order,
+        # so that equal sums round alike (`tests/test_gemm_same_order.py`: a C tile that
+        # started from C while the registers added C last rounded the light ResNet-50's equal
+        # logits apart), and a long reduction rounds in blocks, as BLAS kernels do.
         reads_c: list[Stmt] = []
         if tile is not None and self.fresh_c is not True:
             if valid is not None:
@@ -725,24 +750,38 @@ class Kernel:
                 reads_c.append(
                     AssignVar(accs[r][v], SBinary("add", SVar(accs[r][v], vt), load, vt))
                 )
-        if isinstance(self.fresh_c, ICmp):
-            body.append(If(ICmp("!=", self.fresh_c.a, self.fresh_c.b), tuple(reads_c)))
+        if not isinstance(self.fresh_c, bool):
+            body.append(If(_negate(self.fresh_c), tuple(reads_c)))
         elif not self.fresh_c:
             body += reads_c
+        if tile is None:
+
+            def stores(final: bool) -> list[Stmt]:
+                out: list[Stmt] = []
+                for r in range(rows):
+                    for v in range(lay.nv):
+                        column = IConst(self.columns[v])
+                        value: SExpr = SVar(accs[r][v], vt)
+                        if final:
+                            value = self._epilogue(value, iadd(imul(p, lay.nr), column), vt)
+                        out.append(Store(self.c, c_element(IConst(r), column), value))
+                return out
+
+            return body + self._finishing(stores)
         for r in range(rows):
             for v in range(lay.nv):
                 lane = IConst(v * lay.lanes)
-                value: SExpr = SVar(accs[r][v], vt)
-                if tile is not None:
-                    body.append(Store(tile, tile_element(IConst(r), lane), value))
-                else:
-                    column = IConst(self.columns[v])
-                    value = self._epilogue(value, iadd(imul(p, lay.nr), column), vt)
-                    body.append(Store(self.c, c_element(IConst(r), column), value))
-        if tile is None:
-            return body
-        body += copy_rows(tile, self.c)
+                body.append(Store(tile, tile_element(IConst(r), lane), SVar(accs[r][v], vt)))
+        body += self._finishing(lambda final: copy_rows(tile, self.c, final))
         return [Alloc(tile, s.dtype, rows * lay.nr, tuple(body))]
+
+    def _finishing(self, stores: Callable[[bool], list[Stmt]]) -> list[Stmt]:
+        """C's stores, `stores(final)`: final (the epilogue applied) in every call, except
+        where only the last call of a split reduction finishes C (`GemmShape.split`)."""
+        if self.epilogue is None or self.last is None:
+            return stores(True)
+        last = ICmp("!=", self.last, IConst(0))
+        return [If(last, tuple(stores(True)), tuple(stores(False)))]
 
     def _epilogue(self, value: SExpr, column: IntExpr, t: ScalarType) -> SExpr:
         """What is stored for `value`, C's final value at `column` (one element or a vector of

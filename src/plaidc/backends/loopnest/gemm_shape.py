@@ -42,6 +42,10 @@ class GemmShape:
     # whose vectors of B (one panel, padded to NR columns) all stay within them reads B in
     # place instead of packing it (`reads_b_in_place`).
     b_bound: bool = False
+    # One of several calls that split a reduction over C's whole box (a tile's k blocks,
+    # `gemm.split_reduction`): the kernel takes run-time flags `first` (the accumulators start
+    # at zero: C is written, not read) and `last` (the epilogue is applied before the store).
+    split: bool = False
 
 
 # Kernels of at most this many row blocks of the most rows the registers hold get even blocks.

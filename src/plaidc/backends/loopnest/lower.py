@@ -68,6 +68,7 @@ from plaidc.backends.loopnest.scalars import (
 from plaidc.backends.loopnest.scope import LoweringOptions, Scope, View
 from plaidc.backends.loopnest.simplify import simplify
 from plaidc.backends.loopnest.specials import lower_special
+from plaidc.backends.loopnest.split_reduction import detect as detect_split
 from plaidc.diagnostics import CompileError, Diagnostic
 from plaidc.interp import alloc_layout, constant_value, numpy_dtype, program_io
 from plaidc.stripe.ir import (
@@ -222,16 +223,20 @@ class Lowering:
         depth = len(chain) - 1
         scope, written, allocs = self.child_scope(parent, block, pos)
         gemm = None if allocs else detect_gemm(self, scope, written)
+        # a block stepping the reduction around a GEMM-like leaf (`split_reduction`)
+        split = None if allocs or gemm is not None else detect_split(self, scope, written)
         epilogue = None
         fusable = after is not None and fused is not None and self.options.gemm_epilogue
-        if gemm is not None and fusable and depth != self.options.kernel_depth:
+        producer = split.gemm if split is not None else gemm
+        if producer is not None and fusable and depth != self.options.kernel_depth:
             assert after is not None and fused is not None
-            epilogue = detect_epilogue(self, parent, gemm, after, pos + 1)
+            epilogue = detect_epilogue(self, parent, producer, after, pos + 1)
             if epilogue is not None:
                 fused.add(id(after))
         pre: list[Stmt] = []
         for w in written.values():
             overwritten = gemm is not None and gemm.shape.overwrite and gemm.c_ref == w.ref.into
+            overwritten |= split is not None and split.c_ref == w.ref.into
             if w.init and not overwritten:
                 pre.extend(self.init_footprint(parent, chain, w))
         title = block.name or f"#{pos}"
@@ -242,6 +247,10 @@ class Lowering:
 
         if gemm is not None:
             loops = lower_gemm(self, gemm, epilogue)
+        elif split is not None:
+            self._check_accumulated_writers(scope)
+            run = split
+            loops = finish_block(self, scope, written, lambda: run.lower(self, epilogue))
         else:
             loops = finish_block(self, scope, written, body)
         stmts = comment + pre + loops

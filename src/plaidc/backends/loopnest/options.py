@@ -129,6 +129,16 @@ class LoopnestCodegen:
             "instead of as a second pass over C"
         },
     )
+    gemm_split_flags: bool = field(
+        default=True,
+        metadata={
+            "help": "a GEMM-like block whose enclosing block only steps its reduction (a "
+            "tile's k blocks) passes the micro-kernel run-time flags: the first call writes C "
+            "instead of adding to an initialised C, the last applies the epilogue (a bias and "
+            "relu) on the registers, where C was zeroed first and the epilogue ran as a "
+            "second pass"
+        },
+    )
     keep_scratch: bool = field(
         default=True,
         metadata={

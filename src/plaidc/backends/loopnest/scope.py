@@ -55,6 +55,9 @@ class LoweringOptions:
     # An elementwise block after a GEMM-like block, over the elements of its C, runs on the
     # micro-kernel's accumulators before they are stored (`plaidc.backends.loopnest.gemm_epilogue`).
     gemm_epilogue: bool = False
+    # A GEMM-like block whose parent only steps its reduction passes the micro-kernel run-time
+    # `first`/`last` flags (`plaidc.backends.loopnest.split_reduction`).
+    gemm_split_flags: bool = False
     # Heap scratch (packing buffers) kept between calls, one per thread and allocation
     # (`Plan.scratch_slots`), instead of allocated and freed per use.
     keep_scratch: bool = True

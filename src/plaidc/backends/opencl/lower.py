@@ -464,5 +464,6 @@ def lower_kernels(
         threads=1,
         gemm_tags=(),
         gemm_epilogue=False,
+        gemm_split_flags=False,
     )
     return KernelLowering(program, shared, kernel_options=options, gemm_tags=base.gemm_tags).lower()

@@ -1,0 +1,105 @@
+"""A GEMM-like block under a block that only steps its reduction, run with run-time flags.
+
+Autotile splits a long reduction into a block over its k blocks around the GEMM-like leaf (an
+MLP layer's tile: `block [i:4] { block [b:128, i:256, j:256] #contract_inner }`). That outer
+block is the top reducing level of C, so the generic lowering initialises (zeroes) C's box
+before it, every micro-kernel call adds into C, and an elementwise block after it (a bias
+and relu) runs as a second pass over C.
+
+When the outer block does nothing but step the reduction (no constraints, one statement:
+the leaf, whose calls write C's whole box each time, `GemmCall.whole`, at a place that
+none of the outer block's indices move), the calls take flags instead (`GemmShape.split`):
+the first call's accumulators start at zero, so it writes C and the initialisation goes;
+the last applies the epilogue (`gemm_epilogue`) to its registers before the store, so the
+second pass goes. The points of a constraint-free block run in lexicographic order (isl's
+scan): the first has every index at 0, the last every index at the end of its range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from plaidc.backends.loopnest.aggregation import WrittenRef
+from plaidc.backends.loopnest.gemm import GemmCall, lower_gemm
+from plaidc.backends.loopnest.gemm import detect as detect_gemm
+from plaidc.backends.loopnest.gemm_epilogue import Epilogue
+from plaidc.backends.loopnest.plan import (
+    Comment,
+    ICmp,
+    IConst,
+    ILogic,
+    IntExpr,
+    ISelect,
+    IVar,
+    Stmt,
+)
+from plaidc.backends.loopnest.scope import Scope
+from plaidc.stripe.ir import Block
+
+if TYPE_CHECKING:
+    from plaidc.backends.loopnest.lower import Lowering
+
+
+@dataclass(frozen=True)
+class SplitReduction:
+    """The leaf GEMM of a block that steps its reduction: `c_ref`, the block's refinement of
+    C (whose initialisation the first call replaces), and the flags' conditions over the
+    block's index variables."""
+
+    gemm: GemmCall
+    c_ref: str
+    title: str
+    first: IntExpr
+    last: IntExpr
+
+    def lower(self, lowering: Lowering, epilogue: Epilogue | None) -> list[Stmt]:
+        """One point of the block: the leaf's kernel call with its flags."""
+        flags = (_as_int(self.first), _as_int(self.last))
+        return [Comment(self.title), *lower_gemm(lowering, self.gemm, epilogue, flags)]
+
+
+def detect(
+    lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]
+) -> SplitReduction | None:
+    """`scope`'s block as a split reduction around a GEMM-like leaf, or None."""
+    block = scope.chain[-1]
+    if not lowering.options.gemm_split_flags or block.constraints or len(block.stmts) != 1:
+        return None
+    leaf = block.stmts[0]
+    if not isinstance(leaf, Block) or len(written) != 1:
+        return None
+    ((c_ref, w),) = written.items()
+    if not w.init or w.mode != "add":
+        return None
+    leaf_scope, leaf_written, allocs = lowering.child_scope(scope, leaf, 0)
+    if allocs:
+        return None
+    gemm = detect_gemm(lowering, leaf_scope, leaf_written)
+    if gemm is None or not gemm.whole or leaf_written[gemm.c_ref].ref.from_ != c_ref:
+        return None
+    depth = scope.depth
+    variables = {scope.vars[(depth, idx.name)]: idx.range for idx in block.idxs}
+    if any(name in variables for name, _ in gemm.c[1].terms):
+        return None  # a step of the reduction moves C: the calls write different boxes
+    steps = [(IVar(var), size) for var, size in variables.items() if size > 1]
+    first = _all([ICmp("==", var, IConst(0)) for var, _ in steps])
+    last = _all([ICmp("==", var, IConst(size - 1)) for var, size in steps])
+    title = leaf.name or "#0"
+    split_gemm = replace(gemm, shape=replace(gemm.shape, split=True))
+    return SplitReduction(split_gemm, c_ref, title, first, last)
+
+
+def _all(conds: list[IntExpr]) -> IntExpr:
+    """The conjunction of `conds` (none: true)."""
+    if not conds:
+        return ICmp("==", IConst(0), IConst(0))
+    out = conds[0]
+    for cond in conds[1:]:
+        out = ILogic("and", out, cond)
+    return out
+
+
+def _as_int(cond: IntExpr) -> IntExpr:
+    """A condition as an integer argument: 1 or 0."""
+    return ISelect(cond, IConst(1), IConst(0))

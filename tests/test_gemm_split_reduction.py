@@ -1,0 +1,139 @@
+"""A GEMM-like leaf under a block that steps its reduction (`split_reduction`): the kernel's
+calls take run-time flags, the first writing C (no zeroed C box before them) and the last
+applying the fused bias and relu on its registers (no second pass).
+
+Each case runs twice with different inputs (the hidden layers and packing scratch are kept
+between calls, so a first call that added to C instead of writing it would add the previous
+call's sums) and is compared with float64 numpy and, bitwise, with the same program compiled
+without the flags (`gemm_split_flags = false`: zeroed C, `C += A B` per call, the epilogue as
+a second pass): `0 + x` is `x`, and the epilogue applies the same operations to the same sums.
+A relu applied to a partial sum (an epilogue in a call other than the last) or a bias added per
+call changes many outputs: the biases are drawn so that the relu cuts about half of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from plaidc import driver
+from plaidc.backends import get_backend
+from plaidc.interp import program_io
+from plaidc.targets import TargetConfig, load_target
+from plaidc.tile import compile_tile
+
+from .support import EXAMPLES
+
+BACKENDS = ["c", "llvm"]
+MLP = (EXAMPLES / "mlp_3layer.tile").read_text()
+CONV = (EXAMPLES / "conv2d_bias_relu.tile").read_text()
+SPLIT = "C = A B in a split reduction's first call"
+
+
+def _config(backend: str, split: bool) -> TargetConfig:
+    cfg = load_target(backend)
+    return dataclasses.replace(cfg, codegen={**cfg.codegen, "gemm_split_flags": split})
+
+
+def _build(backend: str, source: str, dims: dict[str, int], split: bool = True):
+    cfg = _config(backend, split)
+    program = compile_tile(source, "p.tile", dims=dims).program
+    program = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
+    return program, get_backend(backend).compile(program, cfg)
+
+
+def _mlp_reference(x: dict[str, np.ndarray]) -> np.ndarray:
+    h = x["X"].astype(np.float64)
+    for layer in (1, 2, 3):
+        h = np.maximum(h @ x[f"W{layer}"].astype(np.float64) + x[f"B{layer}"], 0)
+    return h
+
+
+def _mlp_inputs(program, seed: int) -> dict[str, np.ndarray]:
+    """Random inputs, weights scaled to keep each layer's outputs near 1, biases of that
+    scale (relu cuts about half of every layer's outputs)."""
+    inputs = driver.random_inputs(program_io(program).inputs, seed=seed)
+    rng = np.random.default_rng(seed)
+    for layer in (1, 2, 3):
+        w = inputs[f"W{layer}"]
+        inputs[f"W{layer}"] = (w / np.sqrt(w.shape[0])).astype(np.float32)
+        inputs[f"B{layer}"] = rng.standard_normal(inputs[f"B{layer}"].shape).astype(np.float32)
+    return inputs
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "dims",
+    [
+        {"B": 128, "D0": 1024, "D1": 1024, "D2": 1024, "D3": 1024},
+        {"B": 64, "D0": 512, "D1": 768, "D2": 1024, "D3": 256},
+    ],
+    ids=["mlp1024", "mlp512-768-1024-256"],
+)
+def test_mlp_layers_split_their_reductions_with_flags(backend: str, dims: dict[str, int]) -> None:
+    program, split = _build(backend, MLP, dims)
+    _, plain = _build(backend, MLP, dims, split=False)
+    assert SPLIT in split.source
+    assert "initialise what" in plain.source and SPLIT not in plain.source
+    for seed in (0, 1):
+        inputs = _mlp_inputs(program, seed)
+        got = split.run(inputs)["Y"]
+        want = _mlp_reference(inputs)
+        assert (want == 0).mean() > 0.2 and (want > 0).mean() > 0.2
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+        np.testing.assert_array_equal(got, plain.run(inputs)["Y"])
+
+
+def _conv_reference(x: dict[str, np.ndarray]) -> np.ndarray:
+    image, kernel = x["I"].astype(np.float64), x["K"].astype(np.float64)
+    kh, kw = kernel.shape[:2]
+    oh, ow = image.shape[1] - kh + 1, image.shape[2] - kw + 1
+    out = np.zeros((image.shape[0], oh, ow, kernel.shape[3]))
+    for i in range(kh):
+        for j in range(kw):
+            out += image[:, i : i + oh, j : j + ow, :] @ kernel[i, j]
+    return np.maximum(out + x["B"], 0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "channels", [(128, 128), (192, 128), (128, 80)], ids=["128-128", "192-128", "128-80"]
+)
+def test_conv_channel_blocks_split_with_flags(backend: str, channels: tuple[int, int]) -> None:
+    ci, co = channels
+    dims = {"N": 1, "H": 30, "W": 30, "CI": ci, "CO": co, "KH": 3, "KW": 3}
+    program, split = _build(backend, CONV, dims)
+    _, plain = _build(backend, CONV, dims, split=False)
+    assert SPLIT in split.source and SPLIT not in plain.source
+    for seed in (0, 1):
+        inputs = driver.random_inputs(program_io(program).inputs, seed=seed)
+        scale = float(np.std(_conv_reference({**inputs, "B": np.zeros(co)})))
+        rng = np.random.default_rng(seed)
+        inputs["B"] = (rng.standard_normal(co) * scale).astype(np.float32)
+        got = split.run(inputs)["R"]
+        want = _conv_reference(inputs)
+        assert (want == 0).mean() > 0.2 and (want > 0).mean() > 0.2
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+        np.testing.assert_array_equal(got, plain.run(inputs)["R"])
+
+
+def test_a_reduction_split_without_an_epilogue_writes_then_adds() -> None:
+    """A product followed by a residual add, which reads another matrix per element (no
+    epilogue on the registers): the flags still replace the zeroed C, the add runs after."""
+    source = """function (X[B, D0], W[D0, D1], R[B, D1]) -> (Y) {
+  Z[b, j : B, D1] = +(X[b, i] * W[i, j]);
+  Y = Z + R;
+}"""
+    dims = {"B": 128, "D0": 1024, "D1": 1024}
+    for backend in BACKENDS:
+        program, split = _build(backend, source, dims)
+        _, plain = _build(backend, source, dims, split=False)
+        assert SPLIT in split.source and "initialise what" not in split.source
+        for seed in (0, 1):
+            inputs = driver.random_inputs(program_io(program).inputs, seed=seed)
+            want = inputs["X"].astype(np.float64) @ inputs["W"] + inputs["R"]
+            got = split.run(inputs)["Y"]
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+            np.testing.assert_array_equal(got, plain.run(inputs)["Y"])
