@@ -69,8 +69,12 @@ def _mlp_inputs(program, seed: int) -> dict[str, np.ndarray]:
     [
         {"B": 128, "D0": 1024, "D1": 1024, "D2": 1024, "D3": 1024},
         {"B": 64, "D0": 512, "D1": 768, "D2": 1024, "D3": 256},
+        # ragged k blocks (784 = 6 x 128 + 16, 1000 = 3 x 256 + 232: a run-time reduction
+        # length), partial column panels (250 columns) through the C tile, fused epilogues
+        {"B": 100, "D0": 784, "D1": 1000, "D2": 1000, "D3": 10},
+        {"B": 37, "D0": 1000, "D1": 300, "D2": 513, "D3": 77},
     ],
-    ids=["mlp1024", "mlp512-768-1024-256"],
+    ids=["mlp1024", "mlp512-768-1024-256", "mlp784-1000-1000-10", "mlp1000-300-513-77"],
 )
 def test_mlp_layers_split_their_reductions_with_flags(backend: str, dims: dict[str, int]) -> None:
     program, split = _build(backend, MLP, dims)

@@ -110,8 +110,8 @@ class GemmCall:
     # the outermost of them runs on threads (each thread its own calls, one parallel region)
     # instead of each call's kernel
     outer_threads: bool = False
-    # the calls write their whole boxes of C (no constraint cuts them), disjoint from each
-    # other's: one execution of the block writes every element of its footprint once
+    # the calls write their whole boxes of C, disjoint from each other's (no constraint cuts
+    # their rows or columns, though one may cut their reduction short: `998 - k - ko >= 0`)
     whole: bool = False
 
 
@@ -286,7 +286,7 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     outer_threads = (
         parallel and apart and bool(loop_order) and ranges[loop_order[0]] >= 2 * opts.threads
     )
-    whole = not _cuts_tile(bounds, guards) and apart
+    whole = apart and not guards and not {"m", "n"} & set(bounds)
     m_dim = row_dims[0] if len(row_dims) == 1 else None
     k_dim = k_dims[0] if len(k_dims) == 1 else None
     shape = GemmShape(
@@ -303,7 +303,7 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         # add to each other's sums: the generic initialisation runs. Constraints on the
         # loops around the call alone (tbmm's last batch tile, `499 - b - bo >= 0`) leave
         # every call's box whole: the calls write exactly the footprint.
-        overwrite=w.init and whole,
+        overwrite=w.init and whole and "k" not in bounds,
         parallel=parallel and not outer_threads,
         row_dims=tuple((d.range, d.a, d.other) for d in row_dims) if len(row_dims) > 1 else (),
         k_dims=tuple((d.range, d.a, d.other) for d in k_dims) if len(k_dims) > 1 else (),
@@ -331,12 +331,6 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         outer_threads,
         whole,
     )
-
-
-def _cuts_tile(bounds: dict[str, TileBounds], guards: tuple[Affine, ...]) -> bool:
-    """Whether the constraints may cut a call's box of C short or skip the whole tile: a
-    guard, or a bound of the kernel's rows, columns or reduction (not of an outer loop)."""
-    return bool(guards) or any(not role.startswith(_OFFSET) for role in bounds)
 
 
 def _coupled(constraints: tuple[Constraint, ...], moving: set[str]) -> set[str]:
@@ -620,6 +614,10 @@ def lower_gemm(
             shift = [iadd(s, imul(start, step)) for s, step in zip(shift, steps, strict=True)]
             hi = IBin("-", hi, start)
         ext = IVar(lowering.names.fresh(f"{role}_ext"))
+        if flags is not None:
+            # a split reduction's call runs with an empty reduction too: the first writes
+            # C (zeros), the last applies the epilogue (`whole`: only `k` is bounded)
+            hi = IBin("max", hi, IConst(0))
         pre.append(LetInt(ext.name, hi))
         extents.append(ext)
     # A tile with bounds runs on the ragged kernel, full or not: measured as fast as the
@@ -641,7 +639,7 @@ def lower_gemm(
     ]
     call_args = (*args(shift), *inputs, *status, *extents, *(flags or ()), *readable)
     body: list[Stmt] = [Call(fname, call_args)]
-    if extents:
+    if extents and flags is None:
         body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]
     if loops:
         # the roles' extents may depend on the loops' values: computed per call

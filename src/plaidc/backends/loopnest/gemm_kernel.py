@@ -389,6 +389,9 @@ class Kernel:
                 rows += tail
         steps += self._pack_b() + rows
         count = _pdiv(iadd(k, IConst(b.kc - 1)), b.kc)
+        if s.split and isinstance(k, IVar):
+            # a split reduction's call stores C with an empty reduction too (`gemm.lower_gemm`)
+            count = IBin("max", count, IConst(1))
         k_blocks = Loop(block.name, IConst(0), count, tuple(steps))
         parallel = s.parallel and b.chunks > 1
         return [Loop(chunk.name, IConst(0), IConst(b.chunks), (k_blocks,), parallel=parallel)]
