@@ -203,3 +203,62 @@ def test_strided_conv_bias_relu(backend: str, co: int) -> None:
     assert 0.25 < np.mean(pre > 0) < 0.75
     np.testing.assert_allclose(got, np.maximum(pre, 0.0), rtol=1e-4, atol=1e-4 * np.abs(pre).max())
     assert not driver.compare_outputs(run_program(program, inputs), {"R": got})
+
+
+RESIDUAL = """function (I[N, H, W, CI], K[KH, KW, CI, CO], B[CO], S[N, OH, OW, CO]) -> (R) {
+  O[n, x, y, co : N, H - KH + 1, W - KW + 1, CO] = +(I[n, x + i, y + j, ci] * K[i, j, ci, co]);
+  R = relu(S + (O + B));
+}"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "shape", [*CONVS, (1, 30, 30, 128, 3, 3, 128)], ids=lambda s: "x".join(map(str, s))
+)
+def test_residual_add_runs_on_the_registers(backend: str, shape: tuple[int, ...]) -> None:
+    """A residual laid out as the convolution's output (ResNet's shortcut), read per element
+    of the register block (a vector per accumulator, elements in a partial block's copy out
+    of its C tile; 128 channels: the last call of a split reduction), with the bias and the
+    relu; bitwise equal to the second pass."""
+    n, h, w, ci, kh, kw, co = shape
+    dims = {"N": n, "H": h, "W": w, "CI": ci, "KH": kh, "KW": kw, "CO": co}
+    dims.update(OH=h - kh + 1, OW=w - kw + 1)
+    program, artifact = _build(backend, RESIDUAL, dims)
+    assert any("stores max(add(E" in line for line in artifact.source.splitlines())
+    assert not _second_pass(artifact.source)
+    inputs = _inputs(program, seed=12)
+    conv = _conv(inputs["I"], inputs["K"])
+    inputs["S"] = (np.random.default_rng(3).standard_normal(conv.shape) * conv.std()).astype(
+        np.float32
+    )
+    got = artifact.run(inputs)["R"]
+    pre = conv + inputs["B"] + inputs["S"]
+    assert 0.25 < np.mean(pre > 0) < 0.75
+    np.testing.assert_allclose(got, np.maximum(pre, 0.0), rtol=1e-4, atol=1e-4 * np.abs(pre).max())
+    _, unfused = _build(backend, RESIDUAL, dims, fuse=False)
+    assert _second_pass(unfused.source)
+    np.testing.assert_array_equal(got, unfused.run(inputs)["R"])
+
+
+BATCHED_RESIDUAL = """function (A[NB, M, K], B[NB, K, N], S[NB, M, N]) -> (R) {
+  C[b, i, j : NB, M, N] = +(A[b, i, k] * B[b, k, j]);
+  R = relu(C + S);
+}"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_residual_moves_with_the_batch_loop(backend: str) -> None:
+    """A batch of small GEMMs (a loop around the kernel calls, each call its own C) plus a
+    residual laid out as C: each call reads the residual of its own batch element."""
+    dims = {"NB": 40, "M": 26, "K": 72, "N": 26}
+    program, artifact = _build(backend, BATCHED_RESIDUAL, dims)
+    assert any("stores max(add(C, E0)" in line for line in artifact.source.splitlines())
+    inputs = driver.random_inputs(program_io(program).inputs, seed=5)
+    product = np.einsum("bik,bkj->bij", inputs["A"].astype(np.float64), inputs["B"])
+    inputs["S"] = (inputs["S"] * product.std()).astype(np.float32)
+    got = artifact.run(inputs)["R"]
+    want = np.maximum(product + inputs["S"], 0)
+    assert 0.25 < np.mean(want > 0) < 0.75
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+    _, unfused = _build(backend, BATCHED_RESIDUAL, dims, fuse=False)
+    np.testing.assert_array_equal(got, unfused.run(inputs)["R"])

@@ -633,8 +633,13 @@ def lower_gemm(
         readable.append(IBin("-", IConst(b_region), iadd(affine_expr(call.b[1]), shift[1])))
     fname = _kernel(lowering, kernel, epilogue)
     status = [BufferArg(STATUS)] if _reports_status(lowering, fname) else []
+    # an input laid out as C (a residual) moves with C around the calls
     inputs = [
-        BufferArg(i.buffer, affine_expr(i.origin), writes=False)
+        BufferArg(
+            i.buffer,
+            iadd(affine_expr(i.origin), shift[2] if i.element else IConst(0)),
+            writes=False,
+        )
         for i in (epilogue.inputs if epilogue else ())
     ]
     call_args = (*args(shift), *inputs, *status, *extents, *(flags or ()), *readable)

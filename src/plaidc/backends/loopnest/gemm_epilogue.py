@@ -16,7 +16,8 @@ An epilogue qualifies when (checked here, else the blocks run as before):
   same first element), and it stores one value per point to that element without
   aggregation;
 * it reads C only at the element it writes, and other buffers through the column index alone
-  with step 0 (a scalar) or 1 (a bias: a vector per register block's columns);
+  with step 0 (a scalar) or 1 (a bias: a vector per register block's columns), or at the
+  element it writes in a buffer laid out as C (a residual: a vector per accumulator);
 * its value is built from the element type's `add`, `sub`, `mul`, `div`, `max`, `min` and
   `neg` (relu is `max(x, 0)`), which mean on vectors what they mean on each lane: the same
   operations on the same operands as the second pass (bitwise equal results for a bias and
@@ -71,11 +72,14 @@ _UNARY = ("neg",)
 @dataclass(frozen=True)
 class EpilogueInput:
     """A buffer the epilogue reads: at `origin` for column 0, moving `step` (0 or 1) per
-    column of C."""
+    column of C; with `element`, laid out as C (a residual added to a convolution's output):
+    at `origin` for C's first element, moving as C does over its rows, columns and the loops
+    around the calls."""
 
     buffer: str
     origin: Affine
     step: int
+    element: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ class Epilogue:
     @property
     def key(self) -> tuple[object, ...]:
         """What the kernel's code depends on (not where the inputs are)."""
-        return (self.value, tuple(i.step for i in self.inputs))
+        return (self.value, tuple((i.step, i.element) for i in self.inputs))
 
 
 class _NotFusable(Exception):
@@ -227,6 +231,9 @@ def _tree(
                     raise _NotFusable  # another element of C
                 return SVar(ACC, t)
             coeffs, origin = _split(form, starts)
+            if coeffs == _split(element, starts)[0]:  # laid out as C: a residual
+                inputs.append(EpilogueInput(e.buffer, origin, 1, element=True))
+                return SVar(f"{INPUT}{len(inputs) - 1}", t)
             if any(c != 0 for name, c in coeffs.items() if name != column):
                 raise _NotFusable
             step = coeffs.get(column, 0)
@@ -249,11 +256,13 @@ def applied(
     epilogue: Epilogue,
     acc: SExpr,
     column: IntExpr,
+    element: IntExpr,
     params: list[str],
     t: ScalarType,
 ) -> SExpr:
     """The epilogue's value for `acc` (a vector of consecutive columns from `column`, or one
-    element) with input `i` read from kernel parameter `params[i]` (its column 0)."""
+    element; `element`: where it is in C, from C's first element) with input `i` read from
+    kernel parameter `params[i]` (its column 0, or its first element)."""
     scalar = ScalarType(t.dtype)
 
     def walk(e: SExpr) -> SExpr:
@@ -261,6 +270,8 @@ def applied(
             return acc
         if isinstance(e, SVar):
             i = int(e.name[len(INPUT) :])
+            if epilogue.inputs[i].element:
+                return SLoad(params[i], element, t)
             if epilogue.inputs[i].step == 1:
                 return SLoad(params[i], column, t)
             one = SLoad(params[i], IConst(0), scalar)

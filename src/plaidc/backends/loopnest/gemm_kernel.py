@@ -712,7 +712,7 @@ class Kernel:
             at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
             load: SExpr = SLoad(src, at_c if src == self.c else at_tile, self.t)
             if dst == self.c and final:
-                load = self._epilogue(load, iadd(imul(p, lay.nr), IVar(j)), self.t)
+                load = self._epilogue(load, iadd(imul(p, lay.nr), IVar(j)), at_c, self.t)
             store = Store(dst, at_tile if src == self.c else at_c, load)
             return Loop(j, IConst(0), width, (store,), vector=True)
 
@@ -766,7 +766,8 @@ class Kernel:
                         column = IConst(self.columns[v])
                         value: SExpr = SVar(accs[r][v], vt)
                         if final:
-                            value = self._epilogue(value, iadd(imul(p, lay.nr), column), vt)
+                            at = iadd(imul(p, lay.nr), column)
+                            value = self._epilogue(value, at, c_element(IConst(r), column), vt)
                         out.append(Store(self.c, c_element(IConst(r), column), value))
                 return out
 
@@ -786,12 +787,12 @@ class Kernel:
         last = ICmp("!=", self.last, IConst(0))
         return [If(last, tuple(stores(True)), tuple(stores(False)))]
 
-    def _epilogue(self, value: SExpr, column: IntExpr, t: ScalarType) -> SExpr:
+    def _epilogue(self, value: SExpr, column: IntExpr, element: IntExpr, t: ScalarType) -> SExpr:
         """What is stored for `value`, C's final value at `column` (one element or a vector of
-        consecutive columns): the epilogue applied to it, if any."""
+        consecutive columns), at offset `element` of C: the epilogue applied to it, if any."""
         if self.epilogue is None:
             return value
-        return applied(self.epilogue, value, column, self.epilogue_params, t)
+        return applied(self.epilogue, value, column, element, self.epilogue_params, t)
 
     def _k_loop(
         self,
