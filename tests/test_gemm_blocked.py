@@ -184,7 +184,7 @@ def test_pipeline_matmul_blocked(backend: str, size: tuple[int, int, int]) -> No
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_blocks_that_read_c_add_to_it(backend: str) -> None:
     """A block that reads C (a later k block of a blocked kernel: 64 x 64 x 100 in blocks of
-    10 rows, and the k-split tiles of a tiling) starts from C's values; the first k block of
+    10 rows, and the k-split tiles of a tiling) adds C after its k loop; the first k block of
     an overwriting kernel does not read C. A sum that added C twice, or dropped it, or read a
     stale C, would differ from numpy and the interpreter (both compared in run_blocked)."""
     _, source = run_blocked(

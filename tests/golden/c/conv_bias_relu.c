@@ -75,22 +75,6 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
       plaidc_f32x16 c11_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c12_0 = plaidc_f32x16_splat(0.0f);
       plaidc_f32x16 c13_0 = plaidc_f32x16_splat(0.0f);
-      if (first == 0) {
-        c0_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16));
-        c1_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
-        c2_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
-        c3_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
-        c4_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
-        c5_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
-        c6_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
-        c7_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
-        c8_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 128));
-        c9_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 144));
-        c10_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 160));
-        c11_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 176));
-        c12_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 192));
-        c13_0 = plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 208));
-      }
       for (int64_t k = 0; k < 8; ++k) {
         const plaidc_f32x16 b0 = plaidc_f32x16_load(B + (k * 16 + p * 16));
         const plaidc_f32x16 a0 = plaidc_f32x16_splat(A[i0 * 128 + k]);
@@ -121,6 +105,22 @@ __attribute__((optimize("fp-contract=fast"))) static void gemm(const float *rest
         c12_0 = a12 * b0 + c12_0;
         const plaidc_f32x16 a13 = plaidc_f32x16_splat(A[i0 * 128 + k + 1664]);
         c13_0 = a13 * b0 + c13_0;
+      }
+      if (first == 0) {
+        c0_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16));
+        c1_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 16));
+        c2_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 32));
+        c3_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 48));
+        c4_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 64));
+        c5_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 80));
+        c6_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 96));
+        c7_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 112));
+        c8_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 128));
+        c9_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 144));
+        c10_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 160));
+        c11_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 176));
+        c12_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 192));
+        c13_0 += plaidc_f32x16_load(C + (i0 * 16 + p * 16 + 208));
       }
       plaidc_f32x16_store(C + (i0 * 16 + p * 16), c0_0);
       plaidc_f32x16_store(C + (i0 * 16 + p * 16 + 16), c1_0);

@@ -83,366 +83,394 @@ p.body:
   %".56" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".57" = shufflevector <16 x float> %".56", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
   store <16 x float> %".57", ptr %"c13_0"
-  %".59" = icmp eq i64 %"first", 0
-  br i1 %".59", label %"p.body.if", label %"p.body.endif"
-p.exit:
-  %".410" = add i64 %"i0", 14
-  store i64 %".410", ptr %"i0.slot"
-  br label %"i0.head"
-p.body.if:
-  %".61" = mul i64 %"i0", 16
-  %".62" = mul i64 %"p", 16
-  %".63" = add i64 %".61", %".62"
-  %".64" = getelementptr inbounds float, ptr %"C", i64 %".63"
-  %".65" = load <16 x float>, ptr %".64", align 4
-  store <16 x float> %".65", ptr %"c0_0"
-  %".67" = mul i64 %"i0", 16
-  %".68" = mul i64 %"p", 16
-  %".69" = add i64 %".67", %".68"
-  %".70" = add i64 %".69", 16
-  %".71" = getelementptr inbounds float, ptr %"C", i64 %".70"
-  %".72" = load <16 x float>, ptr %".71", align 4
-  store <16 x float> %".72", ptr %"c1_0"
-  %".74" = mul i64 %"i0", 16
-  %".75" = mul i64 %"p", 16
-  %".76" = add i64 %".74", %".75"
-  %".77" = add i64 %".76", 32
-  %".78" = getelementptr inbounds float, ptr %"C", i64 %".77"
-  %".79" = load <16 x float>, ptr %".78", align 4
-  store <16 x float> %".79", ptr %"c2_0"
-  %".81" = mul i64 %"i0", 16
-  %".82" = mul i64 %"p", 16
-  %".83" = add i64 %".81", %".82"
-  %".84" = add i64 %".83", 48
-  %".85" = getelementptr inbounds float, ptr %"C", i64 %".84"
-  %".86" = load <16 x float>, ptr %".85", align 4
-  store <16 x float> %".86", ptr %"c3_0"
-  %".88" = mul i64 %"i0", 16
-  %".89" = mul i64 %"p", 16
-  %".90" = add i64 %".88", %".89"
-  %".91" = add i64 %".90", 64
-  %".92" = getelementptr inbounds float, ptr %"C", i64 %".91"
-  %".93" = load <16 x float>, ptr %".92", align 4
-  store <16 x float> %".93", ptr %"c4_0"
-  %".95" = mul i64 %"i0", 16
-  %".96" = mul i64 %"p", 16
-  %".97" = add i64 %".95", %".96"
-  %".98" = add i64 %".97", 80
-  %".99" = getelementptr inbounds float, ptr %"C", i64 %".98"
-  %".100" = load <16 x float>, ptr %".99", align 4
-  store <16 x float> %".100", ptr %"c5_0"
-  %".102" = mul i64 %"i0", 16
-  %".103" = mul i64 %"p", 16
-  %".104" = add i64 %".102", %".103"
-  %".105" = add i64 %".104", 96
-  %".106" = getelementptr inbounds float, ptr %"C", i64 %".105"
-  %".107" = load <16 x float>, ptr %".106", align 4
-  store <16 x float> %".107", ptr %"c6_0"
-  %".109" = mul i64 %"i0", 16
-  %".110" = mul i64 %"p", 16
-  %".111" = add i64 %".109", %".110"
-  %".112" = add i64 %".111", 112
-  %".113" = getelementptr inbounds float, ptr %"C", i64 %".112"
-  %".114" = load <16 x float>, ptr %".113", align 4
-  store <16 x float> %".114", ptr %"c7_0"
-  %".116" = mul i64 %"i0", 16
-  %".117" = mul i64 %"p", 16
-  %".118" = add i64 %".116", %".117"
-  %".119" = add i64 %".118", 128
-  %".120" = getelementptr inbounds float, ptr %"C", i64 %".119"
-  %".121" = load <16 x float>, ptr %".120", align 4
-  store <16 x float> %".121", ptr %"c8_0"
-  %".123" = mul i64 %"i0", 16
-  %".124" = mul i64 %"p", 16
-  %".125" = add i64 %".123", %".124"
-  %".126" = add i64 %".125", 144
-  %".127" = getelementptr inbounds float, ptr %"C", i64 %".126"
-  %".128" = load <16 x float>, ptr %".127", align 4
-  store <16 x float> %".128", ptr %"c9_0"
-  %".130" = mul i64 %"i0", 16
-  %".131" = mul i64 %"p", 16
-  %".132" = add i64 %".130", %".131"
-  %".133" = add i64 %".132", 160
-  %".134" = getelementptr inbounds float, ptr %"C", i64 %".133"
-  %".135" = load <16 x float>, ptr %".134", align 4
-  store <16 x float> %".135", ptr %"c10_0"
-  %".137" = mul i64 %"i0", 16
-  %".138" = mul i64 %"p", 16
-  %".139" = add i64 %".137", %".138"
-  %".140" = add i64 %".139", 176
-  %".141" = getelementptr inbounds float, ptr %"C", i64 %".140"
-  %".142" = load <16 x float>, ptr %".141", align 4
-  store <16 x float> %".142", ptr %"c11_0"
-  %".144" = mul i64 %"i0", 16
-  %".145" = mul i64 %"p", 16
-  %".146" = add i64 %".144", %".145"
-  %".147" = add i64 %".146", 192
-  %".148" = getelementptr inbounds float, ptr %"C", i64 %".147"
-  %".149" = load <16 x float>, ptr %".148", align 4
-  store <16 x float> %".149", ptr %"c12_0"
-  %".151" = mul i64 %"i0", 16
-  %".152" = mul i64 %"p", 16
-  %".153" = add i64 %".151", %".152"
-  %".154" = add i64 %".153", 208
-  %".155" = getelementptr inbounds float, ptr %"C", i64 %".154"
-  %".156" = load <16 x float>, ptr %".155", align 4
-  store <16 x float> %".156", ptr %"c13_0"
-  br label %"p.body.endif"
-p.body.endif:
   store i64 0, ptr %"k.slot"
   br label %"k.head"
+p.exit:
+  %".438" = add i64 %"i0", 14
+  store i64 %".438", ptr %"i0.slot"
+  br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".161" = icmp slt i64 %"k", 8
-  br i1 %".161", label %"k.body", label %"k.exit"
+  %".61" = icmp slt i64 %"k", 8
+  br i1 %".61", label %"k.body", label %"k.exit"
 k.body:
-  %".163" = mul i64 %"k", 16
-  %".164" = mul i64 %"p", 16
-  %".165" = add i64 %".163", %".164"
-  %".166" = getelementptr inbounds float, ptr %"B", i64 %".165"
-  %"b0" = load <16 x float>, ptr %".166", align 4
-  %".168" = mul i64 %"i0", 128
-  %".169" = add i64 %".168", %"k"
+  %".63" = mul i64 %"k", 16
+  %".64" = mul i64 %"p", 16
+  %".65" = add i64 %".63", %".64"
+  %".66" = getelementptr inbounds float, ptr %"B", i64 %".65"
+  %"b0" = load <16 x float>, ptr %".66", align 4
+  %".68" = mul i64 %"i0", 128
+  %".69" = add i64 %".68", %"k"
+  %".70" = getelementptr inbounds float, ptr %"A", i64 %".69"
+  %".71" = load float, ptr %".70", align 4
+  %".72" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".71", i32 0
+  %"a0" = shufflevector <16 x float> %".72", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".74" = load <16 x float>, ptr %"c0_0"
+  %".75" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".74")
+  store <16 x float> %".75", ptr %"c0_0"
+  %".77" = mul i64 %"i0", 128
+  %".78" = add i64 %".77", %"k"
+  %".79" = add i64 %".78", 128
+  %".80" = getelementptr inbounds float, ptr %"A", i64 %".79"
+  %".81" = load float, ptr %".80", align 4
+  %".82" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".81", i32 0
+  %"a1" = shufflevector <16 x float> %".82", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".84" = load <16 x float>, ptr %"c1_0"
+  %".85" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".84")
+  store <16 x float> %".85", ptr %"c1_0"
+  %".87" = mul i64 %"i0", 128
+  %".88" = add i64 %".87", %"k"
+  %".89" = add i64 %".88", 256
+  %".90" = getelementptr inbounds float, ptr %"A", i64 %".89"
+  %".91" = load float, ptr %".90", align 4
+  %".92" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".91", i32 0
+  %"a2" = shufflevector <16 x float> %".92", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".94" = load <16 x float>, ptr %"c2_0"
+  %".95" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".94")
+  store <16 x float> %".95", ptr %"c2_0"
+  %".97" = mul i64 %"i0", 128
+  %".98" = add i64 %".97", %"k"
+  %".99" = add i64 %".98", 384
+  %".100" = getelementptr inbounds float, ptr %"A", i64 %".99"
+  %".101" = load float, ptr %".100", align 4
+  %".102" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".101", i32 0
+  %"a3" = shufflevector <16 x float> %".102", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".104" = load <16 x float>, ptr %"c3_0"
+  %".105" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".104")
+  store <16 x float> %".105", ptr %"c3_0"
+  %".107" = mul i64 %"i0", 128
+  %".108" = add i64 %".107", %"k"
+  %".109" = add i64 %".108", 512
+  %".110" = getelementptr inbounds float, ptr %"A", i64 %".109"
+  %".111" = load float, ptr %".110", align 4
+  %".112" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".111", i32 0
+  %"a4" = shufflevector <16 x float> %".112", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".114" = load <16 x float>, ptr %"c4_0"
+  %".115" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".114")
+  store <16 x float> %".115", ptr %"c4_0"
+  %".117" = mul i64 %"i0", 128
+  %".118" = add i64 %".117", %"k"
+  %".119" = add i64 %".118", 640
+  %".120" = getelementptr inbounds float, ptr %"A", i64 %".119"
+  %".121" = load float, ptr %".120", align 4
+  %".122" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".121", i32 0
+  %"a5" = shufflevector <16 x float> %".122", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".124" = load <16 x float>, ptr %"c5_0"
+  %".125" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".124")
+  store <16 x float> %".125", ptr %"c5_0"
+  %".127" = mul i64 %"i0", 128
+  %".128" = add i64 %".127", %"k"
+  %".129" = add i64 %".128", 768
+  %".130" = getelementptr inbounds float, ptr %"A", i64 %".129"
+  %".131" = load float, ptr %".130", align 4
+  %".132" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".131", i32 0
+  %"a6" = shufflevector <16 x float> %".132", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".134" = load <16 x float>, ptr %"c6_0"
+  %".135" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".134")
+  store <16 x float> %".135", ptr %"c6_0"
+  %".137" = mul i64 %"i0", 128
+  %".138" = add i64 %".137", %"k"
+  %".139" = add i64 %".138", 896
+  %".140" = getelementptr inbounds float, ptr %"A", i64 %".139"
+  %".141" = load float, ptr %".140", align 4
+  %".142" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".141", i32 0
+  %"a7" = shufflevector <16 x float> %".142", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".144" = load <16 x float>, ptr %"c7_0"
+  %".145" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".144")
+  store <16 x float> %".145", ptr %"c7_0"
+  %".147" = mul i64 %"i0", 128
+  %".148" = add i64 %".147", %"k"
+  %".149" = add i64 %".148", 1024
+  %".150" = getelementptr inbounds float, ptr %"A", i64 %".149"
+  %".151" = load float, ptr %".150", align 4
+  %".152" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".151", i32 0
+  %"a8" = shufflevector <16 x float> %".152", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".154" = load <16 x float>, ptr %"c8_0"
+  %".155" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".154")
+  store <16 x float> %".155", ptr %"c8_0"
+  %".157" = mul i64 %"i0", 128
+  %".158" = add i64 %".157", %"k"
+  %".159" = add i64 %".158", 1152
+  %".160" = getelementptr inbounds float, ptr %"A", i64 %".159"
+  %".161" = load float, ptr %".160", align 4
+  %".162" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".161", i32 0
+  %"a9" = shufflevector <16 x float> %".162", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".164" = load <16 x float>, ptr %"c9_0"
+  %".165" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".164")
+  store <16 x float> %".165", ptr %"c9_0"
+  %".167" = mul i64 %"i0", 128
+  %".168" = add i64 %".167", %"k"
+  %".169" = add i64 %".168", 1280
   %".170" = getelementptr inbounds float, ptr %"A", i64 %".169"
   %".171" = load float, ptr %".170", align 4
   %".172" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".171", i32 0
-  %"a0" = shufflevector <16 x float> %".172", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".174" = load <16 x float>, ptr %"c0_0"
-  %".175" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".174")
-  store <16 x float> %".175", ptr %"c0_0"
+  %"a10" = shufflevector <16 x float> %".172", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".174" = load <16 x float>, ptr %"c10_0"
+  %".175" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".174")
+  store <16 x float> %".175", ptr %"c10_0"
   %".177" = mul i64 %"i0", 128
   %".178" = add i64 %".177", %"k"
-  %".179" = add i64 %".178", 128
+  %".179" = add i64 %".178", 1408
   %".180" = getelementptr inbounds float, ptr %"A", i64 %".179"
   %".181" = load float, ptr %".180", align 4
   %".182" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".181", i32 0
-  %"a1" = shufflevector <16 x float> %".182", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".184" = load <16 x float>, ptr %"c1_0"
-  %".185" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".184")
-  store <16 x float> %".185", ptr %"c1_0"
+  %"a11" = shufflevector <16 x float> %".182", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".184" = load <16 x float>, ptr %"c11_0"
+  %".185" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".184")
+  store <16 x float> %".185", ptr %"c11_0"
   %".187" = mul i64 %"i0", 128
   %".188" = add i64 %".187", %"k"
-  %".189" = add i64 %".188", 256
+  %".189" = add i64 %".188", 1536
   %".190" = getelementptr inbounds float, ptr %"A", i64 %".189"
   %".191" = load float, ptr %".190", align 4
   %".192" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".191", i32 0
-  %"a2" = shufflevector <16 x float> %".192", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".194" = load <16 x float>, ptr %"c2_0"
-  %".195" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".194")
-  store <16 x float> %".195", ptr %"c2_0"
+  %"a12" = shufflevector <16 x float> %".192", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".194" = load <16 x float>, ptr %"c12_0"
+  %".195" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".194")
+  store <16 x float> %".195", ptr %"c12_0"
   %".197" = mul i64 %"i0", 128
   %".198" = add i64 %".197", %"k"
-  %".199" = add i64 %".198", 384
+  %".199" = add i64 %".198", 1664
   %".200" = getelementptr inbounds float, ptr %"A", i64 %".199"
   %".201" = load float, ptr %".200", align 4
   %".202" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".201", i32 0
-  %"a3" = shufflevector <16 x float> %".202", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".204" = load <16 x float>, ptr %"c3_0"
-  %".205" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".204")
-  store <16 x float> %".205", ptr %"c3_0"
-  %".207" = mul i64 %"i0", 128
-  %".208" = add i64 %".207", %"k"
-  %".209" = add i64 %".208", 512
-  %".210" = getelementptr inbounds float, ptr %"A", i64 %".209"
-  %".211" = load float, ptr %".210", align 4
-  %".212" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".211", i32 0
-  %"a4" = shufflevector <16 x float> %".212", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".214" = load <16 x float>, ptr %"c4_0"
-  %".215" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".214")
-  store <16 x float> %".215", ptr %"c4_0"
-  %".217" = mul i64 %"i0", 128
-  %".218" = add i64 %".217", %"k"
-  %".219" = add i64 %".218", 640
-  %".220" = getelementptr inbounds float, ptr %"A", i64 %".219"
-  %".221" = load float, ptr %".220", align 4
-  %".222" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".221", i32 0
-  %"a5" = shufflevector <16 x float> %".222", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".224" = load <16 x float>, ptr %"c5_0"
-  %".225" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".224")
-  store <16 x float> %".225", ptr %"c5_0"
-  %".227" = mul i64 %"i0", 128
-  %".228" = add i64 %".227", %"k"
-  %".229" = add i64 %".228", 768
-  %".230" = getelementptr inbounds float, ptr %"A", i64 %".229"
-  %".231" = load float, ptr %".230", align 4
-  %".232" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".231", i32 0
-  %"a6" = shufflevector <16 x float> %".232", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".234" = load <16 x float>, ptr %"c6_0"
-  %".235" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".234")
-  store <16 x float> %".235", ptr %"c6_0"
-  %".237" = mul i64 %"i0", 128
-  %".238" = add i64 %".237", %"k"
-  %".239" = add i64 %".238", 896
-  %".240" = getelementptr inbounds float, ptr %"A", i64 %".239"
-  %".241" = load float, ptr %".240", align 4
-  %".242" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".241", i32 0
-  %"a7" = shufflevector <16 x float> %".242", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".244" = load <16 x float>, ptr %"c7_0"
-  %".245" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".244")
-  store <16 x float> %".245", ptr %"c7_0"
-  %".247" = mul i64 %"i0", 128
-  %".248" = add i64 %".247", %"k"
-  %".249" = add i64 %".248", 1024
-  %".250" = getelementptr inbounds float, ptr %"A", i64 %".249"
-  %".251" = load float, ptr %".250", align 4
-  %".252" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".251", i32 0
-  %"a8" = shufflevector <16 x float> %".252", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".254" = load <16 x float>, ptr %"c8_0"
-  %".255" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".254")
-  store <16 x float> %".255", ptr %"c8_0"
-  %".257" = mul i64 %"i0", 128
-  %".258" = add i64 %".257", %"k"
-  %".259" = add i64 %".258", 1152
-  %".260" = getelementptr inbounds float, ptr %"A", i64 %".259"
-  %".261" = load float, ptr %".260", align 4
-  %".262" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".261", i32 0
-  %"a9" = shufflevector <16 x float> %".262", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".264" = load <16 x float>, ptr %"c9_0"
-  %".265" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".264")
-  store <16 x float> %".265", ptr %"c9_0"
-  %".267" = mul i64 %"i0", 128
-  %".268" = add i64 %".267", %"k"
-  %".269" = add i64 %".268", 1280
-  %".270" = getelementptr inbounds float, ptr %"A", i64 %".269"
-  %".271" = load float, ptr %".270", align 4
-  %".272" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".271", i32 0
-  %"a10" = shufflevector <16 x float> %".272", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".274" = load <16 x float>, ptr %"c10_0"
-  %".275" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".274")
-  store <16 x float> %".275", ptr %"c10_0"
-  %".277" = mul i64 %"i0", 128
-  %".278" = add i64 %".277", %"k"
-  %".279" = add i64 %".278", 1408
-  %".280" = getelementptr inbounds float, ptr %"A", i64 %".279"
-  %".281" = load float, ptr %".280", align 4
-  %".282" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".281", i32 0
-  %"a11" = shufflevector <16 x float> %".282", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".284" = load <16 x float>, ptr %"c11_0"
-  %".285" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".284")
-  store <16 x float> %".285", ptr %"c11_0"
-  %".287" = mul i64 %"i0", 128
-  %".288" = add i64 %".287", %"k"
-  %".289" = add i64 %".288", 1536
-  %".290" = getelementptr inbounds float, ptr %"A", i64 %".289"
-  %".291" = load float, ptr %".290", align 4
-  %".292" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".291", i32 0
-  %"a12" = shufflevector <16 x float> %".292", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".294" = load <16 x float>, ptr %"c12_0"
-  %".295" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".294")
-  store <16 x float> %".295", ptr %"c12_0"
-  %".297" = mul i64 %"i0", 128
-  %".298" = add i64 %".297", %"k"
-  %".299" = add i64 %".298", 1664
-  %".300" = getelementptr inbounds float, ptr %"A", i64 %".299"
-  %".301" = load float, ptr %".300", align 4
-  %".302" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".301", i32 0
-  %"a13" = shufflevector <16 x float> %".302", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".304" = load <16 x float>, ptr %"c13_0"
-  %".305" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".304")
-  store <16 x float> %".305", ptr %"c13_0"
-  %".307" = add i64 %"k", 1
-  store i64 %".307", ptr %"k.slot"
+  %"a13" = shufflevector <16 x float> %".202", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".204" = load <16 x float>, ptr %"c13_0"
+  %".205" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a13", <16 x float> %"b0", <16 x float> %".204")
+  store <16 x float> %".205", ptr %"c13_0"
+  %".207" = add i64 %"k", 1
+  store i64 %".207", ptr %"k.slot"
   br label %"k.head"
 k.exit:
-  %".310" = load <16 x float>, ptr %"c0_0"
+  %".210" = icmp eq i64 %"first", 0
+  br i1 %".210", label %"k.exit.if", label %"k.exit.endif"
+k.exit.if:
+  %".212" = load <16 x float>, ptr %"c0_0"
+  %".213" = mul i64 %"i0", 16
+  %".214" = mul i64 %"p", 16
+  %".215" = add i64 %".213", %".214"
+  %".216" = getelementptr inbounds float, ptr %"C", i64 %".215"
+  %".217" = load <16 x float>, ptr %".216", align 4
+  %".218" = fadd <16 x float> %".212", %".217"
+  store <16 x float> %".218", ptr %"c0_0"
+  %".220" = load <16 x float>, ptr %"c1_0"
+  %".221" = mul i64 %"i0", 16
+  %".222" = mul i64 %"p", 16
+  %".223" = add i64 %".221", %".222"
+  %".224" = add i64 %".223", 16
+  %".225" = getelementptr inbounds float, ptr %"C", i64 %".224"
+  %".226" = load <16 x float>, ptr %".225", align 4
+  %".227" = fadd <16 x float> %".220", %".226"
+  store <16 x float> %".227", ptr %"c1_0"
+  %".229" = load <16 x float>, ptr %"c2_0"
+  %".230" = mul i64 %"i0", 16
+  %".231" = mul i64 %"p", 16
+  %".232" = add i64 %".230", %".231"
+  %".233" = add i64 %".232", 32
+  %".234" = getelementptr inbounds float, ptr %"C", i64 %".233"
+  %".235" = load <16 x float>, ptr %".234", align 4
+  %".236" = fadd <16 x float> %".229", %".235"
+  store <16 x float> %".236", ptr %"c2_0"
+  %".238" = load <16 x float>, ptr %"c3_0"
+  %".239" = mul i64 %"i0", 16
+  %".240" = mul i64 %"p", 16
+  %".241" = add i64 %".239", %".240"
+  %".242" = add i64 %".241", 48
+  %".243" = getelementptr inbounds float, ptr %"C", i64 %".242"
+  %".244" = load <16 x float>, ptr %".243", align 4
+  %".245" = fadd <16 x float> %".238", %".244"
+  store <16 x float> %".245", ptr %"c3_0"
+  %".247" = load <16 x float>, ptr %"c4_0"
+  %".248" = mul i64 %"i0", 16
+  %".249" = mul i64 %"p", 16
+  %".250" = add i64 %".248", %".249"
+  %".251" = add i64 %".250", 64
+  %".252" = getelementptr inbounds float, ptr %"C", i64 %".251"
+  %".253" = load <16 x float>, ptr %".252", align 4
+  %".254" = fadd <16 x float> %".247", %".253"
+  store <16 x float> %".254", ptr %"c4_0"
+  %".256" = load <16 x float>, ptr %"c5_0"
+  %".257" = mul i64 %"i0", 16
+  %".258" = mul i64 %"p", 16
+  %".259" = add i64 %".257", %".258"
+  %".260" = add i64 %".259", 80
+  %".261" = getelementptr inbounds float, ptr %"C", i64 %".260"
+  %".262" = load <16 x float>, ptr %".261", align 4
+  %".263" = fadd <16 x float> %".256", %".262"
+  store <16 x float> %".263", ptr %"c5_0"
+  %".265" = load <16 x float>, ptr %"c6_0"
+  %".266" = mul i64 %"i0", 16
+  %".267" = mul i64 %"p", 16
+  %".268" = add i64 %".266", %".267"
+  %".269" = add i64 %".268", 96
+  %".270" = getelementptr inbounds float, ptr %"C", i64 %".269"
+  %".271" = load <16 x float>, ptr %".270", align 4
+  %".272" = fadd <16 x float> %".265", %".271"
+  store <16 x float> %".272", ptr %"c6_0"
+  %".274" = load <16 x float>, ptr %"c7_0"
+  %".275" = mul i64 %"i0", 16
+  %".276" = mul i64 %"p", 16
+  %".277" = add i64 %".275", %".276"
+  %".278" = add i64 %".277", 112
+  %".279" = getelementptr inbounds float, ptr %"C", i64 %".278"
+  %".280" = load <16 x float>, ptr %".279", align 4
+  %".281" = fadd <16 x float> %".274", %".280"
+  store <16 x float> %".281", ptr %"c7_0"
+  %".283" = load <16 x float>, ptr %"c8_0"
+  %".284" = mul i64 %"i0", 16
+  %".285" = mul i64 %"p", 16
+  %".286" = add i64 %".284", %".285"
+  %".287" = add i64 %".286", 128
+  %".288" = getelementptr inbounds float, ptr %"C", i64 %".287"
+  %".289" = load <16 x float>, ptr %".288", align 4
+  %".290" = fadd <16 x float> %".283", %".289"
+  store <16 x float> %".290", ptr %"c8_0"
+  %".292" = load <16 x float>, ptr %"c9_0"
+  %".293" = mul i64 %"i0", 16
+  %".294" = mul i64 %"p", 16
+  %".295" = add i64 %".293", %".294"
+  %".296" = add i64 %".295", 144
+  %".297" = getelementptr inbounds float, ptr %"C", i64 %".296"
+  %".298" = load <16 x float>, ptr %".297", align 4
+  %".299" = fadd <16 x float> %".292", %".298"
+  store <16 x float> %".299", ptr %"c9_0"
+  %".301" = load <16 x float>, ptr %"c10_0"
+  %".302" = mul i64 %"i0", 16
+  %".303" = mul i64 %"p", 16
+  %".304" = add i64 %".302", %".303"
+  %".305" = add i64 %".304", 160
+  %".306" = getelementptr inbounds float, ptr %"C", i64 %".305"
+  %".307" = load <16 x float>, ptr %".306", align 4
+  %".308" = fadd <16 x float> %".301", %".307"
+  store <16 x float> %".308", ptr %"c10_0"
+  %".310" = load <16 x float>, ptr %"c11_0"
   %".311" = mul i64 %"i0", 16
   %".312" = mul i64 %"p", 16
   %".313" = add i64 %".311", %".312"
-  %".314" = getelementptr inbounds float, ptr %"C", i64 %".313"
-  store <16 x float> %".310", ptr %".314", align 4
-  %".316" = load <16 x float>, ptr %"c1_0"
-  %".317" = mul i64 %"i0", 16
-  %".318" = mul i64 %"p", 16
-  %".319" = add i64 %".317", %".318"
-  %".320" = add i64 %".319", 16
-  %".321" = getelementptr inbounds float, ptr %"C", i64 %".320"
-  store <16 x float> %".316", ptr %".321", align 4
-  %".323" = load <16 x float>, ptr %"c2_0"
-  %".324" = mul i64 %"i0", 16
-  %".325" = mul i64 %"p", 16
-  %".326" = add i64 %".324", %".325"
-  %".327" = add i64 %".326", 32
-  %".328" = getelementptr inbounds float, ptr %"C", i64 %".327"
-  store <16 x float> %".323", ptr %".328", align 4
-  %".330" = load <16 x float>, ptr %"c3_0"
-  %".331" = mul i64 %"i0", 16
-  %".332" = mul i64 %"p", 16
-  %".333" = add i64 %".331", %".332"
-  %".334" = add i64 %".333", 48
-  %".335" = getelementptr inbounds float, ptr %"C", i64 %".334"
-  store <16 x float> %".330", ptr %".335", align 4
-  %".337" = load <16 x float>, ptr %"c4_0"
-  %".338" = mul i64 %"i0", 16
-  %".339" = mul i64 %"p", 16
-  %".340" = add i64 %".338", %".339"
-  %".341" = add i64 %".340", 64
+  %".314" = add i64 %".313", 176
+  %".315" = getelementptr inbounds float, ptr %"C", i64 %".314"
+  %".316" = load <16 x float>, ptr %".315", align 4
+  %".317" = fadd <16 x float> %".310", %".316"
+  store <16 x float> %".317", ptr %"c11_0"
+  %".319" = load <16 x float>, ptr %"c12_0"
+  %".320" = mul i64 %"i0", 16
+  %".321" = mul i64 %"p", 16
+  %".322" = add i64 %".320", %".321"
+  %".323" = add i64 %".322", 192
+  %".324" = getelementptr inbounds float, ptr %"C", i64 %".323"
+  %".325" = load <16 x float>, ptr %".324", align 4
+  %".326" = fadd <16 x float> %".319", %".325"
+  store <16 x float> %".326", ptr %"c12_0"
+  %".328" = load <16 x float>, ptr %"c13_0"
+  %".329" = mul i64 %"i0", 16
+  %".330" = mul i64 %"p", 16
+  %".331" = add i64 %".329", %".330"
+  %".332" = add i64 %".331", 208
+  %".333" = getelementptr inbounds float, ptr %"C", i64 %".332"
+  %".334" = load <16 x float>, ptr %".333", align 4
+  %".335" = fadd <16 x float> %".328", %".334"
+  store <16 x float> %".335", ptr %"c13_0"
+  br label %"k.exit.endif"
+k.exit.endif:
+  %".338" = load <16 x float>, ptr %"c0_0"
+  %".339" = mul i64 %"i0", 16
+  %".340" = mul i64 %"p", 16
+  %".341" = add i64 %".339", %".340"
   %".342" = getelementptr inbounds float, ptr %"C", i64 %".341"
-  store <16 x float> %".337", ptr %".342", align 4
-  %".344" = load <16 x float>, ptr %"c5_0"
+  store <16 x float> %".338", ptr %".342", align 4
+  %".344" = load <16 x float>, ptr %"c1_0"
   %".345" = mul i64 %"i0", 16
   %".346" = mul i64 %"p", 16
   %".347" = add i64 %".345", %".346"
-  %".348" = add i64 %".347", 80
+  %".348" = add i64 %".347", 16
   %".349" = getelementptr inbounds float, ptr %"C", i64 %".348"
   store <16 x float> %".344", ptr %".349", align 4
-  %".351" = load <16 x float>, ptr %"c6_0"
+  %".351" = load <16 x float>, ptr %"c2_0"
   %".352" = mul i64 %"i0", 16
   %".353" = mul i64 %"p", 16
   %".354" = add i64 %".352", %".353"
-  %".355" = add i64 %".354", 96
+  %".355" = add i64 %".354", 32
   %".356" = getelementptr inbounds float, ptr %"C", i64 %".355"
   store <16 x float> %".351", ptr %".356", align 4
-  %".358" = load <16 x float>, ptr %"c7_0"
+  %".358" = load <16 x float>, ptr %"c3_0"
   %".359" = mul i64 %"i0", 16
   %".360" = mul i64 %"p", 16
   %".361" = add i64 %".359", %".360"
-  %".362" = add i64 %".361", 112
+  %".362" = add i64 %".361", 48
   %".363" = getelementptr inbounds float, ptr %"C", i64 %".362"
   store <16 x float> %".358", ptr %".363", align 4
-  %".365" = load <16 x float>, ptr %"c8_0"
+  %".365" = load <16 x float>, ptr %"c4_0"
   %".366" = mul i64 %"i0", 16
   %".367" = mul i64 %"p", 16
   %".368" = add i64 %".366", %".367"
-  %".369" = add i64 %".368", 128
+  %".369" = add i64 %".368", 64
   %".370" = getelementptr inbounds float, ptr %"C", i64 %".369"
   store <16 x float> %".365", ptr %".370", align 4
-  %".372" = load <16 x float>, ptr %"c9_0"
+  %".372" = load <16 x float>, ptr %"c5_0"
   %".373" = mul i64 %"i0", 16
   %".374" = mul i64 %"p", 16
   %".375" = add i64 %".373", %".374"
-  %".376" = add i64 %".375", 144
+  %".376" = add i64 %".375", 80
   %".377" = getelementptr inbounds float, ptr %"C", i64 %".376"
   store <16 x float> %".372", ptr %".377", align 4
-  %".379" = load <16 x float>, ptr %"c10_0"
+  %".379" = load <16 x float>, ptr %"c6_0"
   %".380" = mul i64 %"i0", 16
   %".381" = mul i64 %"p", 16
   %".382" = add i64 %".380", %".381"
-  %".383" = add i64 %".382", 160
+  %".383" = add i64 %".382", 96
   %".384" = getelementptr inbounds float, ptr %"C", i64 %".383"
   store <16 x float> %".379", ptr %".384", align 4
-  %".386" = load <16 x float>, ptr %"c11_0"
+  %".386" = load <16 x float>, ptr %"c7_0"
   %".387" = mul i64 %"i0", 16
   %".388" = mul i64 %"p", 16
   %".389" = add i64 %".387", %".388"
-  %".390" = add i64 %".389", 176
+  %".390" = add i64 %".389", 112
   %".391" = getelementptr inbounds float, ptr %"C", i64 %".390"
   store <16 x float> %".386", ptr %".391", align 4
-  %".393" = load <16 x float>, ptr %"c12_0"
+  %".393" = load <16 x float>, ptr %"c8_0"
   %".394" = mul i64 %"i0", 16
   %".395" = mul i64 %"p", 16
   %".396" = add i64 %".394", %".395"
-  %".397" = add i64 %".396", 192
+  %".397" = add i64 %".396", 128
   %".398" = getelementptr inbounds float, ptr %"C", i64 %".397"
   store <16 x float> %".393", ptr %".398", align 4
-  %".400" = load <16 x float>, ptr %"c13_0"
+  %".400" = load <16 x float>, ptr %"c9_0"
   %".401" = mul i64 %"i0", 16
   %".402" = mul i64 %"p", 16
   %".403" = add i64 %".401", %".402"
-  %".404" = add i64 %".403", 208
+  %".404" = add i64 %".403", 144
   %".405" = getelementptr inbounds float, ptr %"C", i64 %".404"
   store <16 x float> %".400", ptr %".405", align 4
-  %".407" = add i64 %"p", 1
-  store i64 %".407", ptr %"p.slot"
+  %".407" = load <16 x float>, ptr %"c10_0"
+  %".408" = mul i64 %"i0", 16
+  %".409" = mul i64 %"p", 16
+  %".410" = add i64 %".408", %".409"
+  %".411" = add i64 %".410", 160
+  %".412" = getelementptr inbounds float, ptr %"C", i64 %".411"
+  store <16 x float> %".407", ptr %".412", align 4
+  %".414" = load <16 x float>, ptr %"c11_0"
+  %".415" = mul i64 %"i0", 16
+  %".416" = mul i64 %"p", 16
+  %".417" = add i64 %".415", %".416"
+  %".418" = add i64 %".417", 176
+  %".419" = getelementptr inbounds float, ptr %"C", i64 %".418"
+  store <16 x float> %".414", ptr %".419", align 4
+  %".421" = load <16 x float>, ptr %"c12_0"
+  %".422" = mul i64 %"i0", 16
+  %".423" = mul i64 %"p", 16
+  %".424" = add i64 %".422", %".423"
+  %".425" = add i64 %".424", 192
+  %".426" = getelementptr inbounds float, ptr %"C", i64 %".425"
+  store <16 x float> %".421", ptr %".426", align 4
+  %".428" = load <16 x float>, ptr %"c13_0"
+  %".429" = mul i64 %"i0", 16
+  %".430" = mul i64 %"p", 16
+  %".431" = add i64 %".429", %".430"
+  %".432" = add i64 %".431", 208
+  %".433" = getelementptr inbounds float, ptr %"C", i64 %".432"
+  store <16 x float> %".428", ptr %".433", align 4
+  %".435" = add i64 %"p", 1
+  store i64 %".435", ptr %"p.slot"
   br label %"p.head"
 }
 

@@ -15,11 +15,11 @@ typedef ushort uint16_t;
 typedef uint uint32_t;
 typedef ulong uint64_t;
 
-static inline float8 plaidc_load_f32x8_private(const float *p) {
+static inline float8 plaidc_load_f32x8_global(__global const float *p) {
   return (float8)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 }
 
-static inline float8 plaidc_load_f32x8_global(__global const float *p) {
+static inline float8 plaidc_load_f32x8_private(const float *p) {
   return (float8)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 }
 
@@ -39,16 +39,16 @@ static void gemm(__global const float *restrict A, __global const float *restric
   PLAIDC_CONTRACT_ON
   for (int64_t i0 = 0; i0 < 10; i0 += 5) {
     for (int64_t p = 0; p < 1; ++p) {
-      float8 c0_0 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16));
-      float8 c0_1 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 8));
-      float8 c1_0 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 16));
-      float8 c1_1 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 24));
-      float8 c2_0 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 32));
-      float8 c2_1 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 40));
-      float8 c3_0 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 48));
-      float8 c3_1 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 56));
-      float8 c4_0 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 64));
-      float8 c4_1 = plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 72));
+      float8 c0_0 = (float8)0.0f;
+      float8 c0_1 = (float8)0.0f;
+      float8 c1_0 = (float8)0.0f;
+      float8 c1_1 = (float8)0.0f;
+      float8 c2_0 = (float8)0.0f;
+      float8 c2_1 = (float8)0.0f;
+      float8 c3_0 = (float8)0.0f;
+      float8 c3_1 = (float8)0.0f;
+      float8 c4_0 = (float8)0.0f;
+      float8 c4_1 = (float8)0.0f;
       for (int64_t k = 0; k < 8; ++k) {
         const float8 b0 = plaidc_load_f32x8_global(B + (k * 16 + p * 16));
         const float8 b1 = plaidc_load_f32x8_global(B + (k * 16 + p * 16 + 8));
@@ -68,6 +68,16 @@ static void gemm(__global const float *restrict A, __global const float *restric
         c4_0 = a4 * b0 + c4_0;
         c4_1 = a4 * b1 + c4_1;
       }
+      c0_0 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16));
+      c0_1 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 8));
+      c1_0 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 16));
+      c1_1 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 24));
+      c2_0 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 32));
+      c2_1 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 40));
+      c3_0 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 48));
+      c3_1 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 56));
+      c4_0 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 64));
+      c4_1 += plaidc_load_f32x8_private(C + (i0 * 16 + p * 16 + 72));
       plaidc_store_f32x8_private(C + (i0 * 16 + p * 16), c0_0);
       plaidc_store_f32x8_private(C + (i0 * 16 + p * 16 + 8), c0_1);
       plaidc_store_f32x8_private(C + (i0 * 16 + p * 16 + 16), c1_0);
@@ -81,14 +91,14 @@ static void gemm(__global const float *restrict A, __global const float *restric
     }
   }
   for (int64_t p_1 = 0; p_1 < 1; ++p_1) {
-    float8 c0_0_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 160));
-    float8 c0_1_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 168));
-    float8 c1_0_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 176));
-    float8 c1_1_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 184));
-    float8 c2_0_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 192));
-    float8 c2_1_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 200));
-    float8 c3_0_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 208));
-    float8 c3_1_1 = plaidc_load_f32x8_private(C + (p_1 * 16 + 216));
+    float8 c0_0_1 = (float8)0.0f;
+    float8 c0_1_1 = (float8)0.0f;
+    float8 c1_0_1 = (float8)0.0f;
+    float8 c1_1_1 = (float8)0.0f;
+    float8 c2_0_1 = (float8)0.0f;
+    float8 c2_1_1 = (float8)0.0f;
+    float8 c3_0_1 = (float8)0.0f;
+    float8 c3_1_1 = (float8)0.0f;
     for (int64_t k_1 = 0; k_1 < 8; ++k_1) {
       const float8 b0_1 = plaidc_load_f32x8_global(B + (k_1 * 16 + p_1 * 16));
       const float8 b1_1 = plaidc_load_f32x8_global(B + (k_1 * 16 + p_1 * 16 + 8));
@@ -105,6 +115,14 @@ static void gemm(__global const float *restrict A, __global const float *restric
       c3_0_1 = a3_1 * b0_1 + c3_0_1;
       c3_1_1 = a3_1 * b1_1 + c3_1_1;
     }
+    c0_0_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 160));
+    c0_1_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 168));
+    c1_0_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 176));
+    c1_1_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 184));
+    c2_0_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 192));
+    c2_1_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 200));
+    c3_0_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 208));
+    c3_1_1 += plaidc_load_f32x8_private(C + (p_1 * 16 + 216));
     plaidc_store_f32x8_private(C + (p_1 * 16 + 160), c0_0_1);
     plaidc_store_f32x8_private(C + (p_1 * 16 + 168), c0_1_1);
     plaidc_store_f32x8_private(C + (p_1 * 16 + 176), c1_0_1);

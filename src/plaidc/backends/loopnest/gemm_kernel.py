@@ -62,6 +62,7 @@ from plaidc.backends.loopnest.plan import (
     LetInt,
     LetScalar,
     Loop,
+    SBinary,
     ScalarType,
     SCast,
     SConst,
@@ -721,8 +722,13 @@ class Kernel:
             row = self.fresh("r")
             return [Loop(row, IConst(0), valid, (copy_columns(src, dst, IVar(row), final),))]
 
-        # C's current values: read unless the accumulators start at zero (`fresh_c`), and
-        # only after the first k block when that is decided at run time
+        # C's current values (unless this call overwrites C: `fresh_c`; decided at run time
+        # for a k block after the first and a split reduction's later calls): the
+        # accumulators start at zero and C is added after the k loop, straight from C on a
+        # full block, from the C tile on a partial one. Both paths must sum in the same order,
+        # so that equal sums round alike (`tests/test_gemm_same_order.py`: a C tile that
+        # started from C while the registers added C last rounded the light ResNet-50's equal
+        # logits apart), and a long reduction rounds in blocks, as BLAS kernels do.
         reads_c: list[Stmt] = []
         if tile is not None and self.fresh_c is not True:
             if valid is not None:
@@ -733,50 +739,24 @@ class Kernel:
             reads_c += copy_rows(self.c, tile)
         accs = [[self.fresh(f"c{r}_{v}") for v in range(lay.nv)] for r in range(rows)]
         start = SCast(SConst(0.0, self.t), vt)
-        if tile is None:
-            # C straight from and to registers: the accumulators start at C's values (or at
-            # zero where this call overwrites C). Starting at zero and adding C after the k
-            # loop (with C's lines prefetched, as BLIS does) gave wrong ResNet-50 outputs on
-            # c (a case not found in time; see the session notes), so C is read first.
-            body: list[Stmt] = []
-            loads = [
-                [
-                    SLoad(self.c, c_element(IConst(r), IConst(self.columns[v])), vt)
-                    for v in range(lay.nv)
-                ]
-                for r in range(rows)
-            ]
-            if not isinstance(self.fresh_c, bool):
-                body += [DeclVar(accs[r][v], vt, start) for r in range(rows) for v in range(lay.nv)]
-                reads = tuple(
-                    AssignVar(accs[r][v], loads[r][v]) for r in range(rows) for v in range(lay.nv)
-                )
-                body.append(If(_negate(self.fresh_c), reads))
-            else:
-                body += [
-                    DeclVar(accs[r][v], vt, start if self.fresh_c else loads[r][v])
-                    for r in range(rows)
-                    for v in range(lay.nv)
-                ]
-            body += self._k_loop(i0, rows, p, apack, accs, a_starts)
-        else:
-            zeros: list[Stmt] = []
-            for r in range(rows):
-                for v in range(lay.nv):
+        body: list[Stmt] = [
+            DeclVar(accs[r][v], vt, start) for r in range(rows) for v in range(lay.nv)
+        ]
+        body += self._k_loop(i0, rows, p, apack, accs, a_starts)
+        for r in range(rows):
+            for v in range(lay.nv):
+                if tile is None:
+                    at = c_element(IConst(r), IConst(self.columns[v]))
+                    load = SLoad(self.c, at, vt)
+                else:
                     load = SLoad(tile, tile_element(IConst(r), IConst(v * lay.lanes)), vt)
-                    if not isinstance(self.fresh_c, bool):
-                        zeros.append(DeclVar(accs[r][v], vt, start))
-                        reads_c.append(AssignVar(accs[r][v], load))
-                    else:
-                        zeros.append(DeclVar(accs[r][v], vt, start if self.fresh_c else load))
-            body = []
-            if not isinstance(self.fresh_c, bool):
-                body += [*zeros, If(_negate(self.fresh_c), tuple(reads_c))]
-            elif self.fresh_c:
-                body += zeros
-            else:
-                body += [*reads_c, *zeros]
-            body += self._k_loop(i0, rows, p, apack, accs, a_starts)
+                reads_c.append(
+                    AssignVar(accs[r][v], SBinary("add", SVar(accs[r][v], vt), load, vt))
+                )
+        if not isinstance(self.fresh_c, bool):
+            body.append(If(_negate(self.fresh_c), tuple(reads_c)))
+        elif not self.fresh_c:
+            body += reads_c
         if tile is None:
 
             def stores(final: bool) -> list[Stmt]:
