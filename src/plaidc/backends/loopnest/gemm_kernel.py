@@ -182,11 +182,12 @@ class Kernel:
         # per k, each row's broadcast comes straight from the image (one pointer per row,
         # the window's runs streaming through L1), as oneDNN's and MLAS's direct
         # convolutions do. Packing them cost an element copy per row and k, reused by few
-        # panels (2 for 64 output channels).
+        # panels (2 for 64 output channels). So are a 1x1 convolution's rows of several
+        # indices (its channels the one contiguous reduction index), whose packing was a
+        # scalar copy per row and k.
         self.a_rows_in_place = (
             bool(shape.row_dims or shape.k_dims)
-            and bool(shape.k_dims)
-            and shape.k_dims[-1][1] == 1
+            and (shape.k_dims[-1][1] == 1 if shape.k_dims else shape.a_k == 1)
             and not {"m", "n"} & set(shape.runtime)
         )
         uneven = (bool(shape.row_dims) or self.a_step is None) and not self.a_rows_in_place
@@ -840,4 +841,5 @@ class Kernel:
         if s.k_dims and (not self.pack_b or a_starts is not None):
             return self._k_nest(step)
         k = IVar(self.fresh("k"))
-        return [Loop(k.name, IConst(0), self.kb, tuple(step(k, k, imul(k, s.b_k))))]
+        a_off = imul(iadd(k, self.k0), s.a_k)  # read in place: the k block's start counts
+        return [Loop(k.name, IConst(0), self.kb, tuple(step(k, a_off, imul(k, s.b_k))))]
