@@ -67,7 +67,8 @@ def detect(
     if not lowering.options.gemm_split_flags or block.constraints or len(block.stmts) != 1:
         return None
     leaf = block.stmts[0]
-    if not isinstance(leaf, Block) or len(written) != 1:
+    tags = lowering.options.gemm_tags
+    if not isinstance(leaf, Block) or not tags or not leaf.tags.has_any(tags) or len(written) != 1:
         return None
     ((c_ref, w),) = written.items()
     if not w.init or w.mode != "add":
