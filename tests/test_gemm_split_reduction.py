@@ -141,3 +141,28 @@ def test_a_reduction_split_without_an_epilogue_writes_then_adds() -> None:
             got = split.run(inputs)["Y"]
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
             np.testing.assert_array_equal(got, plain.run(inputs)["Y"])
+
+
+TMM = (EXAMPLES / "tc_tmm.tile").read_text()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "dims",
+    [{"M": 128, "N": 1024, "K": 1024}, {"M": 100, "N": 768, "K": 1000}],
+    ids=["128-1024-1024", "100-768-1000"],
+)
+def test_tiles_of_c_beside_the_reduction_steps(backend: str, dims: dict[str, int]) -> None:
+    """A transposed product's `[kk, n]` block: `n` tiles C (run on threads), `kk` steps the
+    reduction. Per tile of C the first `kk` writes it, where C was zeroed whole before the
+    parallel loop; the kernel inside the parallel loop opens no threads of its own."""
+    program, split = _build(backend, TMM, dims)
+    _, plain = _build(backend, TMM, dims, split=False)
+    assert SPLIT in split.source and "initialise what" not in split.source
+    assert "chunks of" not in split.source  # no threaded kernel inside the parallel loop
+    for seed in (0, 1):
+        inputs = driver.random_inputs(program_io(program).inputs, seed=seed)
+        want = inputs["A"].astype(np.float64) @ inputs["B"].T
+        got = split.run(inputs)["C"]
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+        np.testing.assert_array_equal(got, plain.run(inputs)["C"])

@@ -132,19 +132,12 @@ def finish_block(
     ranges = {i.name: i.range for i in block.idxs}
     moving = [n for n in loop_names if ranges[n] > 1]
     parallel = None
-    opts = lowering.options
-    wanted = bool(opts.parallel_tags) and block.tags.has_any(opts.parallel_tags)
-    if wanted and not lowering.in_parallel and moving and work(block) >= opts.parallel_min_work:
-        # The outermost loop that writes disjoint elements goes first (points are unordered);
-        # a leaf keeps its innermost (vector) loop.
-        candidates = moving[:-1] if is_leaf(block) and len(moving) > 1 else moving
-        free = [n for n in candidates if loop_is_independent(written, depth, n)]
-        if free:
-            first = max(free, key=lambda n: (ranges[n], -loop_names.index(n)))
-            loop_names = [first, *(n for n in loop_names if n != first)]
-            order = loop_names
-            moving = [n for n in loop_names if ranges[n] > 1]
-            parallel = scope.vars[(depth, first)]
+    first = parallel_index(lowering, scope, written)
+    if first is not None:
+        loop_names = [first, *(n for n in loop_names if n != first)]
+        order = loop_names
+        moving = [n for n in loop_names if ranges[n] > 1]
+        parallel = scope.vars[(depth, first)]
     if parallel is not None:
         lowering.in_parallel = True
         try:
@@ -169,6 +162,27 @@ def finish_block(
         target = scope.vars[(depth, inner)]
         loops = [x for s in loops for x in _vectorise(s, target, shared, lowering)]
     return loops
+
+
+def parallel_index(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> str | None:
+    """The index of `scope`'s block whose loop `finish_block` runs on threads, if any: in a
+    block the config's `parallel_tags` select, outside any parallel loop, with enough work,
+    the outermost (the widest) loop that writes disjoint elements; a leaf keeps its innermost
+    (vector) loop."""
+    block = scope.chain[-1]
+    order = leaf_order(scope)
+    loop_names = order if order is not None else [i.name for i in block.idxs]
+    ranges = {i.name: i.range for i in block.idxs}
+    moving = [n for n in loop_names if ranges[n] > 1]
+    opts = lowering.options
+    wanted = bool(opts.parallel_tags) and block.tags.has_any(opts.parallel_tags)
+    if not wanted or lowering.in_parallel or not moving or work(block) < opts.parallel_min_work:
+        return None
+    candidates = moving[:-1] if is_leaf(block) and len(moving) > 1 else moving
+    free = [n for n in candidates if loop_is_independent(written, scope.depth, n)]
+    if not free:
+        return None
+    return max(free, key=lambda n: (ranges[n], -loop_names.index(n)))
 
 
 def _mark_parallel(stmt: Stmt, var: str) -> Stmt:

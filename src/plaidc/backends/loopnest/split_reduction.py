@@ -6,13 +6,16 @@ block is the top reducing level of C, so the generic lowering initialises (zeroe
 before it, every micro-kernel call adds into C, and an elementwise block after it (a bias
 and relu) runs as a second pass over C.
 
-When the outer block does nothing but step the reduction (no constraints, one statement:
-the leaf, whose calls write C's whole box each time, `GemmCall.whole`, at a place that
-none of the outer block's indices move), the calls take flags instead (`GemmShape.split`):
-the first call's accumulators start at zero, so it writes C and the initialisation goes;
-the last applies the epilogue (`gemm_epilogue`) to its registers before the store, so the
-second pass goes. The points of a constraint-free block run in lexicographic order (isl's
-scan): the first has every index at 0, the last every index at the end of its range.
+When the outer block does nothing but step the reduction and tile C (no constraints, one
+statement: the leaf, whose calls write C's whole box each time, `GemmCall.whole`; each of
+its indices either moves C, with distinct values writing disjoint elements, or moves only
+the reduction), the calls take flags instead (`GemmShape.split`): for each tile of C, the
+first call's accumulators start at zero, so it writes C and the initialisation goes; the
+last applies the epilogue (`gemm_epilogue`) to its registers before the store, so the second
+pass goes. Whatever the loops' order, a constraint-free block visits the reduction indices
+of one tile of C in increasing order: its first call has each of them at 0, its last each at
+the end of its range. (A transposed product's `[kk:4, n:4]` block: C was zeroed whole,
+single-threaded, before the parallel loop over `n`.)
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from plaidc.backends.loopnest.aggregation import WrittenRef
+from plaidc.backends.loopnest.aggregation import WrittenRef, loop_is_independent
 from plaidc.backends.loopnest.gemm import GemmCall, lower_gemm
 from plaidc.backends.loopnest.gemm import detect as detect_gemm
 from plaidc.backends.loopnest.gemm_epilogue import Epilogue
+from plaidc.backends.loopnest.optimise import parallel_index
 from plaidc.backends.loopnest.plan import (
     Comment,
     ICmp,
@@ -67,7 +71,8 @@ def detect(
     if not lowering.options.gemm_split_flags or block.constraints or len(block.stmts) != 1:
         return None
     leaf = block.stmts[0]
-    if not isinstance(leaf, Block) or len(written) != 1:
+    tags = lowering.options.gemm_tags
+    if not isinstance(leaf, Block) or not tags or not leaf.tags.has_any(tags) or len(written) != 1:
         return None
     ((c_ref, w),) = written.items()
     if not w.init or w.mode != "add":
@@ -75,14 +80,27 @@ def detect(
     leaf_scope, leaf_written, allocs = lowering.child_scope(scope, leaf, 0)
     if allocs:
         return None
-    gemm = detect_gemm(lowering, leaf_scope, leaf_written)
+    # the leaf is lowered inside this block's loops: inside a parallel one, if any, where its
+    # kernel must not open threads of its own (`finish_block`)
+    outer = lowering.in_parallel
+    lowering.in_parallel = outer or parallel_index(lowering, scope, written) is not None
+    try:
+        gemm = detect_gemm(lowering, leaf_scope, leaf_written)
+    finally:
+        lowering.in_parallel = outer
     if gemm is None or not gemm.whole or leaf_written[gemm.c_ref].ref.from_ != c_ref:
         return None
     depth = scope.depth
-    variables = {scope.vars[(depth, idx.name)]: idx.range for idx in block.idxs}
-    if any(name in variables for name, _ in gemm.c[1].terms):
-        return None  # a step of the reduction moves C: the calls write different boxes
-    steps = [(IVar(var), size) for var, size in variables.items() if size > 1]
+    moves_c = {name for name, _ in gemm.c[1].terms}
+    steps: list[tuple[IVar, int]] = []
+    for idx in block.idxs:
+        var = scope.vars[(depth, idx.name)]
+        if idx.range == 1:
+            continue
+        if var not in moves_c:
+            steps.append((IVar(var), idx.range))
+        elif not loop_is_independent(written, depth, idx.name):
+            return None  # two of its values write a common element of C
     first = _all([ICmp("==", var, IConst(0)) for var, _ in steps])
     last = _all([ICmp("==", var, IConst(size - 1)) for var, size in steps])
     title = leaf.name or "#0"
