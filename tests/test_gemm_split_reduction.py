@@ -73,8 +73,16 @@ def _mlp_inputs(program, seed: int) -> dict[str, np.ndarray]:
         # length), partial column panels (250 columns) through the C tile, fused epilogues
         {"B": 100, "D0": 784, "D1": 1000, "D2": 1000, "D3": 10},
         {"B": 37, "D0": 1000, "D1": 300, "D2": 513, "D3": 77},
+        # 999 output columns in tiles of 250: the last tile's columns cut (a run-time width)
+        {"B": 128, "D0": 1024, "D1": 1000, "D2": 1024, "D3": 999},
     ],
-    ids=["mlp1024", "mlp512-768-1024-256", "mlp784-1000-1000-10", "mlp1000-300-513-77"],
+    ids=[
+        "mlp1024",
+        "mlp512-768-1024-256",
+        "mlp784-1000-1000-10",
+        "mlp1000-300-513-77",
+        "mlp1024-1000-1024-999",
+    ],
 )
 def test_mlp_layers_split_their_reductions_with_flags(backend: str, dims: dict[str, int]) -> None:
     program, split = _build(backend, MLP, dims)

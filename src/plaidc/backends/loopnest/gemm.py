@@ -110,8 +110,8 @@ class GemmCall:
     # the outermost of them runs on threads (each thread its own calls, one parallel region)
     # instead of each call's kernel
     outer_threads: bool = False
-    # the calls write their whole boxes of C, disjoint from each other's (no constraint cuts
-    # their rows or columns, though one may cut their reduction short: `998 - k - ko >= 0`)
+    # the calls write their boxes of C (cut to their bounds), disjoint from each other's,
+    # and no guard skips one: together they write every element of the footprint once
     whole: bool = False
 
 
@@ -286,7 +286,7 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
     outer_threads = (
         parallel and apart and bool(loop_order) and ranges[loop_order[0]] >= 2 * opts.threads
     )
-    whole = apart and not guards and not {"m", "n"} & set(bounds)
+    whole = apart and not guards
     m_dim = row_dims[0] if len(row_dims) == 1 else None
     k_dim = k_dims[0] if len(k_dims) == 1 else None
     shape = GemmShape(
@@ -299,11 +299,12 @@ def detect(lowering: Lowering, scope: Scope, written: dict[str, WrittenRef]) -> 
         b_k=k_dim.other if k_dim else 0,
         b_j=fb[j],
         c_row=m_dim.other if m_dim else 0,
-        # a tile cut short writes less than its box, and calls whose boxes of C overlap
-        # add to each other's sums: the generic initialisation runs. Constraints on the
-        # loops around the call alone (tbmm's last batch tile, `499 - b - bo >= 0`) leave
-        # every call's box whole: the calls write exactly the footprint.
-        overwrite=w.init and whole and "k" not in bounds,
+        # calls whose boxes of C overlap add to each other's sums, and a guard may skip a
+        # call: then the generic initialisation runs. Bounds of single indices (an edge
+        # tile's `998 - n - no >= 0`, tbmm's last batch tile `499 - b - bo >= 0`) cut each
+        # call to a box, which the ragged kernel writes whole, and which is exactly the
+        # block's footprint there (its initialisation covers no more): the calls overwrite.
+        overwrite=w.init and whole,
         parallel=parallel and not outer_threads,
         row_dims=tuple((d.range, d.a, d.other) for d in row_dims) if len(row_dims) > 1 else (),
         k_dims=tuple((d.range, d.a, d.other) for d in k_dims) if len(k_dims) > 1 else (),
@@ -616,7 +617,7 @@ def lower_gemm(
         ext = IVar(lowering.names.fresh(f"{role}_ext"))
         if flags is not None:
             # a split reduction's call runs with an empty reduction too: the first writes
-            # C (zeros), the last applies the epilogue (`whole`: only `k` is bounded)
+            # C (zeros), the last applies the epilogue; an empty box of C writes nothing
             hi = IBin("max", hi, IConst(0))
         pre.append(LetInt(ext.name, hi))
         extents.append(ext)

@@ -101,11 +101,26 @@ def detect(
             steps.append((IVar(var), idx.range))
         elif not loop_is_independent(written, depth, idx.name):
             return None  # two of its values write a common element of C
+    if _box_moves(gemm, {var.name for var, _ in steps}):
+        return None  # the reduction's steps write different boxes of C
     first = _all([ICmp("==", var, IConst(0)) for var, _ in steps])
     last = _all([ICmp("==", var, IConst(size - 1)) for var, size in steps])
     title = leaf.name or "#0"
     split_gemm = replace(gemm, shape=replace(gemm.shape, split=True))
     return SplitReduction(split_gemm, c_ref, title, first, last)
+
+
+def _box_moves(gemm: GemmCall, names: set[str]) -> bool:
+    """Whether a bound of the calls' box of C (of their rows, columns or the loops around
+    them; not of the reduction) depends on a variable of `names`."""
+    bounds = [b for role, b, _ in gemm.bounds if role != "k"]
+    bounds += [loop.bounds for loop in gemm.outer]
+    return any(
+        name in names
+        for b in bounds
+        for bound in (*b.lows, *b.highs)
+        for name, _ in bound.value.terms
+    )
 
 
 def _all(conds: list[IntExpr]) -> IntExpr:
