@@ -167,6 +167,19 @@ class Kernel:
         # a full panel is read in place; a partial one when the call's vectors fit (`build`)
         full_in_place = reads_b_in_place(shape, lay) and not needs_b_bound(shape, lay)
         self.pack_b = pack_b_size(shape, lay) > 0 and not full_in_place
+        # One row block (a GEMV: the classifier's 1 x 2048 x 1000) uses each element of B
+        # once: its full panels are read in place (contiguous columns), and only a partial
+        # last panel is packed (zero-padded), where packing all of B tripled its traffic.
+        self.full_panels_in_place = (
+            self.pack_b
+            and shape.m <= lay.mr
+            and shape.n >= lay.nr
+            and shape.b_j == 1
+            and not shape.k_dims
+            and not shape.runtime
+        )
+        # set while a full panel's register block is built when it reads B in place
+        self.b_direct = False
         # the last vector of columns overlaps the one before it (`overlaps`)
         self.overlap = overlaps(shape, lay)
         self.columns = [column(shape, lay, v) for v in range(lay.nv)]
@@ -182,11 +195,12 @@ class Kernel:
         # per k, each row's broadcast comes straight from the image (one pointer per row,
         # the window's runs streaming through L1), as oneDNN's and MLAS's direct
         # convolutions do. Packing them cost an element copy per row and k, reused by few
-        # panels (2 for 64 output channels).
+        # panels (2 for 64 output channels). So are a 1x1 convolution's rows of several
+        # indices (its channels the one contiguous reduction index), whose packing was a
+        # scalar copy per row and k.
         self.a_rows_in_place = (
             bool(shape.row_dims or shape.k_dims)
-            and bool(shape.k_dims)
-            and shape.k_dims[-1][1] == 1
+            and (shape.k_dims[-1][1] == 1 if shape.k_dims else shape.a_k == 1)
             and not {"m", "n"} & set(shape.runtime)
         )
         uneven = (bool(shape.row_dims) or self.a_step is None) and not self.a_rows_in_place
@@ -302,6 +316,8 @@ class Kernel:
         )
         if self.epilogue is not None:
             comment += f"; stores {describe(self.epilogue)} ({self.epilogue.title})"
+        if self.full_panels_in_place:
+            comment += "; B's full panels read in place"
         if self.blocking is not None:
             b = self.blocking
             unit = "row blocks" if b.split == "rows" else "panels"
@@ -420,7 +436,9 @@ class Kernel:
         def src(p: IntExpr, b_off: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(b_off, imul(iadd(imul(p, lay.nr), j), s.b_j))
 
-        if not _is(full, 0) and s.b_j == 1:
+        if self.full_panels_in_place:
+            pass  # read in place by the register blocks
+        elif not _is(full, 0) and s.b_j == 1:
             p = IVar(self.fresh("p"))
 
             def vectors(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
@@ -566,7 +584,9 @@ class Kernel:
         full = _pdiv(self.ext["n"], lay.nr)
         if not _is(full, 0):
             p = self.fresh("p")
+            self.b_direct = self.full_panels_in_place
             body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, None, starts)
+            self.b_direct = False
             out.append(Loop(p, *self._panel_range(full), tuple(body2)))
         width = _sub(self.ext["n"], imul(full, lay.nr))
         if not _is(width, 0):
@@ -814,7 +834,7 @@ class Kernel:
             for v in range(lay.nv):
                 name = self.fresh(f"b{v}")
                 lane = IConst(self.columns[v])
-                if self.pack_b:
+                if self.pack_b and not self.b_direct:
                     at = iadd(self.b_base, iadd(self._packed_b(p, k), lane))
                     load = SLoad(self.scratch, at, vt)
                 else:
@@ -840,4 +860,6 @@ class Kernel:
         if s.k_dims and (not self.pack_b or a_starts is not None):
             return self._k_nest(step)
         k = IVar(self.fresh("k"))
-        return [Loop(k.name, IConst(0), self.kb, tuple(step(k, k, imul(k, s.b_k))))]
+        # operands read in place: the k block's start counts
+        a_off, b_off = imul(iadd(k, self.k0), s.a_k), imul(iadd(k, self.k0), s.b_k)
+        return [Loop(k.name, IConst(0), self.kb, tuple(step(k, a_off, b_off)))]
