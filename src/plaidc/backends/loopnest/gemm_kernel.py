@@ -30,6 +30,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from plaidc.backends.loopnest.gemm_epilogue import Epilogue, applied, describe
+from plaidc.backends.loopnest.gemm_ints import (
+    at_least,
+    even_step,
+    is_const,
+    negate,
+    pdiv,
+    rem,
+    sub,
+    when_positive,
+)
 from plaidc.backends.loopnest.gemm_shape import (
     Blocking,
     GemmShape,
@@ -82,66 +92,6 @@ if TYPE_CHECKING:
     from plaidc.backends.loopnest.lower import Lowering
 
 
-def _pdiv(a: IntExpr, d: int) -> IntExpr:
-    """`a / d` for a non-negative `a`, folding constants."""
-    if isinstance(a, IConst):
-        return IConst(a.value // d)
-    return a if d == 1 else IBin("pdiv", a, IConst(d))
-
-
-def _rem(a: IntExpr, d: int) -> IntExpr:
-    """`a % d` for a non-negative `a`, folding constants."""
-    if isinstance(a, IConst):
-        return IConst(a.value % d)
-    return IConst(0) if d == 1 else IBin("rem", a, IConst(d))
-
-
-def _sub(a: IntExpr, b: IntExpr) -> IntExpr:
-    if isinstance(a, IConst) and isinstance(b, IConst):
-        return IConst(a.value - b.value)
-    return a if b == IConst(0) else IBin("-", a, b)
-
-
-def _is(a: IntExpr, value: int) -> bool:
-    return isinstance(a, IConst) and a.value == value
-
-
-def _even_step(dims: tuple[tuple[int, int], ...] | list[tuple[int, int]], step: int) -> int | None:
-    """How far one step of the flattened reduction moves an operand whose reduction indices
-    are `dims` (`(range, stride)`, outermost first; none: it moves by `step`), or None when
-    the flat index does not move it evenly (`(16, 9), (3, 3), (3, 1)` steps by 1)."""
-    if not dims:
-        return step
-    inner = dims[-1][1]
-    span = 1
-    for size, stride in reversed(dims):
-        if stride != inner * span:
-            return None
-        span *= size
-    return inner
-
-
-def _at_least(value: IntExpr, bound: int) -> bool:
-    """Whether `value` is a constant of at least `bound`."""
-    return isinstance(value, IConst) and value.value >= bound
-
-
-def _negate(cond: IntExpr) -> IntExpr:
-    """The negation of a condition built from `==`/`!=` comparisons and `and`."""
-    if isinstance(cond, ICmp) and cond.op in ("==", "!="):
-        return ICmp("!=" if cond.op == "==" else "==", cond.a, cond.b)
-    if isinstance(cond, ILogic) and cond.op == "and":
-        return ILogic("or", _negate(cond.a), _negate(cond.b))
-    raise TypeError(f"cannot negate {cond!r}")
-
-
-def _when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
-    """`body` if `count > 0` (decided now for constants)."""
-    if isinstance(count, IConst):
-        return body if count.value > 0 else []
-    return [If(ICmp(">", count, IConst(0)), tuple(body))]
-
-
 class Kernel:
     """Builds the plan function of one micro-kernel shape."""
 
@@ -189,7 +139,7 @@ class Kernel:
         # k loop then reads packed operands only). A grouped convolution's weights (one
         # panel, the window contiguous in A) are read in place: packing them again for every
         # output row cost as much as the row's multiply-adds.
-        self.a_step = _even_step([(size, a) for size, a, _ in shape.k_dims], shape.a_k)
+        self.a_step = even_step([(size, a) for size, a, _ in shape.k_dims], shape.a_k)
         # An implicit GEMM's image rows (a convolution: rows or reduction of several indices)
         # whose window runs are contiguous (`(j, ci)` of an NHWC image) are read in place:
         # per k, each row's broadcast comes straight from the image (one pointer per row,
@@ -240,9 +190,9 @@ class Kernel:
         for pos, dim in enumerate(reversed(s.row_dims)):  # innermost first
             size, stride = dim[0], dim[operand]
             outermost = pos == len(s.row_dims) - 1
-            here = rest if outermost else _rem(rest, size)
+            here = rest if outermost else rem(rest, size)
             out = iadd(out, imul(here, stride))
-            rest = _pdiv(rest, size)
+            rest = pdiv(rest, size)
         return out
 
     def _k_nest(
@@ -329,7 +279,7 @@ class Kernel:
         s = self.s
         if s.k_dims:
             return IConst(sum((size - 1) * b for size, _, b in s.k_dims))
-        return imul(_sub(self.ext["k"], IConst(1)), s.b_k)
+        return imul(sub(self.ext["k"], IConst(1)), s.b_k)
 
     def _body(self) -> list[Stmt]:
         """B's packing (when `pack_b`) and every row block."""
@@ -343,8 +293,8 @@ class Kernel:
         if "m" in s.runtime or "n" in s.runtime:
             body.append(self._ragged_rows())
         else:
-            full_rows = imul(_pdiv(m, lay.mr), lay.mr)
-            if not _is(full_rows, 0):
+            full_rows = imul(pdiv(m, lay.mr), lay.mr)
+            if not is_const(full_rows, 0):
                 row = self.fresh("i0")
                 block = self._row_block(IVar(row), lay.mr)
                 # Row blocks write disjoint rows of C: they may run on threads.
@@ -377,7 +327,7 @@ class Kernel:
                 self.fresh_c = ILogic("and", first_call, first_block)
         steps: list[Stmt] = [LetInt(self.k0.name, imul(block, b.kc))]
         if isinstance(self.kb, IVar):
-            steps.append(LetInt(self.kb.name, IBin("min", IConst(b.kc), _sub(k, self.k0))))
+            steps.append(LetInt(self.kb.name, IBin("min", IConst(b.kc), sub(k, self.k0))))
         rows: list[Stmt] = []
         if "m" in s.runtime or "n" in s.runtime:
             rows.append(self._ragged_rows())
@@ -404,7 +354,7 @@ class Kernel:
                     tail = [If(ICmp("==", chunk, IConst(last // (b.per * lay.mr))), tuple(tail))]
                 rows += tail
         steps += self._pack_b() + rows
-        count = _pdiv(iadd(k, IConst(b.kc - 1)), b.kc)
+        count = pdiv(iadd(k, IConst(b.kc - 1)), b.kc)
         if s.split and isinstance(k, IVar):
             # a split reduction's call stores C with an empty reduction too (`gemm.lower_gemm`)
             count = IBin("max", count, IConst(1))
@@ -428,7 +378,7 @@ class Kernel:
         s, lay = self.s, self.lay
         n = self.ext["n"]
         out: list[Stmt] = []
-        full = _pdiv(n, lay.nr)
+        full = pdiv(n, lay.nr)
 
         def dst(p: IntExpr, k: IntExpr, j: IntExpr) -> IntExpr:
             return iadd(self.b_base, iadd(self._packed_b(p, k), j))
@@ -438,7 +388,7 @@ class Kernel:
 
         if self.full_panels_in_place:
             pass  # read in place by the register blocks
-        elif not _is(full, 0) and s.b_j == 1:
+        elif not is_const(full, 0) and s.b_j == 1:
             p = IVar(self.fresh("p"))
 
             def vectors(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
@@ -453,9 +403,9 @@ class Kernel:
             # panel at a time read a few lines of each row, a page apart, which the
             # prefetchers do not follow
             out += self._k_nest(vectors)
-        elif not _is(full, 0) and self._transposes(s.b_k, lay.lanes):
+        elif not is_const(full, 0) and self._transposes(s.b_k, lay.lanes):
             out += self._pack_b_transposed(full)
-        elif not _is(full, 0):
+        elif not is_const(full, 0):
             p, j = IVar(self.fresh("p")), IVar(self.fresh("j"))
 
             def elements(k: IntExpr, _: IntExpr, b_off: IntExpr) -> list[Stmt]:
@@ -463,10 +413,10 @@ class Kernel:
 
             inner = Loop(j.name, IConst(0), IConst(lay.nr), tuple(self._k_nest(elements)))
             out.append(Loop(p.name, *self._panel_range(full), (inner,)))
-        width = _sub(n, imul(full, lay.nr))
-        if _is(width, 0):
+        width = sub(n, imul(full, lay.nr))
+        if is_const(width, 0):
             return out
-        if self.overlap and self._transposes(s.b_k, lay.lanes) and _at_least(self.kb, lay.lanes):
+        if self.overlap and self._transposes(s.b_k, lay.lanes) and at_least(self.kb, lay.lanes):
             return out + self._pack_b_overlapping()
         k0 = self.fresh("k") if not s.k_dims else None
         j, pad = IVar(self.fresh("j")), IVar(self.fresh("j"))
@@ -479,7 +429,7 @@ class Kernel:
                 return [copies]
             return [copies, Loop(pad.name, width, IConst(lay.nr), (zero,), vector=True)]
 
-        return out + self._tail_panel(_when_positive(width, self._k_nest(last, k0)))
+        return out + self._tail_panel(when_positive(width, self._k_nest(last, k0)))
 
     def _pack_b_overlapping(self) -> list[Stmt]:
         """The one panel of an overlapping kernel's B whose reduction is contiguous (`b_k` 1,
@@ -491,7 +441,7 @@ class Kernel:
         lanes = lay.lanes
         g, kv = IVar(self.fresh("g")), IVar(self.fresh("kb"))
         first = IBin("min", imul(g, lanes), IConst(s.n - lanes))
-        k = IBin("min", imul(kv, lanes), _sub(self.kb, IConst(lanes)))
+        k = IBin("min", imul(kv, lanes), sub(self.kb, IConst(lanes)))
         at = IVar(self.fresh("k"))
         body: list[Stmt] = [LetInt(at.name, k)]
         loads: list[SExpr] = [
@@ -503,7 +453,7 @@ class Kernel:
         for q, row in enumerate(rows):
             dst = iadd(self._packed_b(IConst(0), iadd(at, IConst(q))), first)
             body.append(Store(self.scratch, iadd(self.b_base, dst), row))
-        k_blocks = _pdiv(iadd(self.kb, IConst(lanes - 1)), lanes)
+        k_blocks = pdiv(iadd(self.kb, IConst(lanes - 1)), lanes)
         groups = IConst(math.ceil(s.n / lanes))
         return [Loop(g.name, IConst(0), groups, (Loop(kv.name, IConst(0), k_blocks, tuple(body)),))]
 
@@ -516,10 +466,10 @@ class Kernel:
         """`body(k)` for the reduction's blocks of `lanes` rows from `k`, then `rest` (the
         loop over the last `kb % lanes` rows, its bounds replaced)."""
         lanes = self.lay.lanes
-        blocks = _pdiv(self.kb, lanes)
+        blocks = pdiv(self.kb, lanes)
         kb = IVar(self.fresh("kb"))
         out: list[Stmt] = []
-        if not _is(blocks, 0):
+        if not is_const(blocks, 0):
             out.append(Loop(kb.name, IConst(0), blocks, tuple(body(imul(kb, lanes)))))
         done = imul(blocks, lanes)
         if not (isinstance(self.kb, IConst) and self.kb.value % lanes == 0):
@@ -563,7 +513,7 @@ class Kernel:
 
     def _packed_b(self, p: IntExpr, k: IntExpr) -> IntExpr:
         """Where row k of panel p starts in the packed B (relative to the chunk's part)."""
-        return imul(iadd(imul(_sub(p, self.p_lo), self.kstride), k), self.lay.nr)
+        return imul(iadd(imul(sub(p, self.p_lo), self.kstride), k), self.lay.nr)
 
     def _row_block(self, i0: IntExpr, rows: int) -> list[Stmt]:
         """Rows i0..i0+rows-1 of C (a kernel of constant `m` and `n`)."""
@@ -581,17 +531,17 @@ class Kernel:
                 start = IVar(self.fresh(f"arow{r}"))
                 out.append(LetInt(start.name, self._row_offset(iadd(i0, IConst(r)), 1)))
                 starts.append(start)
-        full = _pdiv(self.ext["n"], lay.nr)
-        if not _is(full, 0):
+        full = pdiv(self.ext["n"], lay.nr)
+        if not is_const(full, 0):
             p = self.fresh("p")
             self.b_direct = self.full_panels_in_place
             body2 = self._panel(i0, rows, IVar(p), IConst(lay.nr), apack, None, starts)
             self.b_direct = False
             out.append(Loop(p, *self._panel_range(full), tuple(body2)))
-        width = _sub(self.ext["n"], imul(full, lay.nr))
-        if not _is(width, 0):
+        width = sub(self.ext["n"], imul(full, lay.nr))
+        if not is_const(width, 0):
             partial = self._panel(i0, rows, full, width, apack, None, starts)
-            out += self._tail_panel(_when_positive(width, partial))
+            out += self._tail_panel(when_positive(width, partial))
         if apack is None:
             return out
         nbytes = rows * self.kstride * s.dtype.byte_size
@@ -682,13 +632,13 @@ class Kernel:
         direct = self._panel(i0, lay.mr, p, IConst(lay.nr), apack, None)
         tiled = self._panel(i0, lay.mr, p, width, apack, rows)
         panel = (
-            LetInt(width.name, IBin("min", IConst(lay.nr), _sub(n, imul(p, lay.nr)))),
+            LetInt(width.name, IBin("min", IConst(lay.nr), sub(n, imul(p, lay.nr)))),
             If(whole, tuple(direct), tuple(tiled)),
         )
-        panels = _pdiv(iadd(n, IConst(lay.nr - 1)), lay.nr)
+        panels = pdiv(iadd(n, IConst(lay.nr - 1)), lay.nr)
         heap = lay.mr * self.kstride * s.dtype.byte_size > self.lw.options.stack_bytes
         block = (
-            LetInt(rows.name, IBin("min", IConst(lay.mr), _sub(m, i0))),
+            LetInt(rows.name, IBin("min", IConst(lay.mr), sub(m, i0))),
             Alloc(
                 apack,
                 s.dtype,
@@ -716,7 +666,7 @@ class Kernel:
         vectors cannot stop early. A's rows come from `apack`, else from `a_starts` (where
         each row starts in A), else from A's even steps."""
         s, lay, vt = self.s, self.lay, self.vt
-        direct = _is(width, lay.nr) or (self.overlap and _is(width, s.n))
+        direct = is_const(width, lay.nr) or (self.overlap and is_const(width, s.n))
         tile = self.fresh("ctile") if valid is not None or not direct else None
 
         def c_element(r: IntExpr, j: IntExpr) -> IntExpr:
@@ -774,7 +724,7 @@ class Kernel:
                     AssignVar(accs[r][v], SBinary("add", SVar(accs[r][v], vt), load, vt))
                 )
         if not isinstance(self.fresh_c, bool):
-            body.append(If(_negate(self.fresh_c), tuple(reads_c)))
+            body.append(If(negate(self.fresh_c), tuple(reads_c)))
         elif not self.fresh_c:
             body += reads_c
         if tile is None:
