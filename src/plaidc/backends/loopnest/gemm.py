@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from plaidc.analysis import aff_from_affine, distinct_offsets, extend_domain
 from plaidc.backends.loopnest.aggregation import WrittenRef
 from plaidc.backends.loopnest.gemm_epilogue import Epilogue
+from plaidc.backends.loopnest.gemm_ints import all_of
 from plaidc.backends.loopnest.gemm_kernel import Kernel
 from plaidc.backends.loopnest.gemm_shape import GemmShape, layout, needs_b_bound, scratch_size
 from plaidc.backends.loopnest.optimise import work
@@ -48,7 +49,6 @@ from plaidc.backends.loopnest.plan import (
     ICmp,
     IConst,
     If,
-    ILogic,
     IntExpr,
     IVar,
     LetInt,
@@ -522,13 +522,6 @@ def _reports_status(lowering: Lowering, fname: str) -> bool:
     return any(isinstance(p, BufferParam) and p.name == STATUS for p in function.params)
 
 
-def _all(conds: list[IntExpr]) -> IntExpr:
-    out = conds[0]
-    for cond in conds[1:]:
-        out = ILogic("and", out, cond)
-    return out
-
-
 def _floor(bound: Bound) -> IntExpr:
     """`floor(value / div)`."""
     value = affine_expr(bound.value)
@@ -646,7 +639,7 @@ def lower_gemm(
     call_args = (*args(shift), *inputs, *status, *extents, *(flags or ()), *readable)
     body: list[Stmt] = [Call(fname, call_args)]
     if extents and flags is None:
-        body = [If(_all([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]
+        body = [If(all_of([ICmp(">", ext, IConst(0)) for ext in extents]), tuple(body))]
     if loops:
         # the roles' extents may depend on the loops' values: computed per call
         body = [*pre, *body]
@@ -662,7 +655,9 @@ def lower_gemm(
         body = [Alloc(scratch, shape.dtype, max(size, 1), tuple(body), heap=heap, scratch=True)]
         body = [Loop(*threaded, tuple(body), parallel=True)]
     if call.guards:
-        body = [If(_all([ICmp(">=", affine_expr(g), IConst(0)) for g in call.guards]), tuple(body))]
+        body = [
+            If(all_of([ICmp(">=", affine_expr(g), IConst(0)) for g in call.guards]), tuple(body))
+        ]
     if threaded is not None:
         return [*pre, *body]
     alloc = Alloc(scratch, shape.dtype, max(size, 1), tuple(body), heap=heap, scratch=True)

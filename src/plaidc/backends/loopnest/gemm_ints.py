@@ -64,3 +64,13 @@ def when_positive(count: IntExpr, body: list[Stmt]) -> list[Stmt]:
     if isinstance(count, IConst):
         return body if count.value > 0 else []
     return [If(ICmp(">", count, IConst(0)), tuple(body))]
+
+
+def all_of(conds: list[IntExpr]) -> IntExpr:
+    """The conjunction of `conds` (none: true)."""
+    if not conds:
+        return ICmp("==", IConst(0), IConst(0))
+    out = conds[0]
+    for cond in conds[1:]:
+        out = ILogic("and", out, cond)
+    return out

@@ -27,12 +27,12 @@ from plaidc.backends.loopnest.aggregation import WrittenRef, loop_is_independent
 from plaidc.backends.loopnest.gemm import GemmCall, lower_gemm
 from plaidc.backends.loopnest.gemm import detect as detect_gemm
 from plaidc.backends.loopnest.gemm_epilogue import Epilogue
+from plaidc.backends.loopnest.gemm_ints import all_of
 from plaidc.backends.loopnest.optimise import parallel_index
 from plaidc.backends.loopnest.plan import (
     Comment,
     ICmp,
     IConst,
-    ILogic,
     IntExpr,
     ISelect,
     IVar,
@@ -103,8 +103,8 @@ def detect(
             return None  # two of its values write a common element of C
     if _box_moves(gemm, {var.name for var, _ in steps}):
         return None  # the reduction's steps write different boxes of C
-    first = _all([ICmp("==", var, IConst(0)) for var, _ in steps])
-    last = _all([ICmp("==", var, IConst(size - 1)) for var, size in steps])
+    first = all_of([ICmp("==", var, IConst(0)) for var, _ in steps])
+    last = all_of([ICmp("==", var, IConst(size - 1)) for var, size in steps])
     title = leaf.name or "#0"
     split_gemm = replace(gemm, shape=replace(gemm.shape, split=True))
     return SplitReduction(split_gemm, c_ref, title, first, last)
@@ -121,16 +121,6 @@ def _box_moves(gemm: GemmCall, names: set[str]) -> bool:
         for bound in (*b.lows, *b.highs)
         for name, _ in bound.value.terms
     )
-
-
-def _all(conds: list[IntExpr]) -> IntExpr:
-    """The conjunction of `conds` (none: true)."""
-    if not conds:
-        return ICmp("==", IConst(0), IConst(0))
-    out = conds[0]
-    for cond in conds[1:]:
-        out = ILogic("and", out, cond)
-    return out
 
 
 def _as_int(cond: IntExpr) -> IntExpr:
