@@ -107,7 +107,11 @@ def detect(
     """`block` (statement `pos` of `parent`'s block, right after `gemm`'s) as `gemm`'s
     epilogue, or None when it is not one (module docstring)."""
     shape = gemm.shape
-    if not (shape.overwrite or shape.split) or shape.runtime:
+    if not (shape.overwrite or shape.split):
+        return None
+    # an edge tile's calls write a box cut by bounds (run-time extents, which `lower_gemm`
+    # derives from these bounds: `shape.runtime` is still empty here), not the shape's
+    if any(role in ("m", "n") for role, _, _ in gemm.bounds):
         return None
     b = blocking(lowering, shape, layout(lowering, shape))
     if b is not None and b.kc < shape.k:
