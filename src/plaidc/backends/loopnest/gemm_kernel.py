@@ -185,11 +185,19 @@ class Kernel:
         s = self.s
         if not s.row_dims:
             return imul(row, s.a_row if operand == 1 else s.c_row)
+        return self._row_offset_by(row, tuple(dim[operand] for dim in s.row_dims))
+
+    def _row_offset_by(self, row: IntExpr, strides: tuple[int, ...]) -> IntExpr:
+        """Where row `row` is, relative to row 0, in a buffer that moves `strides[d]` per
+        step of row dimension `d` (one stride for flat rows)."""
+        s = self.s
+        if not s.row_dims:
+            return imul(row, strides[0])
         out: IntExpr = IConst(0)
         rest = row
-        for pos, dim in enumerate(reversed(s.row_dims)):  # innermost first
-            size, stride = dim[0], dim[operand]
-            outermost = pos == len(s.row_dims) - 1
+        dims = [(dim[0], stride) for dim, stride in zip(s.row_dims, strides, strict=True)]
+        for pos, (size, stride) in enumerate(reversed(dims)):  # innermost first
+            outermost = pos == len(dims) - 1
             here = rest if outermost else rem(rest, size)
             out = iadd(out, imul(here, stride))
             rest = pdiv(rest, size)
@@ -682,7 +690,8 @@ class Kernel:
             at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
             load: SExpr = SLoad(src, at_c if src == self.c else at_tile, self.t)
             if dst == self.c and final:
-                load = self._epilogue(load, iadd(imul(p, lay.nr), IVar(j)), at_c, self.t)
+                at = iadd(imul(p, lay.nr), IVar(j))
+                load = self._epilogue(load, at, at_c, iadd(i0, r), self.t)
             store = Store(dst, at_tile if src == self.c else at_c, load)
             return Loop(j, IConst(0), width, (store,), vector=True)
 
@@ -737,7 +746,8 @@ class Kernel:
                         value: SExpr = SVar(accs[r][v], vt)
                         if final:
                             at = iadd(imul(p, lay.nr), column)
-                            value = self._epilogue(value, at, c_element(IConst(r), column), vt)
+                            element = c_element(IConst(r), column)
+                            value = self._epilogue(value, at, element, iadd(i0, IConst(r)), vt)
                         out.append(Store(self.c, c_element(IConst(r), column), value))
                 return out
 
@@ -757,12 +767,20 @@ class Kernel:
         last = ICmp("!=", self.last, IConst(0))
         return [If(last, tuple(stores(True)), tuple(stores(False)))]
 
-    def _epilogue(self, value: SExpr, column: IntExpr, element: IntExpr, t: ScalarType) -> SExpr:
+    def _epilogue(
+        self, value: SExpr, column: IntExpr, element: IntExpr, row: IntExpr, t: ScalarType
+    ) -> SExpr:
         """What is stored for `value`, C's final value at `column` (one element or a vector of
-        consecutive columns), at offset `element` of C: the epilogue applied to it, if any."""
+        consecutive columns) of row `row`, at offset `element` of C: the epilogue applied to
+        it, if any."""
         if self.epilogue is None:
             return value
-        return applied(self.epilogue, value, column, element, self.epilogue_params, t)
+
+        def row_offset(strides: tuple[int, ...]) -> IntExpr:
+            return self._row_offset_by(row, strides)
+
+        params = self.epilogue_params
+        return applied(self.epilogue, value, column, element, params, t, row_offset)
 
     def _k_loop(
         self,
