@@ -60,10 +60,10 @@ def _inputs(program, seed: int) -> dict[str, np.ndarray]:
     return inputs
 
 
-def _second_pass(source: str) -> bool:
-    """Whether the elementwise block `kernel_1` is lowered on its own (its comment, in C or
+def _second_pass(source: str, kernel: str = "kernel_1") -> bool:
+    """Whether the elementwise block `kernel` is lowered on its own (its comment, in C or
     LLVM IR)."""
-    return any(line.strip(" /*;").startswith("kernel_1(") for line in source.splitlines())
+    return any(line.strip(" /*;").startswith(f"{kernel}(") for line in source.splitlines())
 
 
 def _fused_kernels(source: str) -> list[str]:
@@ -126,8 +126,9 @@ def test_relu_of_nan_is_nan(backend: str) -> None:
 
 # An epilogue that is not one: each reads something the register block does not hold.
 NOT_EPILOGUES = {
-    # a bias per output column y, not per channel: it varies along the kernel's rows
-    "row bias": """function (I[N, H, W, CI], K[KH, KW, CI, CO], S[OY, ONE]) -> (R) {
+    # a bias per output column y and channel: it varies along the kernel's rows and columns
+    # and is not laid out as C (no index x)
+    "row and column bias": """function (I[N, H, W, CI], K[KH, KW, CI, CO], S[OY, CO]) -> (R) {
   O[n, x, y, co : N, H - KH + 1, W - KW + 1, CO] = +(I[n, x + i, y + j, ci] * K[i, j, ci, co]);
   R = O + S;
 }""",
@@ -144,7 +145,7 @@ NOT_EPILOGUES = {
 def test_other_successors_stay_a_second_pass(backend: str, name: str) -> None:
     dims = {"N": 1, "H": 10, "W": 12, "CI": 16, "KH": 3, "KW": 3, "CO": 32}
     if "OY" in NOT_EPILOGUES[name]:
-        dims.update(OY=10, ONE=1)
+        dims.update(OY=10)
     program, artifact = _build(backend, NOT_EPILOGUES[name], dims)
     assert any("micro-kernel" in line for line in artifact.source.splitlines())
     assert "micro-kernel C = A B" in artifact.source  # the kernel's C is final: it could fuse
@@ -262,3 +263,74 @@ def test_residual_moves_with_the_batch_loop(backend: str) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
     _, unfused = _build(backend, BATCHED_RESIDUAL, dims, fuse=False)
     np.testing.assert_array_equal(got, unfused.run(inputs)["R"])
+
+
+# A bias per row of C: one value per accumulator row, broadcast along its columns.
+ROW_BIAS = {
+    # per output column y of an NHWC convolution: the kernel's rows are pixels (x, y), two
+    # row dimensions; the bias moves along the inner one only
+    "conv per pixel column": (
+        """function (I[N, H, W, CI], K[KH, KW, CI, CO], S[OY, ONE]) -> (R) {
+  O[n, x, y, co : N, H - KH + 1, W - KW + 1, CO] = +(I[n, x + i, y + j, ci] * K[i, j, ci, co]);
+  R = relu(O + S);
+}""",
+        {"N": 2, "H": 10, "W": 12, "CI": 16, "KH": 3, "KW": 3, "CO": 40, "OY": 10, "ONE": 1},
+    ),
+    # TC's grouped NCHW convolution: the rows are output channels, the bias moves with the
+    # group (a loop around the calls, on threads) and the channel (the rows)
+    "grouped NCHW conv": (
+        (EXAMPLES / "tc_gconv.tile").read_text(),
+        {"N": 3, "G": 4, "C": 8, "F": 12, "H": 9, "W": 11, "KH": 3, "KW": 3},
+    ),
+    # a batch of GEMMs with a bias per batch element and row (a loop around the calls)
+    "batched GEMM": (
+        """function (A[NB, M, K], B[NB, K, N], S[NB, M, ONE]) -> (R) {
+  C[b, i, j : NB, M, N] = +(A[b, i, k] * B[b, k, j]);
+  R = relu(C + S);
+}""",
+        {"NB": 7, "M": 26, "K": 40, "N": 36, "ONE": 1},
+    ),
+}
+
+
+def _row_bias_reference(name: str, x: dict[str, np.ndarray]) -> np.ndarray:
+    if name == "conv per pixel column":
+        pre = _conv(x["I"], x["K"]) + x["S"].astype(np.float64)
+        return np.maximum(pre, 0.0)
+    if name == "grouped NCHW conv":
+        img, ker = x["I"].astype(np.float64), x["W1"].astype(np.float64)
+        kh, kw = ker.shape[3:]
+        win = np.lib.stride_tricks.sliding_window_view(img, (kh, kw), axis=(3, 4))
+        out = np.einsum("ngihwyx,goiyx->ngohw", win, ker)
+        return out + x["B"][None, :, :, None, None]
+    product = np.einsum("bik,bkj->bij", x["A"].astype(np.float64), x["B"])
+    return np.maximum(product + x["S"], 0.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(ROW_BIAS))
+def test_row_bias_runs_on_the_registers(backend: str, name: str) -> None:
+    """An input read through C's rows (and the loops around the calls) alone is one value
+    per accumulator row: fused, bitwise equal to the second pass and to float64 numpy within
+    rounding. The biases are distinct per row and of the output's scale, so a bias read at
+    the wrong row, group or batch element changes many outputs."""
+    source, dims = ROW_BIAS[name]
+    program, artifact = _build(backend, source, dims)
+    fused = _fused_kernels(artifact.source)
+    assert fused and all("add(C, E0)" in line or "add(E0, C)" in line for line in fused), fused
+    # the epilogue block (kernel_2 in the grouped conv, after the bias's broadcast)
+    epilogue = "kernel_2" if "tc_gconv" in name or "NCHW" in name else "kernel_1"
+    assert f"({epilogue}(" in fused[0]
+    assert not _second_pass(artifact.source, epilogue)
+    inputs = driver.random_inputs(program_io(program).inputs, seed=9)
+    bias = next(n for n in ("S", "B") if n in inputs and inputs[n].ndim >= 2)
+    scale = float(np.std(_row_bias_reference(name, {**inputs, bias: 0 * inputs[bias]})))
+    rng = np.random.default_rng(1)
+    inputs[bias] = (rng.standard_normal(inputs[bias].shape) * scale).astype(np.float32)
+    got = next(iter(artifact.run(inputs).values()))
+    want = _row_bias_reference(name, inputs)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+    assert not driver.compare_outputs(run_program(program, inputs), artifact.run(inputs))
+    _, unfused = _build(backend, source, dims, fuse=False)
+    assert _second_pass(unfused.source, epilogue)
+    np.testing.assert_array_equal(got, next(iter(unfused.run(inputs).values())))

@@ -62,13 +62,16 @@ block []:1 (
 """
 
 
-# (H, W, N, K, stride, gemm_block_bytes, threads, blocking): 64-byte vectors (8 rows, panels
-# of 16 or 32 columns as the layout picks for N). Rows split when M >= N (each chunk packs all
-# of B), else panels; K = 50 in blocks of 17 and 13 in blocks of 7 end with a short block.
+# (H, W, N, K, stride, gemm_block_bytes, threads, blocking): 64-byte vectors (8 rows, or
+# rows in even blocks where few blocks of the most rows the registers hold cover M: 35 rows
+# in 3 blocks of 12, 110 in 4 of 28 with one vector of columns; panels of 16 or 32 columns as
+# the layout picks for N; a ragged last row block either way). Rows split when M >= N (each
+# chunk packs all of B), else panels; K = 50 in blocks of 17 and 13 in blocks of 7 end with a
+# short block.
 CASES = [
-    (5, 7, 64, 50, 2, 64 * 4 * 10, 1, (10, 1, 5, "row blocks")),
+    (5, 7, 64, 50, 2, 64 * 4 * 10, 1, (10, 1, 3, "row blocks")),
     (5, 7, 70, 50, 2, 96 * 4 * 10, 2, (17, 2, 3, "panels")),
-    (11, 10, 100, 13, 3, 112 * 4 * 7, 2, (7, 2, 7, "row blocks")),
+    (11, 10, 100, 13, 3, 112 * 4 * 7, 2, (7, 2, 2, "row blocks")),
     (3, 3, 100, 64, 2, 128 * 4 * 16, 2, (32, 2, 4, "panels")),
 ]
 

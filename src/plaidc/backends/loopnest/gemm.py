@@ -591,8 +591,10 @@ def lower_gemm(
     shift: list[IntExpr] = [IConst(0)] * 3
     values: dict[str, Affine] = {}
     loops = []
+    outer_vars: list[IntExpr] = []
     for loop in call.outer:
         var = IVar(lowering.names.fresh("batch"))
+        outer_vars.append(var)
         shift = [iadd(s, imul(var, step)) for s, step in zip(shift, loop.steps, strict=True)]
         loops.append((var.name, *_range(loop.range, _bind(loop.bounds, values))))
         values[loop.offset] = Affine.var(var.name)
@@ -627,15 +629,14 @@ def lower_gemm(
         readable.append(IBin("-", IConst(b_region), iadd(affine_expr(call.b[1]), shift[1])))
     fname = _kernel(lowering, kernel, epilogue)
     status = [BufferArg(STATUS)] if _reports_status(lowering, fname) else []
-    # an input laid out as C (a residual) moves with C around the calls
-    inputs = [
-        BufferArg(
-            i.buffer,
-            iadd(affine_expr(i.origin), shift[2] if i.element else IConst(0)),
-            writes=False,
-        )
-        for i in (epilogue.inputs if epilogue else ())
-    ]
+    # an input laid out as C (a residual) moves with C around the calls, one per row of C
+    # (a bias per row) by its own strides
+    inputs = []
+    for i in epilogue.inputs if epilogue else ():
+        moved: IntExpr = shift[2] if i.element else IConst(0)
+        for loop_var, stride in zip(outer_vars, i.outer, strict=i.per_row):
+            moved = iadd(moved, imul(loop_var, stride))
+        inputs.append(BufferArg(i.buffer, iadd(affine_expr(i.origin), moved), writes=False))
     call_args = (*args(shift), *inputs, *status, *extents, *(flags or ()), *readable)
     body: list[Stmt] = [Call(fname, call_args)]
     if extents and flags is None:

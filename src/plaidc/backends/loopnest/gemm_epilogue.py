@@ -17,7 +17,10 @@ An epilogue qualifies when (checked here, else the blocks run as before):
   aggregation;
 * it reads C only at the element it writes, and other buffers through the column index alone
   with step 0 (a scalar) or 1 (a bias: a vector per register block's columns), or at the
-  element it writes in a buffer laid out as C (a residual: a vector per accumulator);
+  element it writes in a buffer laid out as C (a residual: a vector per accumulator), or
+  through C's row and outer indices alone (a bias per row: a grouped NCHW convolution's per
+  output channel, one value broadcast per accumulator row), each such index matching one of
+  the kernel's row dimensions or loops around its calls by range and C stride;
 * its value is built from the element type's `add`, `sub`, `mul`, `div`, `max`, `min` and
   `neg` (relu is `max(x, 0)`), which mean on vectors what they mean on each lane: the same
   operations on the same operands as the second pass (bitwise equal results for a bias and
@@ -31,6 +34,7 @@ through its C tile (`applied`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -74,12 +78,20 @@ class EpilogueInput:
     """A buffer the epilogue reads: at `origin` for column 0, moving `step` (0 or 1) per
     column of C; with `element`, laid out as C (a residual added to a convolution's output):
     at `origin` for C's first element, moving as C does over its rows, columns and the loops
-    around the calls."""
+    around the calls; with `rows` (a bias per row), one value per row of C: at `origin` for
+    C's first row, moving `rows[d]` per step of the kernel's row dimension `d` (one for flat
+    rows) and `outer[j]` per step of the loop `j` around the calls (`GemmCall.outer`)."""
 
     buffer: str
     origin: Affine
     step: int
     element: bool = False
+    rows: tuple[int, ...] = ()
+    outer: tuple[int, ...] = ()
+
+    @property
+    def per_row(self) -> bool:
+        return bool(self.rows)
 
 
 @dataclass(frozen=True)
@@ -94,7 +106,7 @@ class Epilogue:
     @property
     def key(self) -> tuple[object, ...]:
         """What the kernel's code depends on (not where the inputs are)."""
-        return (self.value, tuple((i.step, i.element) for i in self.inputs))
+        return (self.value, tuple((i.step, i.element, i.rows) for i in self.inputs))
 
 
 class _NotFusable(Exception):
@@ -190,8 +202,8 @@ def _read(
     if origin != c_origin:
         raise _NotFusable
     # C's box: the kernel's rows and the loops around its calls, then its columns
-    rows = [(m, s) for m, _, s in shape.row_dims] or [(shape.m, shape.c_row)]
-    rows += [(loop.range, loop.steps[2]) for loop in gemm.outer]
+    row_dims = [(m, s) for m, _, s in shape.row_dims] or [(shape.m, shape.c_row)]
+    rows = row_dims + [(loop.range, loop.steps[2]) for loop in gemm.outer]
     want = _canonical(rows)
     moving = [name for name, size in ranges.items() if size > 1]
     for column in moving:
@@ -200,60 +212,98 @@ def _read(
         others = [(ranges[n], coeffs.get(n, 0)) for n in moving if n != column]
         if any(stride == 0 for _, stride in others) or _canonical(others) != want:
             continue
-        inputs: list[EpilogueInput] = []
-        value = _tree(store.value, lets, out_form, column, starts, c_buffer, inputs, t)
-        return Epilogue(value, tuple(inputs), title)
+        dims = _row_dims({n: (ranges[n], coeffs[n]) for n in moving if n != column}, rows)
+        shape_dims = (len(row_dims), len(rows))
+        reader = _Reader(lets, out_form, column, starts, c_buffer, t, dims, shape_dims)
+        value = reader.walk(store.value)
+        return Epilogue(value, tuple(reader.inputs), title)
     raise _NotFusable
 
 
-def _tree(
-    e: SExpr,
-    lets: dict[str, SExpr],
-    element: Affine,
-    column: str,
-    starts: dict[str, Affine],
-    c_buffer: str,
-    inputs: list[EpilogueInput],
-    t: ScalarType,
-) -> SExpr:
-    """`e` over the placeholders: loads of the element are `ACC`, loads of other buffers
-    through the column `INPUT{i}`; anything else raises `_NotFusable`."""
+def _row_dims(
+    indices: dict[str, tuple[int, int]], dims: list[tuple[int, int]]
+) -> dict[str, int] | None:
+    """Which of C's `(range, stride)` dimensions (the kernel's row dimensions, then the loops
+    around its calls) each of the block's other indices (`(range, C stride)`) is: None when
+    one matches none or several (a dimension the kernel merged from several indices)."""
+    out: dict[str, int] = {}
+    for name, pair in indices.items():
+        found = [d for d, dim in enumerate(dims) if dim == pair]
+        if len(found) != 1 or found[0] in out.values():
+            return None
+        out[name] = found[0]
+    return out
 
-    def walk(e: SExpr) -> SExpr:
+
+class _Reader:
+    """The epilogue's value over the placeholders: loads of the element are `ACC`, loads of
+    other buffers (module docstring) `INPUT{i}` of `inputs`; anything else raises
+    `_NotFusable`. `dims`: the block's indices other than the column as C's dimensions
+    (`_row_dims`), None if unknown; `counts`: how many of C's dimensions are the kernel's
+    rows, and how many there are with the loops around the calls."""
+
+    def __init__(
+        self,
+        lets: dict[str, SExpr],
+        element: Affine,
+        column: str,
+        starts: dict[str, Affine],
+        c_buffer: str,
+        t: ScalarType,
+        dims: dict[str, int] | None,
+        counts: tuple[int, int],
+    ) -> None:
+        self.lets, self.element, self.column, self.starts = lets, element, column, starts
+        self.c_buffer, self.t, self.dims, self.counts = c_buffer, t, dims, counts
+        self.inputs: list[EpilogueInput] = []
+
+    def walk(self, e: SExpr) -> SExpr:
+        t = self.t
         if e.type != t:
             raise _NotFusable
-        if isinstance(e, SVar) and e.name in lets:
-            return walk(lets[e.name])
+        if isinstance(e, SVar) and e.name in self.lets:
+            return self.walk(self.lets[e.name])
         if isinstance(e, SConst):
             return e
         if isinstance(e, SLoad):
-            form = affine_form(e.offset)
-            if form is None:
-                raise _NotFusable
-            if e.buffer == c_buffer:
-                if form != element:
-                    raise _NotFusable  # another element of C
-                return SVar(ACC, t)
-            coeffs, origin = _split(form, starts)
-            if coeffs == _split(element, starts)[0]:  # laid out as C: a residual
-                inputs.append(EpilogueInput(e.buffer, origin, 1, element=True))
-                return SVar(f"{INPUT}{len(inputs) - 1}", t)
-            if any(c != 0 for name, c in coeffs.items() if name != column):
-                raise _NotFusable
-            step = coeffs.get(column, 0)
-            if step not in (0, 1):
-                raise _NotFusable
-            inputs.append(EpilogueInput(e.buffer, origin, step))
-            return SVar(f"{INPUT}{len(inputs) - 1}", t)
+            return self._load(e)
         if isinstance(e, SBinary) and e.op in _BINARY:
-            return SBinary(e.op, walk(e.a), walk(e.b), t)
+            return SBinary(e.op, self.walk(e.a), self.walk(e.b), t)
         if isinstance(e, SUnary) and e.op in _UNARY:
-            return SUnary(e.op, walk(e.arg), t)
+            return SUnary(e.op, self.walk(e.arg), t)
         if isinstance(e, SCast) and e.arg.type == t:
-            return walk(e.arg)
+            return self.walk(e.arg)
         raise _NotFusable
 
-    return walk(e)
+    def _load(self, e: SLoad) -> SExpr:
+        form = affine_form(e.offset)
+        if form is None:
+            raise _NotFusable
+        if e.buffer == self.c_buffer:
+            if form != self.element:
+                raise _NotFusable  # another element of C
+            return SVar(ACC, self.t)
+        coeffs, origin = _split(form, self.starts)
+        if coeffs == _split(self.element, self.starts)[0]:  # laid out as C: a residual
+            return self._input(EpilogueInput(e.buffer, origin, 1, element=True))
+        across = {name: c for name, c in coeffs.items() if name != self.column and c != 0}
+        step = coeffs.get(self.column, 0)
+        if not across:
+            if step not in (0, 1):
+                raise _NotFusable
+            return self._input(EpilogueInput(e.buffer, origin, step))
+        if step != 0 or self.dims is None or not set(across) <= set(self.dims):
+            raise _NotFusable
+        nrows, ndims = self.counts
+        strides = [0] * ndims
+        for name, c in across.items():
+            strides[self.dims[name]] = c
+        rows, outer = tuple(strides[:nrows]), tuple(strides[nrows:])
+        return self._input(EpilogueInput(e.buffer, origin, 0, rows=rows, outer=outer))
+
+    def _input(self, read: EpilogueInput) -> SExpr:
+        self.inputs.append(read)
+        return SVar(f"{INPUT}{len(self.inputs) - 1}", self.t)
 
 
 def applied(
@@ -263,22 +313,25 @@ def applied(
     element: IntExpr,
     params: list[str],
     t: ScalarType,
+    row_offset: Callable[[tuple[int, ...]], IntExpr],
 ) -> SExpr:
     """The epilogue's value for `acc` (a vector of consecutive columns from `column`, or one
     element; `element`: where it is in C, from C's first element) with input `i` read from
-    kernel parameter `params[i]` (its column 0, or its first element)."""
+    kernel parameter `params[i]` (its column 0, or its first element, or its first row;
+    `row_offset(strides)`: where the element's row is, for strides per row dimension)."""
     scalar = ScalarType(t.dtype)
 
     def walk(e: SExpr) -> SExpr:
         if isinstance(e, SVar) and e.name == ACC:
             return acc
         if isinstance(e, SVar):
-            i = int(e.name[len(INPUT) :])
-            if epilogue.inputs[i].element:
-                return SLoad(params[i], element, t)
-            if epilogue.inputs[i].step == 1:
-                return SLoad(params[i], column, t)
-            one = SLoad(params[i], IConst(0), scalar)
+            read = epilogue.inputs[int(e.name[len(INPUT) :])]
+            param = params[int(e.name[len(INPUT) :])]
+            if read.element:
+                return SLoad(param, element, t)
+            if read.step == 1:
+                return SLoad(param, column, t)
+            one = SLoad(param, row_offset(read.rows) if read.per_row else IConst(0), scalar)
             return SCast(one, t) if t.is_vector else one
         if isinstance(e, SConst):
             return SCast(e, t) if t.is_vector else e

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from plaidc.backends.loopnest.gemm_epilogue import Epilogue, applied, describe
@@ -34,7 +35,14 @@ from plaidc.backends.loopnest.gemm_ints import (
     sub,
     when_positive,
 )
-from plaidc.backends.loopnest.gemm_pack import Packer, Window, k_nest, packing, row_offset
+from plaidc.backends.loopnest.gemm_pack import (
+    Packer,
+    Window,
+    k_nest,
+    packing,
+    row_offset,
+    row_offset_by,
+)
 from plaidc.backends.loopnest.gemm_shape import (
     Blocking,
     GemmShape,
@@ -382,7 +390,8 @@ class Kernel:
             at_c, at_tile = c_element(r, IVar(j)), tile_element(r, IVar(j))
             load: SExpr = SLoad(src, at_c if src == self.c else at_tile, self.t)
             if dst == self.c and final:
-                load = self._epilogue(load, iadd(imul(p, lay.nr), IVar(j)), at_c, self.t)
+                at = iadd(imul(p, lay.nr), IVar(j))
+                load = self._epilogue(load, at, at_c, iadd(i0, r), self.t)
             store = Store(dst, at_tile if src == self.c else at_c, load)
             return Loop(j, IConst(0), width, (store,), vector=True)
 
@@ -441,7 +450,8 @@ class Kernel:
                         value: SExpr = SVar(accs[r][v], vt)
                         if final:
                             at = iadd(imul(p, lay.nr), column)
-                            value = self._epilogue(value, at, c_element(IConst(r), column), vt)
+                            element = c_element(IConst(r), column)
+                            value = self._epilogue(value, at, element, iadd(i0, IConst(r)), vt)
                         out.append(Store(self.c, c_element(IConst(r), column), value))
                 return out
 
@@ -461,12 +471,16 @@ class Kernel:
         last = ICmp("!=", self.last, IConst(0))
         return [If(last, tuple(stores(True)), tuple(stores(False)))]
 
-    def _epilogue(self, value: SExpr, column: IntExpr, element: IntExpr, t: ScalarType) -> SExpr:
+    def _epilogue(
+        self, value: SExpr, column: IntExpr, element: IntExpr, row: IntExpr, t: ScalarType
+    ) -> SExpr:
         """What is stored for `value`, C's final value at `column` (one element or a vector of
-        consecutive columns), at offset `element` of C: the epilogue applied to it, if any."""
+        consecutive columns) of row `row`, at offset `element` of C: the epilogue applied to
+        it, if any."""
         if self.epilogue is None:
             return value
-        return applied(self.epilogue, value, column, element, self.epilogue_params, t)
+        params, rows = self.epilogue_params, partial(row_offset_by, self.s, row)
+        return applied(self.epilogue, value, column, element, params, t, rows)
 
     def _k_loop(
         self,

@@ -156,11 +156,19 @@ def row_offset(shape: GemmShape, row: IntExpr, operand: int) -> IntExpr:
     """Where row `row` starts in A (`operand` 1) or C (2), relative to row 0."""
     if not shape.row_dims:
         return imul(row, shape.a_row if operand == 1 else shape.c_row)
+    return row_offset_by(shape, row, tuple(dim[operand] for dim in shape.row_dims))
+
+
+def row_offset_by(shape: GemmShape, row: IntExpr, strides: tuple[int, ...]) -> IntExpr:
+    """Where row `row` is, relative to row 0, in a buffer that moves `strides[d]` per step of
+    row dimension `d` (one stride for flat rows)."""
+    if not shape.row_dims:
+        return imul(row, strides[0])
     out: IntExpr = IConst(0)
     rest = row
-    for pos, dim in enumerate(reversed(shape.row_dims)):  # innermost first
-        size, stride = dim[0], dim[operand]
-        outermost = pos == len(shape.row_dims) - 1
+    dims = [(dim[0], stride) for dim, stride in zip(shape.row_dims, strides, strict=True)]
+    for pos, (size, stride) in enumerate(reversed(dims)):  # innermost first
+        outermost = pos == len(dims) - 1
         here = rest if outermost else rem(rest, size)
         out = iadd(out, imul(here, stride))
         rest = pdiv(rest, size)
