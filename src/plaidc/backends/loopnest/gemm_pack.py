@@ -80,7 +80,7 @@ class Packing:
 
 def packing(shape: GemmShape, lay: Layout) -> Packing:
     """What `shape`'s kernel with register tile `lay` packs."""
-    # a full panel is read in place; a partial one when the call's vectors fit (`build`)
+    # a full panel is read in place; a partial one when the call's vectors fit (`Kernel.build`)
     full_in_place = reads_b_in_place(shape, lay) and not needs_b_bound(shape, lay)
     pack_b = pack_b_size(shape, lay) > 0 and not full_in_place
     # One row block (a GEMV: the classifier's 1 x 2048 x 1000) uses each element of B
