@@ -3,8 +3,8 @@
 A convolution tile is GEMM-like with several row indices (output pixels `x, y`) and several
 reduction indices (the window `i, j, ci`): the lowering merges indices that both operands step
 over as one (`j, ci` of an NHWC image) and runs the rest as multi-index rows and reduction of
-the micro-kernel, packing A's rows from the image window (`gemm.py`, `gemm_kernel.py`).
-Each case is compared with numpy and with the interpreter.
+the micro-kernel, packing A's rows from the image window (`gemm.py`, `gemm_kernel.py`,
+`gemm_pack.py`). Each case is compared with numpy and with the interpreter.
 """
 
 from __future__ import annotations

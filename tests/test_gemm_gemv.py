@@ -1,7 +1,7 @@
 """A GEMM of one row block (M <= MR: a GEMV, the classifier's 1 x 2048 x 1000) reads B's full
-panels in place and packs only a partial last panel (`Kernel.full_panels_in_place`): each
-element of B is used once, and packing all of B tripled its traffic (light ResNet-50's final
-Gemm, one thread, best of 25 interleaved: 1.06 -> 0.77 ms).
+panels in place and packs only a partial last panel (`gemm_pack.Packing.full_panels_in_place`):
+each element of B is used once, and packing all of B tripled its traffic (light ResNet-50's
+final Gemm, one thread, best of 25 interleaved: 1.06 -> 0.77 ms).
 
 Cases on c and llvm against numpy (float64) and the interpreter: M = 1, 5, 8 with N ragged
 (1000 = 31 x 32 + 8, 100), unblocked and blocked (k blocks of the budget,

@@ -1,5 +1,6 @@
-"""Integer expressions and conditions of the micro-kernel's plan (`gemm_kernel`): folding
-constants where they are known, so a kernel of constant sizes gets constant loop bounds."""
+"""Integer expressions and conditions of the micro-kernel's plan (`gemm_kernel`,
+`gemm_pack`): folding constants where they are known, so a kernel of constant sizes gets
+constant loop bounds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Transposing copies of a micro-kernel's operands as vector shuffles (see `gemm_kernel`).
+"""Transposing copies of a micro-kernel's operands as vector shuffles (see `gemm_pack`).
 
 A micro-kernel reads B as panels `[k][j]` and A as row blocks `[k][r]`. Where an operand's
 reduction is its contiguous dimension (a transposed product's B, `C[m, n] = +(A[m, k] *
