@@ -32,57 +32,84 @@ i0.head:
   %".11" = icmp slt i64 %"i0", 14
   br i1 %".11", label %"i0.body", label %"i0.exit"
 i0.body:
+  %"arow0" = mul i64 %"i0", 128
+  %".14" = mul i64 %"i0", 128
+  %"arow1" = add i64 %".14", 128
+  %".16" = mul i64 %"i0", 128
+  %"arow2" = add i64 %".16", 256
+  %".18" = mul i64 %"i0", 128
+  %"arow3" = add i64 %".18", 384
+  %".20" = mul i64 %"i0", 128
+  %"arow4" = add i64 %".20", 512
+  %".22" = mul i64 %"i0", 128
+  %"arow5" = add i64 %".22", 640
+  %".24" = mul i64 %"i0", 128
+  %"arow6" = add i64 %".24", 768
+  %".26" = mul i64 %"i0", 128
+  %"arow7" = add i64 %".26", 896
+  %".28" = mul i64 %"i0", 128
+  %"arow8" = add i64 %".28", 1024
+  %".30" = mul i64 %"i0", 128
+  %"arow9" = add i64 %".30", 1152
+  %".32" = mul i64 %"i0", 128
+  %"arow10" = add i64 %".32", 1280
+  %".34" = mul i64 %"i0", 128
+  %"arow11" = add i64 %".34", 1408
+  %".36" = mul i64 %"i0", 128
+  %"arow12" = add i64 %".36", 1536
+  %".38" = mul i64 %"i0", 128
+  %"arow13" = add i64 %".38", 1664
   store i64 0, ptr %"p.slot"
   br label %"p.head"
 i0.exit:
   ret void
 p.head:
   %"p" = load i64, ptr %"p.slot"
-  %".15" = icmp slt i64 %"p", 1
-  br i1 %".15", label %"p.body", label %"p.exit"
+  %".42" = icmp slt i64 %"p", 1
+  br i1 %".42", label %"p.body", label %"p.exit"
 p.body:
-  %".17" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".18" = shufflevector <16 x float> %".17", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".18", ptr %"c0_0"
-  %".20" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".21" = shufflevector <16 x float> %".20", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".21", ptr %"c1_0"
-  %".23" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".24" = shufflevector <16 x float> %".23", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".24", ptr %"c2_0"
-  %".26" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".27" = shufflevector <16 x float> %".26", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".27", ptr %"c3_0"
-  %".29" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".30" = shufflevector <16 x float> %".29", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".30", ptr %"c4_0"
-  %".32" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".33" = shufflevector <16 x float> %".32", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".33", ptr %"c5_0"
-  %".35" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".36" = shufflevector <16 x float> %".35", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".36", ptr %"c6_0"
-  %".38" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".39" = shufflevector <16 x float> %".38", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".39", ptr %"c7_0"
-  %".41" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".42" = shufflevector <16 x float> %".41", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".42", ptr %"c8_0"
   %".44" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".45" = shufflevector <16 x float> %".44", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".45", ptr %"c9_0"
+  store <16 x float> %".45", ptr %"c0_0"
   %".47" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".48" = shufflevector <16 x float> %".47", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".48", ptr %"c10_0"
+  store <16 x float> %".48", ptr %"c1_0"
   %".50" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".51" = shufflevector <16 x float> %".50", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".51", ptr %"c11_0"
+  store <16 x float> %".51", ptr %"c2_0"
   %".53" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".54" = shufflevector <16 x float> %".53", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".54", ptr %"c12_0"
+  store <16 x float> %".54", ptr %"c3_0"
   %".56" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".57" = shufflevector <16 x float> %".56", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".57", ptr %"c13_0"
+  store <16 x float> %".57", ptr %"c4_0"
+  %".59" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".60" = shufflevector <16 x float> %".59", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".60", ptr %"c5_0"
+  %".62" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".63" = shufflevector <16 x float> %".62", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".63", ptr %"c6_0"
+  %".65" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".66" = shufflevector <16 x float> %".65", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".66", ptr %"c7_0"
+  %".68" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".69" = shufflevector <16 x float> %".68", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".69", ptr %"c8_0"
+  %".71" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".72" = shufflevector <16 x float> %".71", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".72", ptr %"c9_0"
+  %".74" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".75" = shufflevector <16 x float> %".74", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".75", ptr %"c10_0"
+  %".77" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".78" = shufflevector <16 x float> %".77", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".78", ptr %"c11_0"
+  %".80" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".81" = shufflevector <16 x float> %".80", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".81", ptr %"c12_0"
+  %".83" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".84" = shufflevector <16 x float> %".83", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".84", ptr %"c13_0"
   store i64 0, ptr %"k.slot"
   br label %"k.head"
 p.exit:
@@ -91,146 +118,119 @@ p.exit:
   br label %"i0.head"
 k.head:
   %"k" = load i64, ptr %"k.slot"
-  %".61" = icmp slt i64 %"k", 8
-  br i1 %".61", label %"k.body", label %"k.exit"
+  %".88" = icmp slt i64 %"k", 8
+  br i1 %".88", label %"k.body", label %"k.exit"
 k.body:
-  %".63" = mul i64 %"k", 16
-  %".64" = mul i64 %"p", 16
-  %".65" = add i64 %".63", %".64"
-  %".66" = getelementptr inbounds float, ptr %"B", i64 %".65"
-  %"b0" = load <16 x float>, ptr %".66", align 4
-  %".68" = mul i64 %"i0", 128
-  %".69" = add i64 %".68", %"k"
-  %".70" = getelementptr inbounds float, ptr %"A", i64 %".69"
-  %".71" = load float, ptr %".70", align 4
-  %".72" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".71", i32 0
-  %"a0" = shufflevector <16 x float> %".72", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".74" = load <16 x float>, ptr %"c0_0"
-  %".75" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".74")
-  store <16 x float> %".75", ptr %"c0_0"
-  %".77" = mul i64 %"i0", 128
-  %".78" = add i64 %".77", %"k"
-  %".79" = add i64 %".78", 128
-  %".80" = getelementptr inbounds float, ptr %"A", i64 %".79"
-  %".81" = load float, ptr %".80", align 4
-  %".82" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".81", i32 0
-  %"a1" = shufflevector <16 x float> %".82", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".84" = load <16 x float>, ptr %"c1_0"
-  %".85" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".84")
-  store <16 x float> %".85", ptr %"c1_0"
-  %".87" = mul i64 %"i0", 128
-  %".88" = add i64 %".87", %"k"
-  %".89" = add i64 %".88", 256
-  %".90" = getelementptr inbounds float, ptr %"A", i64 %".89"
-  %".91" = load float, ptr %".90", align 4
-  %".92" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".91", i32 0
-  %"a2" = shufflevector <16 x float> %".92", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".94" = load <16 x float>, ptr %"c2_0"
-  %".95" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".94")
-  store <16 x float> %".95", ptr %"c2_0"
-  %".97" = mul i64 %"i0", 128
-  %".98" = add i64 %".97", %"k"
-  %".99" = add i64 %".98", 384
-  %".100" = getelementptr inbounds float, ptr %"A", i64 %".99"
-  %".101" = load float, ptr %".100", align 4
-  %".102" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".101", i32 0
-  %"a3" = shufflevector <16 x float> %".102", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".104" = load <16 x float>, ptr %"c3_0"
-  %".105" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".104")
-  store <16 x float> %".105", ptr %"c3_0"
-  %".107" = mul i64 %"i0", 128
-  %".108" = add i64 %".107", %"k"
-  %".109" = add i64 %".108", 512
-  %".110" = getelementptr inbounds float, ptr %"A", i64 %".109"
-  %".111" = load float, ptr %".110", align 4
-  %".112" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".111", i32 0
-  %"a4" = shufflevector <16 x float> %".112", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".114" = load <16 x float>, ptr %"c4_0"
-  %".115" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".114")
-  store <16 x float> %".115", ptr %"c4_0"
-  %".117" = mul i64 %"i0", 128
-  %".118" = add i64 %".117", %"k"
-  %".119" = add i64 %".118", 640
+  %".90" = mul i64 %"k", 16
+  %".91" = mul i64 %"p", 16
+  %".92" = add i64 %".90", %".91"
+  %".93" = getelementptr inbounds float, ptr %"B", i64 %".92"
+  %"b0" = load <16 x float>, ptr %".93", align 4
+  %".95" = add i64 %"arow0", %"k"
+  %".96" = getelementptr inbounds float, ptr %"A", i64 %".95"
+  %".97" = load float, ptr %".96", align 4
+  %".98" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".97", i32 0
+  %"a0" = shufflevector <16 x float> %".98", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".100" = load <16 x float>, ptr %"c0_0"
+  %".101" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".100")
+  store <16 x float> %".101", ptr %"c0_0"
+  %".103" = add i64 %"arow1", %"k"
+  %".104" = getelementptr inbounds float, ptr %"A", i64 %".103"
+  %".105" = load float, ptr %".104", align 4
+  %".106" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".105", i32 0
+  %"a1" = shufflevector <16 x float> %".106", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".108" = load <16 x float>, ptr %"c1_0"
+  %".109" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".108")
+  store <16 x float> %".109", ptr %"c1_0"
+  %".111" = add i64 %"arow2", %"k"
+  %".112" = getelementptr inbounds float, ptr %"A", i64 %".111"
+  %".113" = load float, ptr %".112", align 4
+  %".114" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".113", i32 0
+  %"a2" = shufflevector <16 x float> %".114", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".116" = load <16 x float>, ptr %"c2_0"
+  %".117" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".116")
+  store <16 x float> %".117", ptr %"c2_0"
+  %".119" = add i64 %"arow3", %"k"
   %".120" = getelementptr inbounds float, ptr %"A", i64 %".119"
   %".121" = load float, ptr %".120", align 4
   %".122" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".121", i32 0
-  %"a5" = shufflevector <16 x float> %".122", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".124" = load <16 x float>, ptr %"c5_0"
-  %".125" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".124")
-  store <16 x float> %".125", ptr %"c5_0"
-  %".127" = mul i64 %"i0", 128
-  %".128" = add i64 %".127", %"k"
-  %".129" = add i64 %".128", 768
-  %".130" = getelementptr inbounds float, ptr %"A", i64 %".129"
-  %".131" = load float, ptr %".130", align 4
-  %".132" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".131", i32 0
-  %"a6" = shufflevector <16 x float> %".132", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".134" = load <16 x float>, ptr %"c6_0"
-  %".135" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".134")
-  store <16 x float> %".135", ptr %"c6_0"
-  %".137" = mul i64 %"i0", 128
-  %".138" = add i64 %".137", %"k"
-  %".139" = add i64 %".138", 896
-  %".140" = getelementptr inbounds float, ptr %"A", i64 %".139"
-  %".141" = load float, ptr %".140", align 4
-  %".142" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".141", i32 0
-  %"a7" = shufflevector <16 x float> %".142", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".144" = load <16 x float>, ptr %"c7_0"
-  %".145" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".144")
-  store <16 x float> %".145", ptr %"c7_0"
-  %".147" = mul i64 %"i0", 128
-  %".148" = add i64 %".147", %"k"
-  %".149" = add i64 %".148", 1024
-  %".150" = getelementptr inbounds float, ptr %"A", i64 %".149"
-  %".151" = load float, ptr %".150", align 4
-  %".152" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".151", i32 0
-  %"a8" = shufflevector <16 x float> %".152", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".154" = load <16 x float>, ptr %"c8_0"
-  %".155" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".154")
-  store <16 x float> %".155", ptr %"c8_0"
-  %".157" = mul i64 %"i0", 128
-  %".158" = add i64 %".157", %"k"
-  %".159" = add i64 %".158", 1152
+  %"a3" = shufflevector <16 x float> %".122", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".124" = load <16 x float>, ptr %"c3_0"
+  %".125" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".124")
+  store <16 x float> %".125", ptr %"c3_0"
+  %".127" = add i64 %"arow4", %"k"
+  %".128" = getelementptr inbounds float, ptr %"A", i64 %".127"
+  %".129" = load float, ptr %".128", align 4
+  %".130" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".129", i32 0
+  %"a4" = shufflevector <16 x float> %".130", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".132" = load <16 x float>, ptr %"c4_0"
+  %".133" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a4", <16 x float> %"b0", <16 x float> %".132")
+  store <16 x float> %".133", ptr %"c4_0"
+  %".135" = add i64 %"arow5", %"k"
+  %".136" = getelementptr inbounds float, ptr %"A", i64 %".135"
+  %".137" = load float, ptr %".136", align 4
+  %".138" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".137", i32 0
+  %"a5" = shufflevector <16 x float> %".138", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".140" = load <16 x float>, ptr %"c5_0"
+  %".141" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a5", <16 x float> %"b0", <16 x float> %".140")
+  store <16 x float> %".141", ptr %"c5_0"
+  %".143" = add i64 %"arow6", %"k"
+  %".144" = getelementptr inbounds float, ptr %"A", i64 %".143"
+  %".145" = load float, ptr %".144", align 4
+  %".146" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".145", i32 0
+  %"a6" = shufflevector <16 x float> %".146", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".148" = load <16 x float>, ptr %"c6_0"
+  %".149" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a6", <16 x float> %"b0", <16 x float> %".148")
+  store <16 x float> %".149", ptr %"c6_0"
+  %".151" = add i64 %"arow7", %"k"
+  %".152" = getelementptr inbounds float, ptr %"A", i64 %".151"
+  %".153" = load float, ptr %".152", align 4
+  %".154" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".153", i32 0
+  %"a7" = shufflevector <16 x float> %".154", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".156" = load <16 x float>, ptr %"c7_0"
+  %".157" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a7", <16 x float> %"b0", <16 x float> %".156")
+  store <16 x float> %".157", ptr %"c7_0"
+  %".159" = add i64 %"arow8", %"k"
   %".160" = getelementptr inbounds float, ptr %"A", i64 %".159"
   %".161" = load float, ptr %".160", align 4
   %".162" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".161", i32 0
-  %"a9" = shufflevector <16 x float> %".162", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".164" = load <16 x float>, ptr %"c9_0"
-  %".165" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".164")
-  store <16 x float> %".165", ptr %"c9_0"
-  %".167" = mul i64 %"i0", 128
-  %".168" = add i64 %".167", %"k"
-  %".169" = add i64 %".168", 1280
-  %".170" = getelementptr inbounds float, ptr %"A", i64 %".169"
-  %".171" = load float, ptr %".170", align 4
-  %".172" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".171", i32 0
-  %"a10" = shufflevector <16 x float> %".172", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".174" = load <16 x float>, ptr %"c10_0"
-  %".175" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".174")
-  store <16 x float> %".175", ptr %"c10_0"
-  %".177" = mul i64 %"i0", 128
-  %".178" = add i64 %".177", %"k"
-  %".179" = add i64 %".178", 1408
-  %".180" = getelementptr inbounds float, ptr %"A", i64 %".179"
-  %".181" = load float, ptr %".180", align 4
-  %".182" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".181", i32 0
-  %"a11" = shufflevector <16 x float> %".182", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".184" = load <16 x float>, ptr %"c11_0"
-  %".185" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".184")
-  store <16 x float> %".185", ptr %"c11_0"
-  %".187" = mul i64 %"i0", 128
-  %".188" = add i64 %".187", %"k"
-  %".189" = add i64 %".188", 1536
-  %".190" = getelementptr inbounds float, ptr %"A", i64 %".189"
-  %".191" = load float, ptr %".190", align 4
-  %".192" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".191", i32 0
-  %"a12" = shufflevector <16 x float> %".192", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".194" = load <16 x float>, ptr %"c12_0"
-  %".195" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".194")
-  store <16 x float> %".195", ptr %"c12_0"
-  %".197" = mul i64 %"i0", 128
-  %".198" = add i64 %".197", %"k"
-  %".199" = add i64 %".198", 1664
+  %"a8" = shufflevector <16 x float> %".162", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".164" = load <16 x float>, ptr %"c8_0"
+  %".165" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a8", <16 x float> %"b0", <16 x float> %".164")
+  store <16 x float> %".165", ptr %"c8_0"
+  %".167" = add i64 %"arow9", %"k"
+  %".168" = getelementptr inbounds float, ptr %"A", i64 %".167"
+  %".169" = load float, ptr %".168", align 4
+  %".170" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".169", i32 0
+  %"a9" = shufflevector <16 x float> %".170", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".172" = load <16 x float>, ptr %"c9_0"
+  %".173" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a9", <16 x float> %"b0", <16 x float> %".172")
+  store <16 x float> %".173", ptr %"c9_0"
+  %".175" = add i64 %"arow10", %"k"
+  %".176" = getelementptr inbounds float, ptr %"A", i64 %".175"
+  %".177" = load float, ptr %".176", align 4
+  %".178" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".177", i32 0
+  %"a10" = shufflevector <16 x float> %".178", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".180" = load <16 x float>, ptr %"c10_0"
+  %".181" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a10", <16 x float> %"b0", <16 x float> %".180")
+  store <16 x float> %".181", ptr %"c10_0"
+  %".183" = add i64 %"arow11", %"k"
+  %".184" = getelementptr inbounds float, ptr %"A", i64 %".183"
+  %".185" = load float, ptr %".184", align 4
+  %".186" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".185", i32 0
+  %"a11" = shufflevector <16 x float> %".186", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".188" = load <16 x float>, ptr %"c11_0"
+  %".189" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a11", <16 x float> %"b0", <16 x float> %".188")
+  store <16 x float> %".189", ptr %"c11_0"
+  %".191" = add i64 %"arow12", %"k"
+  %".192" = getelementptr inbounds float, ptr %"A", i64 %".191"
+  %".193" = load float, ptr %".192", align 4
+  %".194" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".193", i32 0
+  %"a12" = shufflevector <16 x float> %".194", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".196" = load <16 x float>, ptr %"c12_0"
+  %".197" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a12", <16 x float> %"b0", <16 x float> %".196")
+  store <16 x float> %".197", ptr %"c12_0"
+  %".199" = add i64 %"arow13", %"k"
   %".200" = getelementptr inbounds float, ptr %"A", i64 %".199"
   %".201" = load float, ptr %".200", align 4
   %".202" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".201", i32 0

@@ -55,6 +55,15 @@ i0.head:
   %".9" = icmp slt i64 %"i0", 30
   br i1 %".9", label %"i0.body", label %"i0.exit"
 i0.body:
+  %"arow0" = mul i64 %"i0", 48
+  %".12" = mul i64 %"i0", 48
+  %"arow1" = add i64 %".12", 48
+  %".14" = mul i64 %"i0", 48
+  %"arow2" = add i64 %".14", 96
+  %".16" = mul i64 %"i0", 48
+  %"arow3" = add i64 %".16", 144
+  %".18" = mul i64 %"i0", 48
+  %"arow4" = add i64 %".18", 192
   store i64 0, ptr %"p.slot"
   br label %"p.head"
 i0.exit:
@@ -62,84 +71,84 @@ i0.exit:
   br label %"p_1.head"
 p.head:
   %"p" = load i64, ptr %"p.slot"
-  %".13" = icmp slt i64 %"p", 1
-  br i1 %".13", label %"p.body", label %"p.exit"
+  %".22" = icmp slt i64 %"p", 1
+  br i1 %".22", label %"p.body", label %"p.exit"
 p.body:
-  %".15" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".16" = shufflevector <16 x float> %".15", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".16", ptr %"c0_0"
-  %".18" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".19" = shufflevector <16 x float> %".18", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".19", ptr %"c0_1"
-  %".21" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
-  %".22" = shufflevector <16 x float> %".21", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".22", ptr %"c0_2"
   %".24" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".25" = shufflevector <16 x float> %".24", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".25", ptr %"c0_3"
+  store <16 x float> %".25", ptr %"c0_0"
   %".27" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".28" = shufflevector <16 x float> %".27", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".28", ptr %"c0_4"
+  store <16 x float> %".28", ptr %"c0_1"
   %".30" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".31" = shufflevector <16 x float> %".30", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".31", ptr %"c1_0"
+  store <16 x float> %".31", ptr %"c0_2"
   %".33" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".34" = shufflevector <16 x float> %".33", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".34", ptr %"c1_1"
+  store <16 x float> %".34", ptr %"c0_3"
   %".36" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".37" = shufflevector <16 x float> %".36", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".37", ptr %"c1_2"
+  store <16 x float> %".37", ptr %"c0_4"
   %".39" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".40" = shufflevector <16 x float> %".39", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".40", ptr %"c1_3"
+  store <16 x float> %".40", ptr %"c1_0"
   %".42" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".43" = shufflevector <16 x float> %".42", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".43", ptr %"c1_4"
+  store <16 x float> %".43", ptr %"c1_1"
   %".45" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".46" = shufflevector <16 x float> %".45", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".46", ptr %"c2_0"
+  store <16 x float> %".46", ptr %"c1_2"
   %".48" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".49" = shufflevector <16 x float> %".48", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".49", ptr %"c2_1"
+  store <16 x float> %".49", ptr %"c1_3"
   %".51" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".52" = shufflevector <16 x float> %".51", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".52", ptr %"c2_2"
+  store <16 x float> %".52", ptr %"c1_4"
   %".54" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".55" = shufflevector <16 x float> %".54", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".55", ptr %"c2_3"
+  store <16 x float> %".55", ptr %"c2_0"
   %".57" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".58" = shufflevector <16 x float> %".57", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".58", ptr %"c2_4"
+  store <16 x float> %".58", ptr %"c2_1"
   %".60" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".61" = shufflevector <16 x float> %".60", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".61", ptr %"c3_0"
+  store <16 x float> %".61", ptr %"c2_2"
   %".63" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".64" = shufflevector <16 x float> %".63", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".64", ptr %"c3_1"
+  store <16 x float> %".64", ptr %"c2_3"
   %".66" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".67" = shufflevector <16 x float> %".66", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".67", ptr %"c3_2"
+  store <16 x float> %".67", ptr %"c2_4"
   %".69" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".70" = shufflevector <16 x float> %".69", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".70", ptr %"c3_3"
+  store <16 x float> %".70", ptr %"c3_0"
   %".72" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".73" = shufflevector <16 x float> %".72", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".73", ptr %"c3_4"
+  store <16 x float> %".73", ptr %"c3_1"
   %".75" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".76" = shufflevector <16 x float> %".75", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".76", ptr %"c4_0"
+  store <16 x float> %".76", ptr %"c3_2"
   %".78" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".79" = shufflevector <16 x float> %".78", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".79", ptr %"c4_1"
+  store <16 x float> %".79", ptr %"c3_3"
   %".81" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".82" = shufflevector <16 x float> %".81", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".82", ptr %"c4_2"
+  store <16 x float> %".82", ptr %"c3_4"
   %".84" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".85" = shufflevector <16 x float> %".84", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".85", ptr %"c4_3"
+  store <16 x float> %".85", ptr %"c4_0"
   %".87" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
   %".88" = shufflevector <16 x float> %".87", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  store <16 x float> %".88", ptr %"c4_4"
+  store <16 x float> %".88", ptr %"c4_1"
+  %".90" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".91" = shufflevector <16 x float> %".90", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".91", ptr %"c4_2"
+  %".93" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".94" = shufflevector <16 x float> %".93", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".94", ptr %"c4_3"
+  %".96" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float              0x0, i32 0
+  %".97" = shufflevector <16 x float> %".96", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  store <16 x float> %".97", ptr %"c4_4"
   store i64 0, ptr %"k_1.slot"
   br label %"k_1.head"
 p.exit:
@@ -148,128 +157,119 @@ p.exit:
   br label %"i0.head"
 k_1.head:
   %"k_1" = load i64, ptr %"k_1.slot"
-  %".92" = icmp slt i64 %"k_1", 48
-  br i1 %".92", label %"k_1.body", label %"k_1.exit"
+  %".101" = icmp slt i64 %"k_1", 48
+  br i1 %".101", label %"k_1.body", label %"k_1.exit"
 k_1.body:
-  %".94" = mul i64 %"k_1", 80
-  %".95" = mul i64 %"p", 80
-  %".96" = add i64 %".94", %".95"
-  %".97" = getelementptr inbounds float, ptr %"B", i64 %".96"
-  %"b0" = load <16 x float>, ptr %".97", align 4
-  %".99" = mul i64 %"k_1", 80
-  %".100" = mul i64 %"p", 80
-  %".101" = add i64 %".99", %".100"
-  %".102" = add i64 %".101", 16
-  %".103" = getelementptr inbounds float, ptr %"B", i64 %".102"
-  %"b1" = load <16 x float>, ptr %".103", align 4
-  %".105" = mul i64 %"k_1", 80
-  %".106" = mul i64 %"p", 80
-  %".107" = add i64 %".105", %".106"
-  %".108" = add i64 %".107", 32
-  %".109" = getelementptr inbounds float, ptr %"B", i64 %".108"
-  %"b2" = load <16 x float>, ptr %".109", align 4
-  %".111" = mul i64 %"k_1", 80
-  %".112" = mul i64 %"p", 80
-  %".113" = add i64 %".111", %".112"
-  %".114" = add i64 %".113", 48
-  %".115" = getelementptr inbounds float, ptr %"B", i64 %".114"
-  %"b3" = load <16 x float>, ptr %".115", align 4
-  %".117" = mul i64 %"k_1", 80
-  %".118" = mul i64 %"p", 80
-  %".119" = add i64 %".117", %".118"
-  %".120" = add i64 %".119", 64
-  %".121" = getelementptr inbounds float, ptr %"B", i64 %".120"
-  %"b4" = load <16 x float>, ptr %".121", align 4
-  %".123" = mul i64 %"i0", 48
-  %".124" = add i64 %".123", %"k_1"
-  %".125" = getelementptr inbounds float, ptr %"A", i64 %".124"
-  %".126" = load float, ptr %".125", align 4
-  %".127" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".126", i32 0
-  %"a0" = shufflevector <16 x float> %".127", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".129" = load <16 x float>, ptr %"c0_0"
-  %".130" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".129")
-  store <16 x float> %".130", ptr %"c0_0"
-  %".132" = load <16 x float>, ptr %"c0_1"
-  %".133" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b1", <16 x float> %".132")
-  store <16 x float> %".133", ptr %"c0_1"
-  %".135" = load <16 x float>, ptr %"c0_2"
-  %".136" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b2", <16 x float> %".135")
-  store <16 x float> %".136", ptr %"c0_2"
-  %".138" = load <16 x float>, ptr %"c0_3"
-  %".139" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b3", <16 x float> %".138")
-  store <16 x float> %".139", ptr %"c0_3"
-  %".141" = load <16 x float>, ptr %"c0_4"
-  %".142" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b4", <16 x float> %".141")
-  store <16 x float> %".142", ptr %"c0_4"
-  %".144" = mul i64 %"i0", 48
-  %".145" = add i64 %".144", %"k_1"
-  %".146" = add i64 %".145", 48
-  %".147" = getelementptr inbounds float, ptr %"A", i64 %".146"
-  %".148" = load float, ptr %".147", align 4
-  %".149" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".148", i32 0
-  %"a1" = shufflevector <16 x float> %".149", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".151" = load <16 x float>, ptr %"c1_0"
-  %".152" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".151")
-  store <16 x float> %".152", ptr %"c1_0"
-  %".154" = load <16 x float>, ptr %"c1_1"
-  %".155" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b1", <16 x float> %".154")
-  store <16 x float> %".155", ptr %"c1_1"
-  %".157" = load <16 x float>, ptr %"c1_2"
-  %".158" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b2", <16 x float> %".157")
-  store <16 x float> %".158", ptr %"c1_2"
-  %".160" = load <16 x float>, ptr %"c1_3"
-  %".161" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b3", <16 x float> %".160")
-  store <16 x float> %".161", ptr %"c1_3"
-  %".163" = load <16 x float>, ptr %"c1_4"
-  %".164" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b4", <16 x float> %".163")
-  store <16 x float> %".164", ptr %"c1_4"
-  %".166" = mul i64 %"i0", 48
-  %".167" = add i64 %".166", %"k_1"
-  %".168" = add i64 %".167", 96
-  %".169" = getelementptr inbounds float, ptr %"A", i64 %".168"
-  %".170" = load float, ptr %".169", align 4
-  %".171" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".170", i32 0
-  %"a2" = shufflevector <16 x float> %".171", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".173" = load <16 x float>, ptr %"c2_0"
-  %".174" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".173")
-  store <16 x float> %".174", ptr %"c2_0"
-  %".176" = load <16 x float>, ptr %"c2_1"
-  %".177" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b1", <16 x float> %".176")
-  store <16 x float> %".177", ptr %"c2_1"
-  %".179" = load <16 x float>, ptr %"c2_2"
-  %".180" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b2", <16 x float> %".179")
-  store <16 x float> %".180", ptr %"c2_2"
-  %".182" = load <16 x float>, ptr %"c2_3"
-  %".183" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b3", <16 x float> %".182")
-  store <16 x float> %".183", ptr %"c2_3"
-  %".185" = load <16 x float>, ptr %"c2_4"
-  %".186" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b4", <16 x float> %".185")
-  store <16 x float> %".186", ptr %"c2_4"
-  %".188" = mul i64 %"i0", 48
-  %".189" = add i64 %".188", %"k_1"
-  %".190" = add i64 %".189", 144
-  %".191" = getelementptr inbounds float, ptr %"A", i64 %".190"
-  %".192" = load float, ptr %".191", align 4
-  %".193" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".192", i32 0
-  %"a3" = shufflevector <16 x float> %".193", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
-  %".195" = load <16 x float>, ptr %"c3_0"
-  %".196" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".195")
-  store <16 x float> %".196", ptr %"c3_0"
-  %".198" = load <16 x float>, ptr %"c3_1"
-  %".199" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b1", <16 x float> %".198")
-  store <16 x float> %".199", ptr %"c3_1"
-  %".201" = load <16 x float>, ptr %"c3_2"
-  %".202" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b2", <16 x float> %".201")
-  store <16 x float> %".202", ptr %"c3_2"
-  %".204" = load <16 x float>, ptr %"c3_3"
-  %".205" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b3", <16 x float> %".204")
-  store <16 x float> %".205", ptr %"c3_3"
-  %".207" = load <16 x float>, ptr %"c3_4"
-  %".208" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b4", <16 x float> %".207")
-  store <16 x float> %".208", ptr %"c3_4"
-  %".210" = mul i64 %"i0", 48
-  %".211" = add i64 %".210", %"k_1"
-  %".212" = add i64 %".211", 192
+  %".103" = mul i64 %"k_1", 80
+  %".104" = mul i64 %"p", 80
+  %".105" = add i64 %".103", %".104"
+  %".106" = getelementptr inbounds float, ptr %"B", i64 %".105"
+  %"b0" = load <16 x float>, ptr %".106", align 4
+  %".108" = mul i64 %"k_1", 80
+  %".109" = mul i64 %"p", 80
+  %".110" = add i64 %".108", %".109"
+  %".111" = add i64 %".110", 16
+  %".112" = getelementptr inbounds float, ptr %"B", i64 %".111"
+  %"b1" = load <16 x float>, ptr %".112", align 4
+  %".114" = mul i64 %"k_1", 80
+  %".115" = mul i64 %"p", 80
+  %".116" = add i64 %".114", %".115"
+  %".117" = add i64 %".116", 32
+  %".118" = getelementptr inbounds float, ptr %"B", i64 %".117"
+  %"b2" = load <16 x float>, ptr %".118", align 4
+  %".120" = mul i64 %"k_1", 80
+  %".121" = mul i64 %"p", 80
+  %".122" = add i64 %".120", %".121"
+  %".123" = add i64 %".122", 48
+  %".124" = getelementptr inbounds float, ptr %"B", i64 %".123"
+  %"b3" = load <16 x float>, ptr %".124", align 4
+  %".126" = mul i64 %"k_1", 80
+  %".127" = mul i64 %"p", 80
+  %".128" = add i64 %".126", %".127"
+  %".129" = add i64 %".128", 64
+  %".130" = getelementptr inbounds float, ptr %"B", i64 %".129"
+  %"b4" = load <16 x float>, ptr %".130", align 4
+  %".132" = add i64 %"arow0", %"k_1"
+  %".133" = getelementptr inbounds float, ptr %"A", i64 %".132"
+  %".134" = load float, ptr %".133", align 4
+  %".135" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".134", i32 0
+  %"a0" = shufflevector <16 x float> %".135", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".137" = load <16 x float>, ptr %"c0_0"
+  %".138" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b0", <16 x float> %".137")
+  store <16 x float> %".138", ptr %"c0_0"
+  %".140" = load <16 x float>, ptr %"c0_1"
+  %".141" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b1", <16 x float> %".140")
+  store <16 x float> %".141", ptr %"c0_1"
+  %".143" = load <16 x float>, ptr %"c0_2"
+  %".144" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b2", <16 x float> %".143")
+  store <16 x float> %".144", ptr %"c0_2"
+  %".146" = load <16 x float>, ptr %"c0_3"
+  %".147" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b3", <16 x float> %".146")
+  store <16 x float> %".147", ptr %"c0_3"
+  %".149" = load <16 x float>, ptr %"c0_4"
+  %".150" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a0", <16 x float> %"b4", <16 x float> %".149")
+  store <16 x float> %".150", ptr %"c0_4"
+  %".152" = add i64 %"arow1", %"k_1"
+  %".153" = getelementptr inbounds float, ptr %"A", i64 %".152"
+  %".154" = load float, ptr %".153", align 4
+  %".155" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".154", i32 0
+  %"a1" = shufflevector <16 x float> %".155", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".157" = load <16 x float>, ptr %"c1_0"
+  %".158" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b0", <16 x float> %".157")
+  store <16 x float> %".158", ptr %"c1_0"
+  %".160" = load <16 x float>, ptr %"c1_1"
+  %".161" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b1", <16 x float> %".160")
+  store <16 x float> %".161", ptr %"c1_1"
+  %".163" = load <16 x float>, ptr %"c1_2"
+  %".164" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b2", <16 x float> %".163")
+  store <16 x float> %".164", ptr %"c1_2"
+  %".166" = load <16 x float>, ptr %"c1_3"
+  %".167" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b3", <16 x float> %".166")
+  store <16 x float> %".167", ptr %"c1_3"
+  %".169" = load <16 x float>, ptr %"c1_4"
+  %".170" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a1", <16 x float> %"b4", <16 x float> %".169")
+  store <16 x float> %".170", ptr %"c1_4"
+  %".172" = add i64 %"arow2", %"k_1"
+  %".173" = getelementptr inbounds float, ptr %"A", i64 %".172"
+  %".174" = load float, ptr %".173", align 4
+  %".175" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".174", i32 0
+  %"a2" = shufflevector <16 x float> %".175", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".177" = load <16 x float>, ptr %"c2_0"
+  %".178" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b0", <16 x float> %".177")
+  store <16 x float> %".178", ptr %"c2_0"
+  %".180" = load <16 x float>, ptr %"c2_1"
+  %".181" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b1", <16 x float> %".180")
+  store <16 x float> %".181", ptr %"c2_1"
+  %".183" = load <16 x float>, ptr %"c2_2"
+  %".184" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b2", <16 x float> %".183")
+  store <16 x float> %".184", ptr %"c2_2"
+  %".186" = load <16 x float>, ptr %"c2_3"
+  %".187" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b3", <16 x float> %".186")
+  store <16 x float> %".187", ptr %"c2_3"
+  %".189" = load <16 x float>, ptr %"c2_4"
+  %".190" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a2", <16 x float> %"b4", <16 x float> %".189")
+  store <16 x float> %".190", ptr %"c2_4"
+  %".192" = add i64 %"arow3", %"k_1"
+  %".193" = getelementptr inbounds float, ptr %"A", i64 %".192"
+  %".194" = load float, ptr %".193", align 4
+  %".195" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".194", i32 0
+  %"a3" = shufflevector <16 x float> %".195", <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %".197" = load <16 x float>, ptr %"c3_0"
+  %".198" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b0", <16 x float> %".197")
+  store <16 x float> %".198", ptr %"c3_0"
+  %".200" = load <16 x float>, ptr %"c3_1"
+  %".201" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b1", <16 x float> %".200")
+  store <16 x float> %".201", ptr %"c3_1"
+  %".203" = load <16 x float>, ptr %"c3_2"
+  %".204" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b2", <16 x float> %".203")
+  store <16 x float> %".204", ptr %"c3_2"
+  %".206" = load <16 x float>, ptr %"c3_3"
+  %".207" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b3", <16 x float> %".206")
+  store <16 x float> %".207", ptr %"c3_3"
+  %".209" = load <16 x float>, ptr %"c3_4"
+  %".210" = call <16 x float> @"llvm.fmuladd.v16f32"(<16 x float> %"a3", <16 x float> %"b4", <16 x float> %".209")
+  store <16 x float> %".210", ptr %"c3_4"
+  %".212" = add i64 %"arow4", %"k_1"
   %".213" = getelementptr inbounds float, ptr %"A", i64 %".212"
   %".214" = load float, ptr %".213", align 4
   %".215" = insertelement <16 x float> <float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef, float undef>, float %".214", i32 0

@@ -116,7 +116,7 @@ class Kernel:
             self.ext[dim] = IVar(names.fresh(f"{dim}_ext")) if runtime else IConst(size)
         # what is packed (`gemm_pack`); `pack_b` is cleared while `build` makes the variant
         # that reads a call's partial panel of B in place
-        self.packing = packing(shape, lay)
+        self.packing = packing(shape, lay, lowering.options.gemm_a_in_place)
         self.pack_b = self.packing.pack_b
         self.packer = Packer(
             names, shape, lay, self.packing, (self.a, self.b, self.scratch), self.ext["n"]

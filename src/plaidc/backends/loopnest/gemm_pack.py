@@ -78,8 +78,9 @@ class Packing:
     a_step: int | None
 
 
-def packing(shape: GemmShape, lay: Layout) -> Packing:
-    """What `shape`'s kernel with register tile `lay` packs."""
+def packing(shape: GemmShape, lay: Layout, flat_a_in_place: bool = True) -> Packing:
+    """What `shape`'s kernel with register tile `lay` packs (`flat_a_in_place`: a plain
+    GEMM's rows may be read in place, `[codegen] gemm_a_in_place`)."""
     # a full panel is read in place; a partial one when the call's vectors fit (`Kernel.build`)
     full_in_place = reads_b_in_place(shape, lay) and not needs_b_bound(shape, lay)
     pack_b = pack_b_size(shape, lay) > 0 and not full_in_place
@@ -107,9 +108,16 @@ def packing(shape: GemmShape, lay: Layout) -> Packing:
     # convolutions do. Packing them cost an element copy per row and k, reused by few
     # panels (2 for 64 output channels). So are a 1x1 convolution's rows of several
     # indices (its channels the one contiguous reduction index), whose packing was a
-    # scalar copy per row and k.
+    # scalar copy per row and k. And so are a plain GEMM's rows when its reduction is
+    # contiguous in A (a row-major A: an MLP layer's activations, tmm, a 1x1 convolution;
+    # `flat_a_in_place`, off on OpenCL, untimed there), whose packing was a vector
+    # transpose per row block and k block: one thread, CPU time, interleaved best of 8-10 x
+    # 20, c: MLP 3x1024 batch 128 6.05 -> 5.90, 6.08 -> 5.83 and
+    # 6.18 -> 6.03 ms (llvm 6.00 -> 5.87), tmm 128x1024x1024 2.01 -> 1.96 ms, 1x1 2048->512
+    # @7x7 0.99 -> 0.94 ms; matmul 1024^3 (13.6-14.2 ms), tbmm, 999^3 (ragged: still packed)
+    # and 1x1 convolutions at 14x14-56x56 within 1.5% either way.
     a_rows_in_place = (
-        bool(shape.row_dims or shape.k_dims)
+        (bool(shape.row_dims or shape.k_dims) or flat_a_in_place)
         and (shape.k_dims[-1][1] == 1 if shape.k_dims else shape.a_k == 1)
         and not {"m", "n"} & set(shape.runtime)
     )

@@ -139,6 +139,14 @@ class LoopnestCodegen:
             "second pass"
         },
     )
+    gemm_a_in_place: bool = field(
+        default=True,
+        metadata={
+            "help": "a plain GEMM whose reduction is contiguous in A (a row-major A) reads "
+            "A's rows in place, one start per row, instead of packing each row block (as "
+            "convolutions' image rows are read)"
+        },
+    )
     keep_scratch: bool = field(
         default=True,
         metadata={

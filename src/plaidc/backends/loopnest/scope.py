@@ -58,6 +58,9 @@ class LoweringOptions:
     # A GEMM-like block whose parent only steps its reduction passes the micro-kernel run-time
     # `first`/`last` flags (`plaidc.backends.loopnest.split_reduction`).
     gemm_split_flags: bool = False
+    # A plain GEMM whose reduction is contiguous in A reads A's rows in place
+    # (`plaidc.backends.loopnest.gemm_pack.packing`).
+    gemm_a_in_place: bool = False
     # Heap scratch (packing buffers) kept between calls, one per thread and allocation
     # (`Plan.scratch_slots`), instead of allocated and freed per use.
     keep_scratch: bool = True

@@ -465,5 +465,6 @@ def lower_kernels(
         gemm_tags=(),
         gemm_epilogue=False,
         gemm_split_flags=False,
+        gemm_a_in_place=False,
     )
     return KernelLowering(program, shared, kernel_options=options, gemm_tags=base.gemm_tags).lower()
