@@ -44,9 +44,7 @@ CASES = {
 
 def _build(backend: str, source: str, dims: dict[str, int], codegen: dict, in_place: bool):
     cfg = load_target(backend)
-    cfg = dataclasses.replace(
-        cfg, codegen={**cfg.codegen, **codegen, "gemm_a_in_place": in_place}
-    )
+    cfg = dataclasses.replace(cfg, codegen={**cfg.codegen, **codegen, "gemm_a_in_place": in_place})
     program = compile_tile(source, "gemm.tile", dims=dims).program
     program = driver.run_pipeline(program, driver.resolve_steps(cfg.stage("default")))
     return program, get_backend(backend).compile(program, cfg)
