@@ -265,7 +265,9 @@ def test_residual_moves_with_the_batch_loop(backend: str) -> None:
     np.testing.assert_array_equal(got, unfused.run(inputs)["R"])
 
 
-# A bias per row of C: one value per accumulator row, broadcast along its columns.
+# A bias per row of C: one value per accumulator row, broadcast along its columns. Each case:
+# its program, dimensions, the bias input, and the elementwise block the kernel takes over
+# (the grouped conv's is kernel_2, after the bias's broadcast into `Bias`).
 ROW_BIAS = {
     # per output column y of an NHWC convolution: the kernel's rows are pixels (x, y), two
     # row dimensions; the bias moves along the inner one only
@@ -275,12 +277,16 @@ ROW_BIAS = {
   R = relu(O + S);
 }""",
         {"N": 2, "H": 10, "W": 12, "CI": 16, "KH": 3, "KW": 3, "CO": 40, "OY": 10, "ONE": 1},
+        "S",
+        "kernel_1",
     ),
     # TC's grouped NCHW convolution: the rows are output channels, the bias moves with the
     # group (a loop around the calls, on threads) and the channel (the rows)
     "grouped NCHW conv": (
         (EXAMPLES / "tc_gconv.tile").read_text(),
         {"N": 3, "G": 4, "C": 8, "F": 12, "H": 9, "W": 11, "KH": 3, "KW": 3},
+        "B",
+        "kernel_2",
     ),
     # a batch of GEMMs with a bias per batch element and row (a loop around the calls)
     "batched GEMM": (
@@ -289,6 +295,8 @@ ROW_BIAS = {
   R = relu(C + S);
 }""",
         {"NB": 7, "M": 26, "K": 40, "N": 36, "ONE": 1},
+        "S",
+        "kernel_1",
     ),
 }
 
@@ -314,16 +322,13 @@ def test_row_bias_runs_on_the_registers(backend: str, name: str) -> None:
     per accumulator row: fused, bitwise equal to the second pass and to float64 numpy within
     rounding. The biases are distinct per row and of the output's scale, so a bias read at
     the wrong row, group or batch element changes many outputs."""
-    source, dims = ROW_BIAS[name]
+    source, dims, bias, epilogue = ROW_BIAS[name]
     program, artifact = _build(backend, source, dims)
     fused = _fused_kernels(artifact.source)
     assert fused and all("add(C, E0)" in line or "add(E0, C)" in line for line in fused), fused
-    # the epilogue block (kernel_2 in the grouped conv, after the bias's broadcast)
-    epilogue = "kernel_2" if "tc_gconv" in name or "NCHW" in name else "kernel_1"
     assert f"({epilogue}(" in fused[0]
     assert not _second_pass(artifact.source, epilogue)
     inputs = driver.random_inputs(program_io(program).inputs, seed=9)
-    bias = next(n for n in ("S", "B") if n in inputs and inputs[n].ndim >= 2)
     scale = float(np.std(_row_bias_reference(name, {**inputs, bias: 0 * inputs[bias]})))
     rng = np.random.default_rng(1)
     inputs[bias] = (rng.standard_normal(inputs[bias].shape) * scale).astype(np.float32)

@@ -325,8 +325,8 @@ def applied(
         if isinstance(e, SVar) and e.name == ACC:
             return acc
         if isinstance(e, SVar):
-            read = epilogue.inputs[int(e.name[len(INPUT) :])]
-            param = params[int(e.name[len(INPUT) :])]
+            i = int(e.name[len(INPUT) :])
+            read, param = epilogue.inputs[i], params[i]
             if read.element:
                 return SLoad(param, element, t)
             if read.step == 1:

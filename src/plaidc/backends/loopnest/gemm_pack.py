@@ -2,13 +2,14 @@
 
 B packs into zero-padded panels of `NR = gemm_vectors * lanes` columns, row k of panel p at
 `(p*K + k)*NR` of the scratch its caller passes (when the panels are reused by several row
-blocks, a panel is partial or B's columns are strided); A into `MR x K` row blocks, k-major,
-in a buffer of the row block's own (when several panels reuse them, or the rows are padded).
-A is read in place when one panel uses it and it steps evenly over the reduction (a grouped
-conv's weights), and when it is an image whose window runs are contiguous (an NHWC
-convolution's rows: one start per row and row block, the k loops broadcasting from the image,
-no im2col); a GEMV reads B's full panels in place and packs only its partial last panel. An
-operand whose reduction is contiguous (a transposed product's B, a row-major A) packs as
+blocks, a panel is partial or B's columns are strided); A into `MR x K` row blocks, k-major, in
+a buffer of the row block's own (when several panels reuse them, or the rows are padded). A is
+read in place when one panel uses it and it steps evenly over the reduction (a grouped conv's
+weights), and when its rows are contiguous along the reduction: an image whose window runs are
+contiguous (an NHWC convolution's rows: one start per row and row block, the k loops
+broadcasting from the image, no im2col) or a plain GEMM's row-major A; a GEMV reads B's full
+panels in place and packs only its partial last panel. An operand whose reduction is contiguous
+(a transposed product's B; a row-major A where it is packed: a ragged kernel, OpenCL) packs as
 vector transposes (`gemm_transpose`); a row-major B packs row by row across its panels.
 
 `packing` decides what is packed from the kernel's shape and register tile; a `Packer`
@@ -72,7 +73,8 @@ class Packing:
     full_panels_in_place: bool
     # A's row blocks are packed
     pack_a: bool
-    # A's rows are read in place from one start per row (an image's contiguous window runs)
+    # A's rows are read in place from one start per row (an image's contiguous window runs,
+    # a row-major A)
     a_rows_in_place: bool
     # how far one step of the flat reduction moves A (None: unevenly)
     a_step: int | None
