@@ -7,7 +7,8 @@ time; run it with OMP_NUM_THREADS=1 for one thread).
     OMP_NUM_THREADS=1 python bench/ab_configs.py --rounds 8 \
         --config old=old.toml --config new=src/plaidc/targets/c.toml "matmul 1024^3" "tc tmm"
 
-A workload is a label of `workloads.py` (STANDARD, ODD, SMOKE) or `matmul MxKxN`.
+A workload is a label of `workloads.py` (STANDARD, ODD, SMOKE), `matmul MxKxN`, `softmax RxC`
+or `layernorm RxC`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from workloads import Workload, find, load_program, make_inputs, matches, matmul
+from workloads import Workload, find, layernorm, load_program, make_inputs, matches, matmul, softmax
 
 from plaidc import driver
 from plaidc.backends import get_backend
@@ -30,9 +31,13 @@ from plaidc.targets import parse_config
 
 
 def workload(label: str) -> Workload:
-    if label.startswith("matmul ") and "x" in label:
-        m, k, n = (int(v) for v in label.split()[1].split("x"))
+    kind, _, size = label.partition(" ")
+    if kind == "matmul" and "x" in size:
+        m, k, n = (int(v) for v in size.split("x"))
         return matmul(m, k, n)
+    if kind in ("softmax", "layernorm") and "x" in size:
+        rows, cols = (int(v) for v in size.split("x"))
+        return (softmax if kind == "softmax" else layernorm)(rows, cols)
     return find(label)
 
 
@@ -70,7 +75,7 @@ def main() -> int:
                 artifact.run(inputs)
                 times.append(time.process_time() - start)
         for name, (_, times) in runs.items():
-            line.append(f"{name} {1e3 * min(times):.2f}/{1e3 * statistics.median(times):.2f} ms")
+            line.append(f"{name} {1e3 * min(times):.4g}/{1e3 * statistics.median(times):.4g} ms")
         if w.flops:
             best = {n: min(t) for n, (_, t) in runs.items()}
             line.append(" ".join(f"{n} {w.flops / t / 1e9:.0f}GF/s" for n, t in best.items()))

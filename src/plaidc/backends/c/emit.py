@@ -91,6 +91,12 @@ class CEmitter:
             return c.Binary(op, self.int_expr(e.a), self.int_expr(e.b))
         if isinstance(e, p.ISelect):
             return c.Ternary(self.int_expr(e.cond), self.int_expr(e.a), self.int_expr(e.b))
+        if isinstance(e, p.IAlignGap):
+            # (-address mod align) / element size, on the unsigned address
+            address = c.Cast("uintptr_t", self._pointer(e.buffer, e.offset))
+            gap = c.Binary("&", c.Unary("-", address), c.Literal(str(e.align - 1)))
+            size = c.CallExpr("sizeof", (c.Unary("*", c.Ident(e.buffer)),))
+            return c.Cast("int64_t", c.Binary("/", gap, size))
         raise TypeError(f"not an integer expression: {e!r}")
 
     def _sum(self, e: p.IBin) -> c.Expr:

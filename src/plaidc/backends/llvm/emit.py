@@ -130,6 +130,12 @@ class FunctionEmitter:
             return b.and_(x, y) if e.op == "and" else b.or_(x, y)
         if isinstance(e, p.ISelect):
             return b.select(self.int_expr(e.cond), self.int_expr(e.a), self.int_expr(e.b))
+        if isinstance(e, p.IAlignGap):
+            # (-address mod align) / element size, on the unsigned address
+            ptr, dtype = self.address(e.buffer, e.offset)
+            address = b.ptrtoint(ptr, I64)
+            gap = b.and_(b.neg(address), ir.Constant(I64, e.align - 1))
+            return b.udiv(gap, ir.Constant(I64, max(dtype.byte_size, 1)))
         raise TypeError(f"not an integer expression: {e!r}")
 
     def address(self, buffer: str, offset: p.IntExpr) -> tuple[ir.Value, DType]:

@@ -32,6 +32,7 @@ from plaidc.backends.loopnest.plan import (
     Comment,
     DeclVar,
     Function,
+    IAlignGap,
     If,
     IntParam,
     IScalar,
@@ -54,6 +55,7 @@ from plaidc.backends.loopnest.plan import (
 _NAME_FIELDS: dict[type, frozenset[str]] = {
     IVar: frozenset({"name"}),
     IScalar: frozenset({"name"}),
+    IAlignGap: frozenset({"buffer"}),
     SVar: frozenset({"name"}),
     SLoad: frozenset({"buffer"}),
     Store: frozenset({"buffer"}),

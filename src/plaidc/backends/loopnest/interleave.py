@@ -30,6 +30,7 @@ from plaidc.backends.loopnest.plan import (
     UNARY_MATH,
     AssignVar,
     DeclVar,
+    IAlignGap,
     IBin,
     ICmp,
     IConst,
@@ -158,6 +159,8 @@ def _int(e: IntExpr, names: Mapping[str, str], shift: Mapping[str, IntExpr]) -> 
         return replace(e, a=_int(e.a, names, shift), b=_int(e.b, names, shift))
     if isinstance(e, ISelect):
         return ISelect(_int(e.cond, names, shift), _int(e.a, names, shift), _int(e.b, names, shift))
+    if isinstance(e, IAlignGap):
+        return replace(e, buffer=names.get(e.buffer, e.buffer), offset=_int(e.offset, names, shift))
     return e
 
 

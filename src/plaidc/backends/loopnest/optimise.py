@@ -19,7 +19,9 @@ Every decision here is checked against the semantics, so it only changes speed:
   or `sum_accumulators` (sums) above 1, a reduction loop runs as that many interleaved parts
   with their own accumulators (`plaidc.backends.loopnest.interleave`); with
   `vector_exp_loops`, a loop computing fp32 exp is written with vector types, so the
-  backend's vector exp inlines (`plaidc.backends.loopnest.vector_loops`).
+  backend's vector exp inlines (`plaidc.backends.loopnest.vector_loops`); with
+  `align_vector_loops`, a long vector loop first runs up to an aligned address of its store
+  (`plaidc.backends.loopnest.align`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from plaidc.backends.loopnest.aggregation import (
     distinct_writers_differ_in,
     loop_is_independent,
 )
+from plaidc.backends.loopnest.align import align_vector_loops
 from plaidc.backends.loopnest.interleave import MINMAX, SUMS, computes_math, split_reductions
 from plaidc.backends.loopnest.plan import (
     Alloc,
@@ -273,6 +276,9 @@ def _vectorise(stmt: Stmt, var: str, shared: set[str] | None, lowering: Lowering
     if opts.vector_exp_loops:
         exp_lanes = max(opts.vector_bytes // DType.FP32.byte_size, 1)
         versions = vectorise_exp_loops(versions, exp_lanes, lowering.names.fresh)
+    if opts.align_vector_loops:
+        trip = opts.align_vector_loops
+        versions = align_vector_loops(versions, opts.vector_bytes, trip, lowering.names.fresh)
     return [*hoisted, *before, *versions, *after]
 
 

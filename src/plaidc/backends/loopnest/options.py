@@ -187,6 +187,16 @@ class LoopnestCodegen:
             "tune": (1, 2, 4, 8),
         },
     )
+    align_vector_loops: int = field(
+        default=0,
+        metadata={
+            "help": "a vectorised loop of at least this many iterations first runs those before "
+            "its store's (else its first load's) address reaches a vector_bytes boundary, so "
+            "its vectors do not straddle cache lines (rows whose length is no multiple of the "
+            "lanes); 0: never",
+            "min": 0,
+        },
+    )
     divide_by_reciprocal: bool = field(
         default=False,
         metadata={

@@ -82,7 +82,18 @@ class IScalar:
     name: str
 
 
-IntExpr = Union[IVar, IConst, IBin, ICmp, ILogic, ISelect, IScalar]
+@dataclass(frozen=True)
+class IAlignGap:
+    """The elements from `buffer[offset]` up to the next address that is a multiple of `align`
+    bytes (a power of two), 0 at one: `(-address mod align) / element size`, known at run time
+    only (`plaidc.backends.loopnest.align` peels a vector loop's first iterations by it)."""
+
+    buffer: str
+    offset: IntExpr
+    align: int
+
+
+IntExpr = Union[IVar, IConst, IBin, ICmp, ILogic, ISelect, IScalar, IAlignGap]
 
 
 def iconst(value: int) -> IConst:
@@ -134,6 +145,8 @@ def int_vars(expr: IntExpr) -> Iterator[str]:
         yield from int_vars(expr.cond)
         yield from int_vars(expr.a)
         yield from int_vars(expr.b)
+    elif isinstance(expr, IAlignGap):
+        yield from int_vars(expr.offset)
 
 
 def int_scalars(expr: IntExpr) -> Iterator[str]:
@@ -147,6 +160,22 @@ def int_scalars(expr: IntExpr) -> Iterator[str]:
         yield from int_scalars(expr.cond)
         yield from int_scalars(expr.a)
         yield from int_scalars(expr.b)
+    elif isinstance(expr, IAlignGap):
+        yield from int_scalars(expr.offset)
+
+
+def int_buffers(expr: IntExpr) -> Iterator[str]:
+    """The buffers whose addresses an integer expression reads (through `IAlignGap`)."""
+    if isinstance(expr, IAlignGap):
+        yield expr.buffer
+        yield from int_buffers(expr.offset)
+    elif isinstance(expr, (IBin, ICmp, ILogic)):
+        yield from int_buffers(expr.a)
+        yield from int_buffers(expr.b)
+    elif isinstance(expr, ISelect):
+        yield from int_buffers(expr.cond)
+        yield from int_buffers(expr.a)
+        yield from int_buffers(expr.b)
 
 
 # --------------------------------------------------------------------------------------------
@@ -643,6 +672,8 @@ def free_names(stmts: tuple[Stmt, ...]) -> FreeNames:
             ints.setdefault(name)
         for name in int_scalars(expr):
             scalars.setdefault(name)
+        for name in int_buffers(expr):
+            buffers.setdefault(name)
 
     def use_scalar(expr: SExpr) -> None:
         for name in scalar_vars(expr):

@@ -49,6 +49,9 @@ class LoweringOptions:
     minmax_accumulators: int = 1
     # ... and vectorised sum loops (the additions then happen in another order).
     sum_accumulators: int = 1
+    # Vectorised loops of at least this many iterations first run up to an aligned address
+    # of their store (else load) (`plaidc.backends.loopnest.align`); 0: never.
+    align_vector_loops: int = 0
     # Vectorised loops computing fp32 exp are written with vector types, so that the backend's
     # vector exp is inlined (`plaidc.backends.loopnest.vector_loops`); the backend decides.
     vector_exp_loops: bool = False

@@ -16,6 +16,7 @@ from plaidc.backends.loopnest.plan import (
     BufferArg,
     Call,
     DeclVar,
+    IAlignGap,
     IBin,
     ICmp,
     IConst,
@@ -86,6 +87,8 @@ def fold(expr: IntExpr, consts: dict[str, int]) -> IntExpr:
         return ILogic(expr.op, fold(expr.a, consts), fold(expr.b, consts))
     if isinstance(expr, ISelect):
         return ISelect(fold(expr.cond, consts), fold(expr.a, consts), fold(expr.b, consts))
+    if isinstance(expr, IAlignGap):
+        return replace(expr, offset=fold(expr.offset, consts))
     return expr
 
 

@@ -466,5 +466,6 @@ def lower_kernels(
         gemm_epilogue=False,
         gemm_split_flags=False,
         gemm_a_in_place=False,
+        align_vector_loops=0,
     )
     return KernelLowering(program, shared, kernel_options=options, gemm_tags=base.gemm_tags).lower()
