@@ -35,6 +35,7 @@ from plaidc.backends.loopnest.plan import (
     SIndex,
     SLoad,
     Store,
+    SUnary,
     walk_stmts,
 )
 from plaidc.backends.loopnest.runtime import run_plan
@@ -142,6 +143,9 @@ def test_the_peel_aligns_the_store_and_runs_scalar() -> None:
     assert "IAlignGap(buffer='X'" in repr(peel_to_alignment(load_only, 64, 512, str)[0])
     symbolic = dataclasses.replace(loop, hi=IVar("n"))
     assert peel_to_alignment(symbolic, 64, 512, str) == [symbolic]
+    # a loop calling exp: bound by it, and its peel would call it per element
+    exp = dataclasses.replace(loop, body=(Store("Y", y, SUnary("exp", x, F32)),))
+    assert peel_to_alignment(exp, 64, 512, str) == [exp]
 
 
 @pytest.mark.parametrize("target", ["c", "llvm"])
