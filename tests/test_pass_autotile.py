@@ -23,6 +23,8 @@ from plaidc.stripe.ir import Affine, Block, Constraint, Index, LoadIndex
 from plaidc.stripe.parser import parse_stripe
 from plaidc.stripe.printer import print_stripe
 from plaidc.stripe.verify import verify
+from plaidc.targets import load_target
+from plaidc.tile import compile_tile
 
 from .support import EXAMPLES, REFERENCE
 from .support import passes_differential as differential
@@ -613,6 +615,48 @@ def test_threads_add_even_splits_of_output_indices() -> None:
     assert list(choices["c"]) == [1, 2, 4, 8]  # accumulation: powers of two only
     three = _Model(conv, dataclasses.replace(opts, threads=3))
     assert list(dict(zip(names, three.choices, strict=True))["y"]) == [1, 2, 3, 4, 6, 8, 16]
+
+
+def test_min_run_bytes_keeps_contiguous_runs() -> None:
+    """Figure 5a's conv (i8): `c` alone addresses the contiguous dimension of I and of F, `k`
+    that of O; with runs of at least 4 bytes their sizes below 4 go (the whole range stays),
+    and the other indices keep theirs."""
+    conv = kernel(load(FIG5A))
+    opts = dataclasses.replace(PAPER_OPTS, idxs=(), only_po2=True)
+    names = [i.name for i in conv.idxs]
+    every = dict(zip(names, _Model(conv, opts).choices, strict=True))
+    runs = dict(
+        zip(names, _Model(conv, dataclasses.replace(opts, min_run_bytes=4)).choices, strict=True)
+    )
+    assert list(runs["c"]) == [4, 8] and list(runs["k"]) == [4, 8, 16]
+    assert all(list(runs[n]) == list(every[n]) for n in ("x", "y", "i", "j"))
+    wide = dict(
+        zip(names, _Model(conv, dataclasses.replace(opts, min_run_bytes=64)).choices, strict=True)
+    )
+    assert list(wide["c"]) == [8] and list(wide["k"]) == [16]  # the whole range
+
+
+@pytest.mark.parametrize("target", ["c", "llvm"])
+def test_cpu_configs_tile_a_pooling_in_whole_pixels(target: str) -> None:
+    """A channels-last 3x3/2 max pool of 64 channels: its tiles keep every pixel's 64 channels
+    (256 bytes) together; by cache lines alone they had 16 (one line of each pixel)."""
+    source = """function (I[1, 112, 112, 64]) -> (O) {
+      O[n, x0, x1, c : 1, 56, 56, 64] = >(I[n, 2 * x0 + k0 - 1, 2 * x1 + k1 - 1, c]),
+          k0 < 3, k1 < 3;
+    }"""
+    program = compile_tile(source, "pool.tile").program
+    config = load_target(target)
+    tiled = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
+    inner = [b for b in _blocks(tiled) if b.tags.has_any(["contract_inner"])]
+    assert inner and all({i.name: i.range for i in b.idxs}["c"] == 64 for b in inner)
+
+
+def _blocks(block: Block) -> list[Block]:
+    out = [block]
+    for stmt in block.stmts:
+        if isinstance(stmt, Block):
+            out += _blocks(stmt)
+    return out
 
 
 def test_threads_balance_the_benchmark_convolution() -> None:

@@ -193,6 +193,14 @@ class AutotileOptions:
         "a few percent short costs less than odd tile sizes' partial register blocks)",
         min=0,
     )
+    min_run_bytes: int = option(
+        0,
+        "a refinement's contiguous dimension (stride 1), addressed by one index, is not cut "
+        "into runs of fewer bytes than this (its index keeps sizes of at least as many "
+        "elements, or its whole range): a tile that reads one cache line of each of many "
+        "rows defeats the prefetchers, which the line counts do not see (0: any)",
+        min=0,
+    )
     split_factor: float = option(
         0.001, "density: cost added per log2 of the tile count (favours fewer tiles)"
     )
@@ -449,9 +457,25 @@ class _Model:
             for r in block.refs
             if r.from_ is not None and r.dir != RefDir.NONE and r.into not in opts.ignore_refs
         ]
+        if opts.min_run_bytes > 0:
+            for m in self.refs:
+                self._keep_runs(m, opts.min_run_bytes)
         self.outputs = math.prod(
             r for r, s, o in zip(self.ranges, self.searched, self.is_out, strict=True) if s and o
         )
+
+    def _keep_runs(self, m: _RefModel, run_bytes: int) -> None:
+        """Drop the sizes of the index addressing `m`'s contiguous dimension alone that cut
+        it into runs shorter than `run_bytes` (the whole range stays a choice)."""
+        unit = [k for k, stride in enumerate(m.ref.shape.strides) if abs(stride) == 1]
+        if len(unit) != 1 or len(m.ref.access[unit[0]].terms) != 1:
+            return
+        ((name, coeff),) = m.ref.access[unit[0]].terms
+        k = self.names.index(name)
+        if abs(coeff) != 1 or not self.searched[k]:
+            return
+        least = -(-run_bytes // m.elem_bytes)
+        self.choices[k] = [s for s in self.choices[k] if s >= least or s == self.ranges[k]]
 
     def whole_bytes(self, m: _RefModel) -> int:
         """Bytes of the view of `m` that the whole block reads or writes."""
