@@ -647,15 +647,15 @@ def test_cpu_configs_tile_a_pooling_in_whole_pixels(target: str) -> None:
     program = compile_tile(source, "pool.tile").program
     config = load_target(target)
     tiled = driver.run_pipeline(program, driver.resolve_steps(config.stage("default")))
-    inner = [b for b in _blocks(tiled) if b.tags.has_any(["contract_inner"])]
+    inner = [b for b in _every_block(tiled) if b.tags.has_any(["contract_inner"])]
     assert inner and all({i.name: i.range for i in b.idxs}["c"] == 64 for b in inner)
 
 
-def _blocks(block: Block) -> list[Block]:
+def _every_block(block: Block) -> list[Block]:
     out = [block]
     for stmt in block.stmts:
         if isinstance(stmt, Block):
-            out += _blocks(stmt)
+            out += _every_block(stmt)
     return out
 
 
