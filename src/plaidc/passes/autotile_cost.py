@@ -471,11 +471,16 @@ class _Model:
         if len(unit) != 1 or len(m.ref.access[unit[0]].terms) != 1:
             return
         ((name, coeff),) = m.ref.access[unit[0]].terms
-        k = self.names.index(name)
-        if abs(coeff) != 1 or not self.searched[k]:
+        if name not in self.names or abs(coeff) != 1:
             return
-        least = -(-run_bytes // m.elem_bytes)
-        self.choices[k] = [s for s in self.choices[k] if s >= least or s == self.ranges[k]]
+        k = self.names.index(name)
+        if not self.searched[k]:
+            return
+        least, sizes = -(-run_bytes // m.elem_bytes), self.choices[k]
+        if isinstance(sizes, range):  # 1..range: kept lazy for huge ranges
+            self.choices[k] = range(min(least, self.ranges[k]), self.ranges[k] + 1)
+        else:
+            self.choices[k] = [s for s in sizes if s >= least or s == self.ranges[k]]
 
     def whole_bytes(self, m: _RefModel) -> int:
         """Bytes of the view of `m` that the whole block reads or writes."""
