@@ -634,6 +634,9 @@ def test_min_run_bytes_keeps_contiguous_runs() -> None:
         zip(names, _Model(conv, dataclasses.replace(opts, min_run_bytes=64)).choices, strict=True)
     )
     assert list(wide["c"]) == [8] and list(wide["k"]) == [16]  # the whole range
+    # every size (a lazy range of 1..range): the sizes from the run's length up
+    every_size = _Model(conv, dataclasses.replace(opts, only_po2=False, min_run_bytes=4))
+    assert list(dict(zip(names, every_size.choices, strict=True))["c"]) == [4, 5, 6, 7, 8]
 
 
 @pytest.mark.parametrize("target", ["c", "llvm"])
