@@ -134,48 +134,39 @@ def affine_expr(affine: Affine) -> IntExpr:
     return iadd(out, IConst(affine.const)) if affine.const else out
 
 
+def int_children(expr: IntExpr) -> tuple[IntExpr, ...]:
+    """The integer expressions directly inside `expr`."""
+    if isinstance(expr, (IBin, ICmp, ILogic)):
+        return (expr.a, expr.b)
+    if isinstance(expr, ISelect):
+        return (expr.cond, expr.a, expr.b)
+    if isinstance(expr, IAlignGap):
+        return (expr.offset,)
+    return ()
+
+
 def int_vars(expr: IntExpr) -> Iterator[str]:
     """The variable names an integer expression reads."""
     if isinstance(expr, IVar):
         yield expr.name
-    elif isinstance(expr, (IBin, ICmp, ILogic)):
-        yield from int_vars(expr.a)
-        yield from int_vars(expr.b)
-    elif isinstance(expr, ISelect):
-        yield from int_vars(expr.cond)
-        yield from int_vars(expr.a)
-        yield from int_vars(expr.b)
-    elif isinstance(expr, IAlignGap):
-        yield from int_vars(expr.offset)
+    for child in int_children(expr):
+        yield from int_vars(child)
 
 
 def int_scalars(expr: IntExpr) -> Iterator[str]:
     """The scalar variables an integer expression reads (through `IScalar`)."""
     if isinstance(expr, IScalar):
         yield expr.name
-    elif isinstance(expr, (IBin, ICmp, ILogic)):
-        yield from int_scalars(expr.a)
-        yield from int_scalars(expr.b)
-    elif isinstance(expr, ISelect):
-        yield from int_scalars(expr.cond)
-        yield from int_scalars(expr.a)
-        yield from int_scalars(expr.b)
-    elif isinstance(expr, IAlignGap):
-        yield from int_scalars(expr.offset)
+    for child in int_children(expr):
+        yield from int_scalars(child)
 
 
 def int_buffers(expr: IntExpr) -> Iterator[str]:
     """The buffers whose addresses an integer expression reads (through `IAlignGap`)."""
     if isinstance(expr, IAlignGap):
         yield expr.buffer
-        yield from int_buffers(expr.offset)
-    elif isinstance(expr, (IBin, ICmp, ILogic)):
-        yield from int_buffers(expr.a)
-        yield from int_buffers(expr.b)
-    elif isinstance(expr, ISelect):
-        yield from int_buffers(expr.cond)
-        yield from int_buffers(expr.a)
-        yield from int_buffers(expr.b)
+    for child in int_children(expr):
+        yield from int_buffers(child)
 
 
 # --------------------------------------------------------------------------------------------
