@@ -32,6 +32,7 @@ from dataclasses import replace
 
 from plaidc.backends.loopnest.interleave import computes_math
 from plaidc.backends.loopnest.plan import (
+    AssignVar,
     IAlignGap,
     IBin,
     IConst,
@@ -108,7 +109,7 @@ def _anchor(loop: Loop) -> tuple[str, IntExpr, int] | None:
     for s in loop.body:
         if isinstance(s, Store) and _steps_by_one(s.offset, loop.var, bound):
             stores.append((s.buffer, s.offset, s.value.type.dtype.byte_size))
-        values = [s.value] if isinstance(s, (Store, LetScalar)) else []
+        values = [s.value] if isinstance(s, (Store, LetScalar, AssignVar)) else []
         for value in values:
             for load in scalar_loads(value):
                 if _steps_by_one(load.offset, loop.var, bound) and not load.type.is_vector:
